@@ -1,0 +1,46 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
+
+namespace gv::cmd {
+
+// Options every subcommand understands; parsed by main before the runner is called.
+struct Globals {
+  std::optional<std::string> today;  // --today YYYY-MM-DD
+  std::optional<std::string> now;    // --now YYYY-MM-DDTHH:MM:SSZ
+  bool json = false;                 // --json: one document on stdout
+  bool verbose = false;              // -v
+};
+
+// What a subcommand's define function returns: run once after parsing, returns the exit code.
+using Runner = std::function<int(const Globals&)>;
+
+// One row of the command table in main.cpp. `define` adds flags to the subcommand's App and
+// returns the runner bound to them.
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  Runner (*define)(CLI::App&);
+  bool hidden = false;
+};
+
+Runner define_init(CLI::App& app);
+Runner define_hooks(CLI::App& app);
+Runner define_check(CLI::App& app);
+Runner define_index(CLI::App& app);
+Runner define_distill(CLI::App& app);
+Runner define_recall(CLI::App& app);
+Runner define_log(CLI::App& app);
+Runner define_revert(CLI::App& app);
+Runner define_review(CLI::App& app);
+Runner define_search(CLI::App& app);
+Runner define_hook(CLI::App& app);
+
+}  // namespace gv::cmd

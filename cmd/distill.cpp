@@ -1,0 +1,13 @@
+#include <CLI/CLI.hpp>
+
+#include "cmd/command.hpp"
+#include "core/error.hpp"
+
+namespace gv::cmd {
+
+Runner define_distill(CLI::App& app) {
+  (void)app;
+  return [](const Globals&) -> int { throw Error("'distill' is not available yet"); };
+}
+
+}  // namespace gv::cmd

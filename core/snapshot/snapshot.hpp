@@ -1,0 +1,35 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gv {
+
+// One file in a Snapshot. `oid` is the git blob id (hex) of its bytes; for the work tree it is
+// computed by hashing, so the same content has the same oid in every snapshot.
+struct SnapshotEntry {
+  std::string path;  // repo-relative, `/` separators
+  std::string oid;   // 40 hex chars
+};
+
+// A read-only view of the repository's files at one state: the work tree, the git index being
+// committed, or a commit's tree. Every analysis (index regeneration, scoring, gates, recall)
+// reads through this interface, so the same code checks a commit, the staging area or the disk.
+class Snapshot {
+ public:
+  virtual ~Snapshot() = default;
+
+  // Regular files (symlinks excluded) whose path starts with `prefix` (a directory such as
+  // `.memory/10-Memories/`, or `` for all), sorted by path bytes.
+  [[nodiscard]] virtual std::vector<SnapshotEntry> list(std::string_view prefix) const = 0;
+
+  // The file's bytes, or nullopt when the path is absent (or not a regular file).
+  [[nodiscard]] virtual std::optional<std::string> read(std::string_view path) const = 0;
+
+  // A short name for messages: `work tree`, `index`, or a commit id.
+  [[nodiscard]] virtual std::string describe() const = 0;
+};
+
+}  // namespace gv
