@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
-
-#include <algorithm>
+#include "core/vault/index_files.hpp"
 
 #include <fmt/format.h>
 
-#include "core/vault/index_files.hpp"
+#include <algorithm>
+#include <catch2/catch.hpp>
+
 #include "tests/unit/index_test_fixtures.hpp"
 
 using gv::test::memory;
@@ -153,8 +153,7 @@ Organized memory entries. Total: 3 active memories.
 
 }  // namespace
 
-TEST_CASE("memory-index.json renders byte-exact, sorted by id, tombstoned included",
-          "[index]") {
+TEST_CASE("memory-index.json renders byte-exact, sorted by id, tombstoned included", "[index]") {
   CHECK(gv::render_index_json(small_vault(), "2026-11-30") == k_small_vault_json);
 }
 
@@ -173,8 +172,7 @@ TEST_CASE("render_index_files dates memory-index.json with today", "[index]") {
   CHECK(files.memories_readme == k_small_vault_readme);
 }
 
-TEST_CASE("the index renders the same bytes whatever order the memories come in",
-          "[index]") {
+TEST_CASE("the index renders the same bytes whatever order the memories come in", "[index]") {
   std::vector<gv::Memory> memories = small_vault();
   std::sort(memories.begin(), memories.end(),
             [](const gv::Memory& a, const gv::Memory& b) { return a.id < b.id; });
@@ -182,9 +180,9 @@ TEST_CASE("the index renders the same bytes whatever order the memories come in"
     CHECK(gv::render_index_json(memories, "2026-11-30") == k_small_vault_json);
     CHECK(gv::render_index_md(memories) == k_small_vault_index_md);
     CHECK(gv::render_memories_readme(memories) == k_small_vault_readme);
-  } while (std::next_permutation(
-      memories.begin(), memories.end(),
-      [](const gv::Memory& a, const gv::Memory& b) { return a.id < b.id; }));
+  } while (
+      std::next_permutation(memories.begin(), memories.end(),
+                            [](const gv::Memory& a, const gv::Memory& b) { return a.id < b.id; }));
 }
 
 TEST_CASE("an empty vault renders empty lists and zero counts", "[index]") {
