@@ -11,9 +11,10 @@ namespace gv {
 //
 // list() walks only the directory named by the prefix (`.memory/10-Memories/` never touches the
 // rest of the repo), skips `.git` and every symlink, and hashes each listed file as a git blob
-// (git_odb_hash, no repository needed). Hashing on list is one read plus SHA-1 per file, about
-// 50 ms for 10,000 small notes; it keeps SnapshotEntry a plain value and lets a parse cache
-// keyed by oid skip the parse. read() reads the file again (from the page cache).
+// (git_odb_hash, no repository needed). Hashing on list costs one read plus SHA-1 per file, far
+// below parsing (load_vault on 10,000 2 KiB notes: about 0.9 s CPU, nearly all yaml-cpp); it
+// keeps SnapshotEntry a plain value and lets a parse cache keyed by oid skip the parse. read()
+// reads the file again (from the page cache). List narrow prefixes: `` hashes the whole tree.
 //
 // Paths are confined to the root: `..`, absolute paths and any symlinked component are
 // refused, so a link pointing outside the work tree is never followed.
