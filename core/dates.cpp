@@ -1,9 +1,9 @@
 #include "core/dates.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 

@@ -11,10 +11,10 @@ namespace gv {
 // An ATX heading (`#` … `######`) outside fenced code. Offsets are into the text scanned.
 struct Heading {
   int level = 0;
-  std::string_view text;   // trimmed, without the `#` marks
-  std::size_t begin = 0;   // start of the heading line
-  std::size_t next = 0;    // start of the line after it
-  int line = 0;            // 1-based, within the text scanned
+  std::string_view text;  // trimmed, without the `#` marks
+  std::size_t begin = 0;  // start of the heading line
+  std::size_t next = 0;   // start of the line after it
+  int line = 0;           // 1-based, within the text scanned
 };
 
 // A byte range [begin, end) of the body.

@@ -61,8 +61,8 @@ bool is_blank_or_comment(std::string_view line) {
 }  // namespace
 
 const FrontmatterKey* FrontmatterSplit::find(std::string_view key) const {
-  const auto it = std::find_if(keys.begin(), keys.end(),
-                               [&](const FrontmatterKey& k) { return k.key == key; });
+  const auto it =
+      std::find_if(keys.begin(), keys.end(), [&](const FrontmatterKey& k) { return k.key == key; });
   return it == keys.end() ? nullptr : &*it;
 }
 
@@ -128,7 +128,8 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
     return root;
   } catch (const YAML::Exception& e) {
     // Mark lines are 0-based within the block; a null mark (-1) blames the block's start.
-    const int line = e.mark.is_null() ? split.first_block_line : split.first_block_line + e.mark.line;
+    const int line =
+        e.mark.is_null() ? split.first_block_line : split.first_block_line + e.mark.line;
     return FrontmatterError{std::min(line, std::max(split.closing_line, split.first_block_line)),
                             "frontmatter is not valid yaml: " + e.msg};
   } catch (const std::exception& e) {
@@ -183,7 +184,8 @@ std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
 
 int line_of_offset(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return 1 + static_cast<int>(std::count(text.begin(),
+                                         text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 }  // namespace gv

@@ -1,13 +1,13 @@
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 namespace gv {
 
@@ -30,13 +30,13 @@ enum class FrontmatterStatus {
 // to split_frontmatter; nothing is copied, so the body stays bytes.
 struct FrontmatterSplit {
   FrontmatterStatus status = FrontmatterStatus::missing;
-  bool bom = false;                // the file starts with a UTF-8 byte order mark
-  std::string line_ending = "\n";  // of the opening `---` line: what new lines should use
-  std::size_t block_begin = 0;     // first byte after the opening `---` line
-  std::size_t block_end = 0;       // first byte of the closing `---` line
-  std::size_t body_begin = 0;      // first byte after the closing `---` line (0 when missing)
-  int first_block_line = 2;        // file line of the block's first line
-  int closing_line = 0;            // file line of the closing `---`
+  bool bom = false;                  // the file starts with a UTF-8 byte order mark
+  std::string line_ending = "\n";    // of the opening `---` line: what new lines should use
+  std::size_t block_begin = 0;       // first byte after the opening `---` line
+  std::size_t block_end = 0;         // first byte of the closing `---` line
+  std::size_t body_begin = 0;        // first byte after the closing `---` line (0 when missing)
+  int first_block_line = 2;          // file line of the block's first line
+  int closing_line = 0;              // file line of the closing `---`
   std::vector<FrontmatterKey> keys;  // in file order; a repeated key appears twice
 
   [[nodiscard]] std::string_view block(std::string_view bytes) const {

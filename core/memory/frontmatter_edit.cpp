@@ -1,8 +1,8 @@
 #include "core/memory/frontmatter_edit.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/error.hpp"
 #include "core/memory/frontmatter.hpp"
@@ -78,13 +78,15 @@ KeyLine parse_key_line(std::string_view text) {
   } else {
     while (colon < text.size()) {
       colon = text.find(':', colon);
-      if (colon == std::string_view::npos || colon + 1 == text.size() || is_blank(text[colon + 1])) {
+      if (colon == std::string_view::npos || colon + 1 == text.size() ||
+          is_blank(text[colon + 1])) {
         break;
       }
       ++colon;
     }
   }
-  parts.prefix_end = std::min(colon == std::string_view::npos ? text.size() : colon + 1, text.size());
+  parts.prefix_end =
+      std::min(colon == std::string_view::npos ? text.size() : colon + 1, text.size());
   std::size_t pos = parts.prefix_end;
   while (pos < text.size() && is_blank(text[pos])) {
     ++pos;
@@ -143,11 +145,21 @@ std::string yaml_double_quoted(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default: {
         const auto u = static_cast<unsigned char>(c);
         if (u < 0x20 || u == 0x7F) {
@@ -177,10 +189,11 @@ std::string yaml_plain_or_quoted(std::string_view text) {
     }
     // Words YAML readers turn into null, booleans or numbers would not read back as strings.
     std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); });
-    static constexpr std::string_view k_special[] = {"~",   "null", "true", "false", "yes",
-                                                     "no",  "on",   "off",  ".nan",  ".inf"};
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+      return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    });
+    static constexpr std::string_view k_special[] = {"~",  "null", "true", "false", "yes",
+                                                     "no", "on",   "off",  ".nan",  ".inf"};
     if (std::find(std::begin(k_special), std::end(k_special), lower) != std::end(k_special)) {
       return true;
     }
@@ -191,8 +204,7 @@ std::string yaml_plain_or_quoted(std::string_view text) {
   return needs_quotes() ? yaml_double_quoted(text) : std::string(text);
 }
 
-FrontmatterEditor::FrontmatterEditor(std::string_view path, std::string_view bytes)
-    : m_path(path) {
+FrontmatterEditor::FrontmatterEditor(std::string_view path, std::string_view bytes) : m_path(path) {
   const FrontmatterSplit split = split_frontmatter(bytes);
   if (split.status != FrontmatterStatus::ok) {
     throw Error("{}:1: cannot edit frontmatter: {}", path,
@@ -292,7 +304,8 @@ void FrontmatterEditor::set_list(std::string_view key, const std::vector<std::st
       comment = span->first == span->last ? text.substr(parts.value_end) : "";
       padded = value.size() > 2 && value[1] == ' ';
       const auto first_item = value.find_first_not_of(" \t", 1);
-      if (first_item != std::string_view::npos && (value[first_item] == '"' || value[first_item] == '\'')) {
+      if (first_item != std::string_view::npos &&
+          (value[first_item] == '"' || value[first_item] == '\'')) {
         quote = value[first_item];
       }
     } else {

@@ -1,9 +1,9 @@
 #include "core/memory/parse.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "core/memory/body.hpp"
 #include "core/memory/frontmatter.hpp"
@@ -105,7 +105,8 @@ std::vector<std::string> list_field(const YAML::Node& root, const char* key, Che
   if (node->IsScalar()) {
     std::string value = trimmed(node->Scalar());
     if (!value.empty()) {
-      checker.warning_at(key, fmt::format("{} should be a list; read '{}' as one item", key, value));
+      checker.warning_at(key,
+                         fmt::format("{} should be a list; read '{}' as one item", key, value));
       items.push_back(std::move(value));
     }
     return items;
@@ -154,8 +155,7 @@ std::int64_t count_field(const YAML::Node& root, const char* key, Checker& check
   return value;
 }
 
-void validate_fields(const YAML::Node& root, Checker& checker, Memory& memory,
-                     bool& usable) {
+void validate_fields(const YAML::Node& root, Checker& checker, Memory& memory, bool& usable) {
   const auto title = field(root, "title");
   if (!title) {
     checker.error_at("title", "missing required field title");
@@ -272,8 +272,7 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
     validate_fields(root, checker, memory, usable);
   } catch (const YAML::Exception& e) {
     // Duplicate keys or odd node shapes can still make yaml-cpp throw on access.
-    checker.add(Severity::error, split.first_block_line,
-                "frontmatter could not be read: " + e.msg);
+    checker.add(Severity::error, split.first_block_line, "frontmatter could not be read: " + e.msg);
     usable = false;
   }
 

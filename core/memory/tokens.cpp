@@ -30,8 +30,8 @@ std::int64_t token_count(std::string_view body) {
   std::int64_t words = count_words(body);
   if (sections.history) {
     // The section starts and ends at line boundaries, so no word straddles its edges.
-    words -= count_words(body.substr(sections.history->begin,
-                                     sections.history->end - sections.history->begin));
+    words -= count_words(
+        body.substr(sections.history->begin, sections.history->end - sections.history->begin));
   }
   return words * 13 / 10;
 }

@@ -1,6 +1,7 @@
 #include "core/snapshot/worktree_snapshot.hpp"
 
 #include <fcntl.h>
+#include <git2.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cerrno>
 #include <cstring>
 #include <system_error>
-
-#include <git2.h>
 
 #include "core/error.hpp"
 
@@ -114,9 +113,8 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
   std::vector<SnapshotEntry> entries;
   // Walk the deepest directory the prefix names in full; a partial last component
   // (`specs/sta`) is matched by the filter below.
-  const std::string_view dir_part = prefix.substr(0, prefix.rfind('/') == std::string_view::npos
-                                                         ? 0
-                                                         : prefix.rfind('/') + 1);
+  const std::string_view dir_part =
+      prefix.substr(0, prefix.rfind('/') == std::string_view::npos ? 0 : prefix.rfind('/') + 1);
   std::vector<std::string> parts;
   if (!dir_part.empty()) {
     const auto safe = safe_components(dir_part);

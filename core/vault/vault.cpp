@@ -1,8 +1,8 @@
 #include "core/vault/vault.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace gv {
 
@@ -35,7 +35,8 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   Vault vault;
   for (const SnapshotEntry& entry : snapshot.list(vault_path::k_memories)) {
     if (!is_memory_path(entry.path)) {
-      const std::string_view name = std::string_view(entry.path).substr(vault_path::k_memories.size());
+      const std::string_view name =
+          std::string_view(entry.path).substr(vault_path::k_memories.size());
       if (name.find('/') == std::string_view::npos && name != "README.md" && name.size() > 3 &&
           name.substr(name.size() - 3) == ".md") {
         Finding finding;

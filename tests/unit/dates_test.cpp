@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "core/dates.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <optional>
 #include <string>
 
-#include "core/dates.hpp"
 #include "core/error.hpp"
 
 using gv::Date;
@@ -58,8 +58,7 @@ TEST_CASE("instants apply their offset and format as UTC", "[dates]") {
   CHECK(parse_instant("1970-01-01T01:00:00+01:00")->seconds == 0);
   CHECK(parse_instant("1970-01-01T00:00:00-0130")->seconds == 5400);
   CHECK(gv::format_instant(*parse_instant("2026-11-30T12:34:56Z")) == "2026-11-30T12:34:56Z");
-  CHECK(gv::format_instant(*parse_instant("2026-11-30T00:30:00+01:00")) ==
-        "2026-11-29T23:30:00Z");
+  CHECK(gv::format_instant(*parse_instant("2026-11-30T00:30:00+01:00")) == "2026-11-29T23:30:00Z");
   CHECK(gv::date_of(gv::Instant{-1}) == *parse_date("1969-12-31"));
   CHECK_FALSE(parse_instant("2026-11-30T12:34:56Zjunk"));
 }

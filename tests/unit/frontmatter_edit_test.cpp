@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "core/memory/frontmatter_edit.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "core/error.hpp"
-#include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
 
 using gv::FrontmatterEditor;
@@ -40,7 +40,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 TEST_CASE("an editor with no edits reproduces the bytes", "[frontmatter_edit]") {
   for (const std::string& bytes :
-       {k_file, std::string("\xEF\xBB\xBF---\r\ntitle: x\r\n---\r\nbody"), std::string("---\n---")}) {
+       {k_file, std::string("\xEF\xBB\xBF---\r\ntitle: x\r\n---\r\nbody"),
+        std::string("---\n---")}) {
     CHECK(FrontmatterEditor("a.md", bytes).bytes() == bytes);
   }
 }
@@ -81,7 +82,8 @@ TEST_CASE("a block list stays a block list with its indentation", "[frontmatter_
                                    "  - retry\n  - jitter\n  - \"needs: quotes\"\n"));
 }
 
-TEST_CASE("a column-zero block list keeps the first item's indentation and quoting", "[frontmatter_edit]") {
+TEST_CASE("a column-zero block list keeps the first item's indentation and quoting",
+          "[frontmatter_edit]") {
   const std::string bytes = "---\nkeywords:\n- 'a'\n-   'b'\nsummary: s\n---\n";
   FrontmatterEditor editor("a.md", bytes);
   editor.set_list("keywords", {"it's", "c"});
@@ -105,7 +107,8 @@ TEST_CASE("a quoted padded flow list keeps its quoting and padding", "[frontmatt
 TEST_CASE("an emptied list is written as []", "[frontmatter_edit]") {
   FrontmatterEditor editor("a.md", k_file);
   editor.set_list("keywords", {});
-  CHECK(editor.bytes() == replaced(k_file, "keywords:\n  - retry\n  - backoff\n", "keywords: []\n"));
+  CHECK(editor.bytes() ==
+        replaced(k_file, "keywords:\n  - retry\n  - backoff\n", "keywords: []\n"));
 }
 
 TEST_CASE("a new list uses block style", "[frontmatter_edit]") {

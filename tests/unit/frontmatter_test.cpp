@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
+#include "core/memory/frontmatter.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <variant>
-
-#include "core/memory/frontmatter.hpp"
 
 using gv::FrontmatterStatus;
 using gv::split_frontmatter;

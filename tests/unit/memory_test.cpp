@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "core/memory/parse.hpp"
@@ -89,7 +88,8 @@ TEST_CASE("absent optional fields take their defaults", "[memory]") {
 TEST_CASE("an empty or null last_retrieved means never", "[memory]") {
   for (const char* value : {"last_retrieved:\n", "last_retrieved: null\n", "last_retrieved: ~\n",
                             "last_retrieved:   # never\n"}) {
-    const auto parsed = parse(std::string("---\ntitle: T\ncreated: 2026-05-05\n") + value + "---\n");
+    const auto parsed =
+        parse(std::string("---\ntitle: T\ncreated: 2026-05-05\n") + value + "---\n");
     INFO(value);
     CHECK(parsed.findings.empty());
     REQUIRE(parsed.memory);
@@ -99,7 +99,8 @@ TEST_CASE("an empty or null last_retrieved means never", "[memory]") {
 
 TEST_CASE("timestamps count as their date", "[memory]") {
   const auto parsed = parse(
-      "---\ntitle: T\ncreated: 2026-04-15T10:20:30Z\nlast_retrieved: \"2026-04-16T00:00:00+00:00\"\n"
+      "---\ntitle: T\ncreated: 2026-04-15T10:20:30Z\nlast_retrieved: "
+      "\"2026-04-16T00:00:00+00:00\"\n"
       "---\n");
   REQUIRE(parsed.findings.empty());
   CHECK(gv::format_date(parsed.memory->created) == "2026-04-15");
@@ -134,8 +135,7 @@ TEST_CASE("a tombstoned memory carries its tombstone fields", "[memory]") {
   CHECK(parsed.memory->tombstone_reason == "merged_into:MEM-a");
 }
 
-TEST_CASE("a tombstoned memory without tombstoned_at is an error at its status line",
-          "[memory]") {
+TEST_CASE("a tombstoned memory without tombstoned_at is an error at its status line", "[memory]") {
   const auto parsed = parse("---\ntitle: T\ncreated: 2026-01-01\nstatus: tombstoned\n---\n");
   const auto& finding = only_error(parsed);
   CHECK(finding.line == 4);

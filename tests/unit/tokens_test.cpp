@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "core/memory/tokens.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "core/memory/body.hpp"
-#include "core/memory/tokens.hpp"
 
 TEST_CASE("words are runs of non-whitespace", "[tokens]") {
   CHECK(gv::count_words("") == 0);
@@ -15,21 +15,21 @@ TEST_CASE("words are runs of non-whitespace", "[tokens]") {
 
 TEST_CASE("token count is floor of words times 1.3", "[tokens]") {
   CHECK(gv::token_count("") == 0);
-  CHECK(gv::token_count("one") == 1);                      // 1.3
-  CHECK(gv::token_count("a b c") == 3);                    // 3.9
-  CHECK(gv::token_count("a b c d e f g h i j") == 13);     // 13.0
-  CHECK(gv::token_count("a b c d e f g") == 9);            // 9.1
+  CHECK(gv::token_count("one") == 1);                   // 1.3
+  CHECK(gv::token_count("a b c") == 3);                 // 3.9
+  CHECK(gv::token_count("a b c d e f g h i j") == 13);  // 13.0
+  CHECK(gv::token_count("a b c d e f g") == 9);         // 9.1
 }
 
 TEST_CASE("the History section does not count toward tokens", "[tokens]") {
   const std::string body =
-      "\n# Title here\n"              // 3 words
-      "main text\n"                   // 2
+      "\n# Title here\n"  // 3 words
+      "main text\n"       // 2
       "## History\n"
       "### Previous Version (2026-01-01)\n"
       "old old old old old\n"
-      "## Connections\n"              // 2
-      "- [[MEM-x]]\n";                // 2
+      "## Connections\n"               // 2
+      "- [[MEM-x]]\n";                 // 2
   CHECK(gv::token_count(body) == 11);  // 9 words * 1.3 = 11.7
 }
 

@@ -1,12 +1,12 @@
-#include <catch2/catch.hpp>
+#include "core/vault/vault.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <string>
 
 #include "core/snapshot/worktree_snapshot.hpp"
-#include "core/vault/vault.hpp"
 
 namespace {
 
@@ -77,8 +77,8 @@ TEST_CASE("a vault loads every memory sorted by id with findings for bad files",
 }
 
 TEST_CASE("a parse cache skips reading unchanged blobs", "[vault]") {
-  const FakeSnapshot snapshot({{".memory/10-Memories/MEM-a.md", note("A")},
-                               {".memory/10-Memories/MEM-b.md", "# none\n"}});
+  const FakeSnapshot snapshot(
+      {{".memory/10-Memories/MEM-a.md", note("A")}, {".memory/10-Memories/MEM-b.md", "# none\n"}});
   gv::InMemoryParseCache cache;
   const gv::Vault first = gv::load_vault(snapshot, &cache);
   CHECK(snapshot.reads == 2);

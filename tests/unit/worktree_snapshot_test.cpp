@@ -1,12 +1,11 @@
-#include <catch2/catch.hpp>
+#include "core/snapshot/worktree_snapshot.hpp"
 
 #include <stdlib.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "core/snapshot/worktree_snapshot.hpp"
 
 namespace fs = std::filesystem;
 
@@ -66,8 +65,8 @@ TEST_CASE("the work tree lists regular files under a prefix in path order", "[sn
 
   const auto memories = snapshot.list(".memory/10-Memories/");
   CHECK(paths_of(memories) == std::vector<std::string>{".memory/10-Memories/MEM-a.md",
-                                                        ".memory/10-Memories/MEM-b.md",
-                                                        ".memory/10-Memories/sub/MEM-c.md"});
+                                                       ".memory/10-Memories/MEM-b.md",
+                                                       ".memory/10-Memories/sub/MEM-c.md"});
   CHECK(memories[0].oid == "ce013625030ba8dba906f756967f9e9ca394464a");
 
   CHECK(paths_of(snapshot.list("specs/sta")) == std::vector<std::string>{"specs/state.json"});
