@@ -1,0 +1,191 @@
+#include "core/memory/frontmatter.hpp"
+
+#include <algorithm>
+
+#include "core/memory/lines.hpp"
+
+namespace gv {
+namespace {
+
+constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+
+bool is_fence(std::string_view line) {
+  if (line.substr(0, 3) != "---") {
+    return false;
+  }
+  return line.find_first_not_of(" \t", 3) == std::string_view::npos;
+}
+
+// The key of a top-level `key: value` line, or nullopt when the line does not start one.
+std::optional<std::string> top_level_key(std::string_view line) {
+  if (line.empty() || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-') {
+    return std::nullopt;
+  }
+  std::size_t colon = 0;
+  std::string_view key;
+  if (line[0] == '"' || line[0] == '\'') {
+    const auto close = line.find(line[0], 1);
+    if (close == std::string_view::npos) {
+      return std::nullopt;
+    }
+    key = line.substr(1, close - 1);
+    colon = close + 1;
+    if (colon >= line.size() || line[colon] != ':') {
+      return std::nullopt;
+    }
+  } else {
+    colon = 0;
+    while (true) {
+      colon = line.find(':', colon);
+      if (colon == std::string_view::npos) {
+        return std::nullopt;
+      }
+      if (colon + 1 == line.size() || line[colon + 1] == ' ' || line[colon + 1] == '\t') {
+        break;
+      }
+      ++colon;
+    }
+    key = line.substr(0, colon);
+    while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) {
+      key.remove_suffix(1);
+    }
+  }
+  return std::string(key);
+}
+
+bool is_blank_or_comment(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t");
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+}  // namespace
+
+const FrontmatterKey* FrontmatterSplit::find(std::string_view key) const {
+  const auto it =
+      std::find_if(keys.begin(), keys.end(), [&](const FrontmatterKey& k) { return k.key == key; });
+  return it == keys.end() ? nullptr : &*it;
+}
+
+FrontmatterSplit split_frontmatter(std::string_view bytes) {
+  FrontmatterSplit split;
+  const std::size_t start = bytes.substr(0, 3) == k_bom ? 3 : 0;
+  split.bom = start == 3;
+  split.body_begin = 0;
+
+  const std::vector<TextLine> lines = split_lines(bytes.substr(start));
+  if (lines.empty() || !is_fence(line_text(bytes.substr(start), lines[0]))) {
+    split.status = FrontmatterStatus::missing;
+    return split;
+  }
+  const std::string_view text = bytes.substr(start);
+  split.line_ending = lines[0].next - lines[0].end == 2 ? "\r\n" : "\n";
+  split.block_begin = start + lines[0].next;
+
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (is_fence(line_text(text, lines[i]))) {
+      split.status = FrontmatterStatus::ok;
+      split.block_end = start + lines[i].begin;
+      split.body_begin = start + lines[i].next;
+      split.closing_line = static_cast<int>(i) + 1;
+      split.keys = index_frontmatter_keys(split.block(bytes), split.first_block_line);
+      return split;
+    }
+  }
+  split.status = FrontmatterStatus::unterminated;
+  split.block_end = split.block_begin;
+  split.body_begin = 0;
+  return split;
+}
+
+std::vector<FrontmatterKey> index_frontmatter_keys(std::string_view block, int first_line) {
+  std::vector<FrontmatterKey> keys;
+  bool has_current = false;
+  int number = first_line;
+  for (const TextLine& line : split_lines(block)) {
+    const std::string_view content = line_text(block, line);
+    if (auto key = top_level_key(content)) {
+      keys.push_back(FrontmatterKey{std::move(*key), number, number});
+      has_current = true;
+    } else if (has_current && !is_blank_or_comment(content)) {
+      // Indented lines and column-0 `- item` lines continue the value above.
+      keys.back().last_line = number;
+    }
+    ++number;
+  }
+  return keys;
+}
+
+std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view bytes,
+                                                            const FrontmatterSplit& split) {
+  try {
+    YAML::Node root = YAML::Load(std::string(split.block(bytes)));
+    if (root.IsNull()) {
+      return YAML::Node(YAML::NodeType::Map);
+    }
+    if (!root.IsMap()) {
+      return FrontmatterError{split.first_block_line, "frontmatter is not a mapping of fields"};
+    }
+    return root;
+  } catch (const YAML::Exception& e) {
+    // Mark lines are 0-based within the block; a null mark (-1) blames the block's start.
+    const int line =
+        e.mark.is_null() ? split.first_block_line : split.first_block_line + e.mark.line;
+    return FrontmatterError{std::min(line, std::max(split.closing_line, split.first_block_line)),
+                            "frontmatter is not valid yaml: " + e.msg};
+  } catch (const std::exception& e) {
+    return FrontmatterError{split.first_block_line,
+                            std::string("frontmatter could not be read: ") + e.what()};
+  }
+}
+
+std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    std::uint32_t code = 0;
+    std::uint32_t minimum = 0;
+    if ((c & 0xE0) == 0xC0) {
+      length = 2;
+      code = c & 0x1F;
+      minimum = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+      length = 3;
+      code = c & 0x0F;
+      minimum = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+      length = 4;
+      code = c & 0x07;
+      minimum = 0x10000;
+    } else {
+      return i;
+    }
+    if (i + length > text.size()) {
+      return i;
+    }
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) {
+        return i;
+      }
+      code = (code << 6) | (cc & 0x3F);
+    }
+    if (code < minimum || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+      return i;
+    }
+    i += length;
+  }
+  return std::nullopt;
+}
+
+int line_of_offset(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(),
+                                         text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+}  // namespace gv

@@ -1,0 +1,28 @@
+#include "core/memory/memory.hpp"
+
+#include <algorithm>
+
+namespace gv {
+
+std::string category_key(const Memory& memory) {
+  std::string key = memory.category;
+  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  });
+  return key;
+}
+
+std::string keyword_key(std::string_view keyword) {
+  const auto first = keyword.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  keyword = keyword.substr(first, keyword.find_last_not_of(" \t\r\n") - first + 1);
+  std::string key(keyword);
+  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
+  return key;
+}
+
+}  // namespace gv

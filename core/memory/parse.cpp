@@ -1,0 +1,289 @@
+#include "core/memory/parse.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <set>
+
+#include "core/memory/body.hpp"
+#include "core/memory/frontmatter.hpp"
+#include "core/memory/tokens.hpp"
+
+namespace gv {
+namespace {
+
+std::string trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
+}
+
+// Collects findings for one file and knows which line each field sits on.
+class Checker {
+ public:
+  Checker(std::string_view path, std::string id, const FrontmatterSplit* split)
+      : m_path(path), m_id(std::move(id)), m_split(split) {}
+
+  void add(Severity severity, std::optional<int> line, std::string message) {
+    Finding finding;
+    finding.check = "schema";
+    finding.severity = severity;
+    finding.path = m_path;
+    finding.line = line;
+    finding.id = m_id;
+    finding.message = std::move(message);
+    m_findings.push_back(std::move(finding));
+  }
+  void error_at(std::string_view key, std::string message) {
+    add(Severity::error, line_of(key), std::move(message));
+  }
+  void warning_at(std::string_view key, std::string message) {
+    add(Severity::warning, line_of(key), std::move(message));
+  }
+  [[nodiscard]] int line_of(std::string_view key) const {
+    const FrontmatterKey* found = m_split != nullptr ? m_split->find(key) : nullptr;
+    return found != nullptr ? found->first_line : 1;
+  }
+  std::vector<Finding> take() { return std::move(m_findings); }
+
+ private:
+  std::string m_path;
+  std::string m_id;
+  const FrontmatterSplit* m_split;
+  std::vector<Finding> m_findings;
+};
+
+// The field's node when present and not null (`key:`, `key: null`, `key: ~`).
+std::optional<YAML::Node> field(const YAML::Node& root, const char* key) {
+  const YAML::Node node = root[key];
+  if (!node.IsDefined() || node.IsNull()) {
+    return std::nullopt;
+  }
+  return node;
+}
+
+// A string field; defaults to "" when absent. A list or map is an error.
+std::string string_field(const YAML::Node& root, const char* key, Checker& checker) {
+  const auto node = field(root, key);
+  if (!node) {
+    return {};
+  }
+  if (!node->IsScalar()) {
+    checker.error_at(key, fmt::format("{} must be a string", key));
+    return {};
+  }
+  return trimmed(node->Scalar());
+}
+
+std::optional<Date> date_field(const YAML::Node& root, const char* key, Checker& checker) {
+  const auto node = field(root, key);
+  if (!node) {
+    return std::nullopt;
+  }
+  if (!node->IsScalar()) {
+    checker.error_at(key, fmt::format("{} must be a date (YYYY-MM-DD)", key));
+    return std::nullopt;
+  }
+  const std::string text = trimmed(node->Scalar());
+  auto date = parse_date(text);
+  if (!date) {
+    checker.error_at(key, fmt::format("{} '{}' is not a valid date (YYYY-MM-DD)", key, text));
+  }
+  return date;
+}
+
+// A list of strings, flow or block. A lone string is read as a one-item list with a warning,
+// because hand-written notes say `tags: PATTERN` and the intent is clear.
+std::vector<std::string> list_field(const YAML::Node& root, const char* key, Checker& checker) {
+  std::vector<std::string> items;
+  const auto node = field(root, key);
+  if (!node) {
+    return items;
+  }
+  if (node->IsScalar()) {
+    std::string value = trimmed(node->Scalar());
+    if (!value.empty()) {
+      checker.warning_at(key,
+                         fmt::format("{} should be a list; read '{}' as one item", key, value));
+      items.push_back(std::move(value));
+    }
+    return items;
+  }
+  if (!node->IsSequence()) {
+    checker.error_at(key, fmt::format("{} must be a list of strings", key));
+    return items;
+  }
+  bool reported = false;
+  for (const YAML::Node& item : *node) {
+    if (item.IsNull()) {
+      continue;
+    }
+    if (!item.IsScalar()) {
+      if (!reported) {
+        checker.error_at(key, fmt::format("{} must hold only strings", key));
+        reported = true;
+      }
+      continue;
+    }
+    std::string value = trimmed(item.Scalar());
+    if (!value.empty()) {
+      items.push_back(std::move(value));
+    }
+  }
+  return items;
+}
+
+std::int64_t count_field(const YAML::Node& root, const char* key, Checker& checker) {
+  const auto node = field(root, key);
+  if (!node) {
+    return 0;
+  }
+  const std::string text = node->IsScalar() ? trimmed(node->Scalar()) : std::string();
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    checker.error_at(key, fmt::format("{} '{}' is not a whole number", key, text));
+    return 0;
+  }
+  if (value < 0) {
+    checker.error_at(key, fmt::format("{} must not be negative (found {})", key, value));
+    return 0;
+  }
+  return value;
+}
+
+void validate_fields(const YAML::Node& root, Checker& checker, Memory& memory, bool& usable) {
+  const auto title = field(root, "title");
+  if (!title) {
+    checker.error_at("title", "missing required field title");
+    usable = false;
+  } else if (!title->IsScalar() || trimmed(title->Scalar()).empty()) {
+    checker.error_at("title", "title must be a non-empty string");
+    usable = false;
+  } else {
+    memory.title = trimmed(title->Scalar());
+  }
+
+  if (!field(root, "created")) {
+    checker.error_at("created", "missing required field created");
+    usable = false;
+  } else if (const auto created = date_field(root, "created", checker)) {
+    memory.created = *created;
+  } else {
+    usable = false;
+  }
+  memory.modified = date_field(root, "modified", checker).value_or(memory.created);
+
+  memory.tags = list_field(root, "tags", checker);
+  memory.keywords = list_field(root, "keywords", checker);
+  memory.topic = string_field(root, "topic", checker);
+  memory.summary = string_field(root, "summary", checker);
+  memory.source = string_field(root, "source", checker);
+  memory.category = string_field(root, "category", checker);
+  if (memory.category.empty() && !memory.tags.empty()) {
+    memory.category = memory.tags.front();
+  }
+  memory.retrieval_count = count_field(root, "retrieval_count", checker);
+  memory.last_retrieved = date_field(root, "last_retrieved", checker);
+
+  const std::string status = string_field(root, "status", checker);
+  if (status == "tombstoned") {
+    memory.tombstoned = true;
+    memory.tombstoned_at = date_field(root, "tombstoned_at", checker);
+    if (!field(root, "tombstoned_at")) {
+      checker.error_at("status", "a tombstoned memory needs tombstoned_at");
+    }
+    memory.tombstone_reason = string_field(root, "tombstone_reason", checker);
+  } else if (!status.empty() && status != "active") {
+    checker.error_at("status", fmt::format("status '{}' must be active or tombstoned", status));
+  }
+}
+
+}  // namespace
+
+std::string memory_id_from_path(std::string_view path) {
+  const auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (name.size() >= 3 && name.substr(name.size() - 3) == ".md") {
+    name.remove_suffix(3);
+  }
+  return std::string(name);
+}
+
+ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
+                          std::string_view blob_oid) {
+  ParsedMemory result;
+  std::string id = memory_id_from_path(path);
+
+  if (bytes.size() > k_max_memory_file_bytes) {
+    Checker checker(path, id, nullptr);
+    checker.add(Severity::error, std::nullopt,
+                fmt::format("file is {} bytes, larger than the {} MiB a memory may have",
+                            bytes.size(), k_max_memory_file_bytes / (1024 * 1024)));
+    result.findings = checker.take();
+    return result;
+  }
+
+  const FrontmatterSplit split = split_frontmatter(bytes);
+  Checker checker(path, id, &split);
+  if (split.status == FrontmatterStatus::missing) {
+    checker.add(Severity::error, 1, "no frontmatter: the file must start with a --- line");
+    result.findings = checker.take();
+    return result;
+  }
+  if (split.status == FrontmatterStatus::unterminated) {
+    checker.add(Severity::error, 1, "frontmatter is not closed by a --- line");
+    result.findings = checker.take();
+    return result;
+  }
+
+  const std::string_view block = split.block(bytes);
+  if (const auto bad = find_invalid_utf8(block)) {
+    checker.add(Severity::error, split.first_block_line - 1 + line_of_offset(block, *bad),
+                "frontmatter is not valid utf-8");
+    result.findings = checker.take();
+    return result;
+  }
+
+  auto loaded = load_frontmatter(bytes, split);
+  if (auto* error = std::get_if<FrontmatterError>(&loaded)) {
+    checker.add(Severity::error, error->line, std::move(error->message));
+    result.findings = checker.take();
+    return result;
+  }
+  const YAML::Node& root = std::get<YAML::Node>(loaded);
+
+  std::set<std::string_view> seen;
+  for (const FrontmatterKey& key : split.keys) {
+    if (!seen.insert(key.key).second) {
+      checker.add(Severity::error, key.first_line, fmt::format("field {} appears twice", key.key));
+    }
+  }
+
+  Memory memory;
+  memory.id = std::move(id);
+  memory.path = std::string(path);
+  memory.blob_oid = std::string(blob_oid);
+  bool usable = true;
+  try {
+    validate_fields(root, checker, memory, usable);
+  } catch (const YAML::Exception& e) {
+    // Duplicate keys or odd node shapes can still make yaml-cpp throw on access.
+    checker.add(Severity::error, split.first_block_line, "frontmatter could not be read: " + e.msg);
+    usable = false;
+  }
+
+  if (usable) {
+    const std::string_view body = split.body(bytes);
+    memory.token_count = token_count(body);
+    memory.links = wiki_links(body);
+    result.memory = std::move(memory);
+  }
+  result.findings = checker.take();
+  return result;
+}
+
+}  // namespace gv

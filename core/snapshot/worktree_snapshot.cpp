@@ -1,0 +1,193 @@
+#include "core/snapshot/worktree_snapshot.hpp"
+
+#include <fcntl.h>
+#include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "core/error.hpp"
+
+namespace gv {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Splits a repo-relative path into components, or nullopt when it could escape the root.
+std::optional<std::vector<std::string>> safe_components(std::string_view path) {
+  std::vector<std::string> parts;
+  if (path.empty() || path.front() == '/') {
+    return std::nullopt;
+  }
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    const auto slash = path.find('/', pos);
+    const std::string_view part =
+        path.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    if (part == "..") {
+      return std::nullopt;
+    }
+    if (!part.empty() && part != ".") {
+      parts.emplace_back(part);
+    }
+    if (slash == std::string_view::npos) {
+      break;
+    }
+    pos = slash + 1;
+  }
+  return parts;
+}
+
+// True when every directory component below the root is a real directory (no symlink).
+bool real_directories(const fs::path& root, const std::vector<std::string>& parts,
+                      std::size_t count) {
+  fs::path current = root;
+  for (std::size_t i = 0; i < count; ++i) {
+    current /= parts[i];
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(current, ec);
+    if (ec || status.type() != fs::file_type::directory) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Reads a regular file without following a final symlink. nullopt when it is absent or not a
+// regular file.
+std::optional<std::string> read_regular(const fs::path& file, std::string_view shown) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR) {
+      return std::nullopt;
+    }
+    throw Error("{}: cannot open: {}", shown, std::strerror(errno));
+  }
+  struct ::stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::string bytes;
+  bytes.reserve(static_cast<std::size_t>(info.st_size));
+  char buffer[65536];
+  while (true) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      const int saved = errno;
+      ::close(fd);
+      throw Error("{}: cannot read: {}", shown, std::strerror(saved));
+    }
+    if (got == 0) {
+      break;
+    }
+    bytes.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return bytes;
+}
+
+}  // namespace
+
+std::string blob_oid(std::string_view bytes) {
+  git_oid oid;
+  if (git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) != 0) {
+    const git_error* error = git_error_last();
+    throw Error("hash blob: {}", error != nullptr ? error->message : "unknown error");
+  }
+  char hex[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(hex, sizeof hex, &oid);
+  return hex;
+}
+
+WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {}
+
+std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const {
+  std::vector<SnapshotEntry> entries;
+  // Walk the deepest directory the prefix names in full; a partial last component
+  // (`specs/sta`) is matched by the filter below.
+  const std::string_view dir_part =
+      prefix.substr(0, prefix.rfind('/') == std::string_view::npos ? 0 : prefix.rfind('/') + 1);
+  std::vector<std::string> parts;
+  if (!dir_part.empty()) {
+    const auto safe = safe_components(dir_part);
+    if (!safe) {
+      return entries;
+    }
+    parts = *safe;
+  }
+  if (!parts.empty() && parts.front() == ".git") {
+    return entries;
+  }
+  if (!real_directories(m_root, parts, parts.size())) {
+    return entries;
+  }
+  fs::path start = m_root;
+  std::string start_rel;
+  for (const std::string& part : parts) {
+    start /= part;
+    start_rel += part + "/";
+  }
+
+  std::error_code ec;
+  fs::recursive_directory_iterator it(start, fs::directory_options::skip_permission_denied, ec);
+  if (ec) {
+    return entries;
+  }
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) {
+      throw Error("{}: cannot list: {}", start_rel, ec.message());
+    }
+    const fs::directory_entry& entry = *it;
+    const std::string name = entry.path().filename().string();
+    const fs::file_status status = entry.symlink_status(ec);
+    if (ec) {
+      continue;
+    }
+    if (status.type() == fs::file_type::directory) {
+      if (name == ".git") {
+        it.disable_recursion_pending();
+      }
+      continue;
+    }
+    if (status.type() != fs::file_type::regular || name == ".git") {
+      continue;  // symlinks, sockets, a worktree's `.git` file
+    }
+    std::string rel = start_rel + entry.path().lexically_relative(start).generic_string();
+    if (rel.compare(0, prefix.size(), prefix) != 0) {
+      continue;
+    }
+    const auto bytes = read_regular(entry.path(), rel);
+    if (!bytes) {
+      continue;  // vanished or replaced while listing
+    }
+    entries.push_back(SnapshotEntry{std::move(rel), blob_oid(*bytes)});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const SnapshotEntry& a, const SnapshotEntry& b) { return a.path < b.path; });
+  return entries;
+}
+
+std::optional<std::string> WorktreeSnapshot::read(std::string_view path) const {
+  const auto parts = safe_components(path);
+  if (!parts || parts->empty() || parts->front() == ".git") {
+    return std::nullopt;
+  }
+  if (!real_directories(m_root, *parts, parts->size() - 1)) {
+    return std::nullopt;
+  }
+  fs::path file = m_root;
+  for (const std::string& part : *parts) {
+    file /= part;
+  }
+  return read_regular(file, path);
+}
+
+}  // namespace gv

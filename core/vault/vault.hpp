@@ -1,0 +1,71 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/finding.hpp"
+#include "core/memory/memory.hpp"
+#include "core/memory/parse.hpp"
+#include "core/snapshot/snapshot.hpp"
+
+namespace gv {
+
+// Repo-relative paths of the vault's files.
+namespace vault_path {
+inline constexpr std::string_view k_root = ".memory/";
+inline constexpr std::string_view k_memories = ".memory/10-Memories/";
+inline constexpr std::string_view k_memories_readme = ".memory/10-Memories/README.md";
+inline constexpr std::string_view k_index_json = ".memory/memory-index.json";
+inline constexpr std::string_view k_index_md = ".memory/20-Indices/index.md";
+inline constexpr std::string_view k_indices = ".memory/20-Indices/";
+inline constexpr std::string_view k_templates = ".memory/30-Templates/";
+inline constexpr std::string_view k_memory_template = ".memory/30-Templates/memory-template.md";
+inline constexpr std::string_view k_inbox = ".memory/00-Inbox/";
+inline constexpr std::string_view k_distill_log = ".memory/distill-log.json";
+inline constexpr std::string_view k_state = "specs/state.json";
+}  // namespace vault_path
+
+// True for `.memory/10-Memories/MEM-*.md` directly in that folder (D2). README.md is not one.
+[[nodiscard]] bool is_memory_path(std::string_view path);
+
+// `.memory/10-Memories/<id>.md`.
+[[nodiscard]] std::string memory_path(std::string_view id);
+
+// Parsed memories remembered by blob id, so a file whose bytes did not change is not parsed
+// again (in another snapshot or a later run). The key includes the path because the id and
+// path inside a ParsedMemory come from it.
+class ParseCache {
+ public:
+  virtual ~ParseCache() = default;
+  // The cached result, or nullptr. Valid until the next store().
+  [[nodiscard]] virtual const ParsedMemory* find(std::string_view path,
+                                                 std::string_view blob_oid) const = 0;
+  virtual void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) = 0;
+};
+
+// A ParseCache for one process (e.g. the gate comparing the index with HEAD). Nothing is
+// persisted yet: a cache on disk would implement the same interface.
+class InMemoryParseCache final : public ParseCache {
+ public:
+  [[nodiscard]] const ParsedMemory* find(std::string_view path,
+                                         std::string_view blob_oid) const override;
+  void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) override;
+
+ private:
+  std::map<std::pair<std::string, std::string>, ParsedMemory, std::less<>> m_entries;
+};
+
+struct Vault {
+  std::vector<Memory> memories;   // sorted by id (byte order), tombstoned included
+  std::vector<Finding> findings;  // per file, in path order
+};
+
+// Reads every memory file of the snapshot in one pass (D2). Bad files become findings, never
+// exceptions; a file the parser could not turn into a Memory is left out of `memories`.
+// `cache` may be null. Throws gv::Error only when the snapshot itself fails (I/O).
+[[nodiscard]] Vault load_vault(const Snapshot& snapshot, ParseCache* cache = nullptr);
+
+}  // namespace gv
