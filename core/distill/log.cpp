@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/json/text.hpp"
+#include "core/memory/lines.hpp"
 
 namespace gv::distill {
 namespace {
@@ -63,7 +64,7 @@ DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
     log.m_doc = Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw Error("{}:{}: distill log is not valid JSON ({})", path,
-                json_text::line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), e.what());
+                line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), e.what());
   }
   if (!log.m_doc.is_object() || !log.m_doc.contains("operations") ||
       !log.m_doc["operations"].is_array()) {

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/json/text.hpp"
+#include "core/memory/lines.hpp"
 
 namespace gv::distill {
 namespace {
@@ -32,7 +33,7 @@ std::string refresh_memory_health(std::optional<std::string_view> existing,
       state = Json::parse(*existing);
     } catch (const nlohmann::json::parse_error& e) {
       throw Error("{}:{}: not valid JSON ({})", k_state_path,
-                  json_text::line_of_offset(*existing, e.byte > 0 ? e.byte - 1 : 0), e.what());
+                  line_of_offset(*existing, e.byte > 0 ? e.byte - 1 : 0), e.what());
     }
     if (!state.is_object()) {
       throw Error("{}:1: expected a JSON object", k_state_path);

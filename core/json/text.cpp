@@ -93,9 +93,4 @@ std::optional<Span> find_top_level_value(std::string_view text, std::string_view
   }
 }
 
-int line_of_offset(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-}
-
 }  // namespace gv::json_text

@@ -19,7 +19,4 @@ struct Span {
 [[nodiscard]] std::optional<Span> find_top_level_value(std::string_view text,
                                                        std::string_view key);
 
-// 1-based line of byte `offset` in `text` (for `path:line:` messages from parser offsets).
-[[nodiscard]] int line_of_offset(std::string_view text, std::size_t offset);
-
 }  // namespace gv::json_text

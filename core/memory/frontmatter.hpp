@@ -75,7 +75,4 @@ struct FrontmatterError {
 // points above U+10FFFF included), or nullopt when the text is valid.
 [[nodiscard]] std::optional<std::size_t> find_invalid_utf8(std::string_view text);
 
-// 1-based line number of byte `offset` in `text`.
-[[nodiscard]] int line_of_offset(std::string_view text, std::size_t offset);
-
 }  // namespace gv

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "core/memory/lines.hpp"
 
 namespace gv {
@@ -54,6 +56,12 @@ bool FenceTracker::feed(std::string_view line) {
     m_length = 0;
   }
   return true;
+}
+
+int line_of_offset(std::string_view text, std::size_t offset) {
+  const std::size_t end = std::min(offset, text.size());
+  return 1 + static_cast<int>(
+                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
 }
 
 }  // namespace gv

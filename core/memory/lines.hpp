@@ -15,6 +15,10 @@ struct TextLine {
   std::size_t next = 0;
 };
 
+// The 1-based line holding byte `offset` of `text`; offsets past the end count as the last
+// line. Turns parser byte positions into the `path:line:` of a message.
+[[nodiscard]] int line_of_offset(std::string_view text, std::size_t offset);
+
 // Splits `text` into lines. A trailing newline does not start an extra empty line.
 [[nodiscard]] std::vector<TextLine> split_lines(std::string_view text);
 

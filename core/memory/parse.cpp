@@ -7,6 +7,7 @@
 
 #include "core/memory/body.hpp"
 #include "core/memory/frontmatter.hpp"
+#include "core/memory/lines.hpp"
 #include "core/memory/tokens.hpp"
 
 namespace gv {

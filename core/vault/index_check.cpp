@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/vault/index_reader.hpp"
+#include "core/memory/lines.hpp"
 
 namespace gv {
 

@@ -14,21 +14,6 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-// TODO: use gv::format_date once core/dates.cpp lands; this is the same civil-from-days
-// conversion (proleptic Gregorian, UTC).
-std::string format_day(Date date) {
-  const std::int64_t z = date.days + 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const std::int64_t doe = z - era * 146097;
-  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const std::int64_t mp = (5 * doy + 2) / 153;
-  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return fmt::format("{:04}-{:02}-{:02}", year, month, day);
-}
-
 std::vector<const Memory*> sorted_by_id(const std::vector<Memory>& memories, bool active_only) {
   std::vector<const Memory*> out;
   out.reserve(memories.size());
@@ -54,15 +39,15 @@ OrderedJson entry_json(const Memory& memory) {
     entry["keywords"].push_back(keyword);
   }
   entry["token_count"] = memory.token_count;
-  entry["created"] = format_day(memory.created);
-  entry["modified"] = format_day(memory.modified);
+  entry["created"] = format_date(memory.created);
+  entry["modified"] = format_date(memory.modified);
   entry["last_retrieved"] =
-      memory.last_retrieved ? OrderedJson(format_day(*memory.last_retrieved)) : OrderedJson();
+      memory.last_retrieved ? OrderedJson(format_date(*memory.last_retrieved)) : OrderedJson();
   entry["retrieval_count"] = memory.retrieval_count;
   entry["status"] = memory.tombstoned ? "tombstoned" : "active";
   // "Preserved when present" in the original, whatever the status.
   if (memory.tombstoned_at) {
-    entry["tombstoned_at"] = format_day(*memory.tombstoned_at);
+    entry["tombstoned_at"] = format_date(*memory.tombstoned_at);
   }
   if (!memory.tombstone_reason.empty()) {
     entry["tombstone_reason"] = memory.tombstone_reason;
@@ -77,17 +62,6 @@ std::string one_line(std::string_view text) {
   for (char& c : out) {
     if (c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f') {
       c = ' ';
-    }
-  }
-  return out;
-}
-
-// TODO: use gv::category_key once core/memory lands; D2 compares categories upper-cased.
-std::string upper_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') {
-      c = static_cast<char>(c - 'a' + 'A');
     }
   }
   return out;
@@ -134,7 +108,7 @@ void append_groups(std::string& out, const std::vector<const Memory*>& active,
   }
 }
 
-std::string category_heading_key(const Memory& memory) { return upper_ascii(memory.category); }
+std::string category_heading_key(const Memory& memory) { return category_key(memory); }
 std::string topic_heading_key(const Memory& memory) { return one_line(memory.topic); }
 
 }  // namespace
@@ -193,7 +167,7 @@ std::string render_index_md(const std::vector<Memory>& memories) {
     out += k_no_memories;
   }
   for (const Memory* memory : recent) {
-    out += fmt::format("{} ({})\n", index_link(*memory), format_day(memory->created));
+    out += fmt::format("{} ({})\n", index_link(*memory), format_date(memory->created));
   }
 
   out += "\n## By Category\n\n";
@@ -249,7 +223,7 @@ std::string render_memories_readme(const std::vector<Memory>& memories) {
 }
 
 IndexFiles render_index_files(const std::vector<Memory>& memories, Date today) {
-  return IndexFiles{render_index_json(memories, format_day(today)), render_index_md(memories),
+  return IndexFiles{render_index_json(memories, format_date(today)), render_index_md(memories),
                     render_memories_readme(memories)};
 }
 

@@ -1,5 +1,7 @@
 #include "core/vault/index_reader.hpp"
 
+#include "core/memory/lines.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,43 +13,6 @@ namespace gv {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
-
-// TODO: use gv::parse_date once core/dates.cpp lands. Reads `YYYY-MM-DD`, optionally followed
-// by a `T...` time part of which only the date counts.
-std::optional<Date> parse_day(std::string_view text) {
-  if (text.size() < 10 || text[4] != '-' || text[7] != '-' ||
-      (text.size() > 10 && text[10] != 'T')) {
-    return std::nullopt;
-  }
-  int parts[3] = {0, 0, 0};
-  const std::size_t starts[3] = {0, 5, 8};
-  const std::size_t lengths[3] = {4, 2, 2};
-  for (int i = 0; i < 3; ++i) {
-    for (std::size_t j = 0; j < lengths[i]; ++j) {
-      const char c = text[starts[i] + j];
-      if (c < '0' || c > '9') {
-        return std::nullopt;
-      }
-      parts[i] = parts[i] * 10 + (c - '0');
-    }
-  }
-  const int year = parts[0];
-  const int month = parts[1];
-  const int day = parts[2];
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  constexpr int k_month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month < 1 || month > 12 || day < 1 ||
-      day > k_month_days[month - 1] + (month == 2 && leap ? 1 : 0)) {
-    return std::nullopt;
-  }
-  // days_from_civil (proleptic Gregorian).
-  const std::int64_t y = year - (month <= 2 ? 1 : 0);
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const std::int64_t yoe = y - era * 400;
-  const std::int64_t doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return Date{era * 146097 + doe - 719468};
-}
 
 Finding warning(std::string_view path, std::string id, std::string message) {
   Finding finding;
@@ -98,12 +63,6 @@ std::optional<std::int64_t> as_count(const OrderedJson& value) {
 }
 
 }  // namespace
-
-int line_of_offset(std::string_view text, std::size_t offset) {
-  const std::size_t end = std::min(offset, text.size());
-  return 1 + static_cast<int>(
-                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-}
 
 IndexReadResult read_index(std::string_view path, std::string_view bytes) {
   IndexReadResult result;
@@ -162,7 +121,7 @@ IndexReadResult read_index(std::string_view path, std::string_view bytes) {
           last != entry.end() && !last->is_null() &&
           !(last->is_string() && last->get_ref<const std::string&>().empty())) {
         record.last_retrieved =
-            last->is_string() ? parse_day(last->get_ref<const std::string&>()) : std::nullopt;
+            last->is_string() ? parse_date(last->get_ref<const std::string&>()) : std::nullopt;
         if (!record.last_retrieved) {
           result.findings.push_back(warning(path, record.id, "last_retrieved is not a date"));
         }

@@ -37,8 +37,4 @@ struct IndexReadResult {
 // be read give warnings and fall back to "never retrieved". Never throws on bad bytes.
 [[nodiscard]] IndexReadResult read_index(std::string_view path, std::string_view bytes);
 
-// The 1-based line holding byte `offset` (0-based) of `text`; offsets past the end count as the
-// last line.
-[[nodiscard]] int line_of_offset(std::string_view text, std::size_t offset);
-
 }  // namespace gv

@@ -4,6 +4,8 @@
 #include <string>
 #include <variant>
 
+#include "core/memory/lines.hpp"
+
 using gv::FrontmatterStatus;
 using gv::split_frontmatter;
 

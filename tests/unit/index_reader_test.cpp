@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/memory/lines.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
 using gv::test::ymd;
