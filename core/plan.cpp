@@ -148,7 +148,8 @@ std::vector<Trailer> parse_trailers(std::string_view message) {
   return out;
 }
 
-std::optional<std::string> find_trailer(const std::vector<Trailer>& trailers, std::string_view key) {
+std::optional<std::string> find_trailer(const std::vector<Trailer>& trailers,
+                                        std::string_view key) {
   for (const Trailer& trailer : trailers) {
     if (iequals(trailer.key, key)) {
       return trailer.value;

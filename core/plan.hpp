@@ -29,10 +29,10 @@ struct Plan {
   // so printing and applying a plan are deterministic.
   std::map<std::string, std::optional<std::string>> changes;
 
-  std::string subject;  // `vault(<sub-mode>): <what>`
-  std::string body;     // free text between subject and trailers; may be empty
-  std::string action;   // Vault-Action; omitted from the message when empty
-  std::string log_id;   // Vault-Log-Id; omitted when empty
+  std::string subject;                // `vault(<sub-mode>): <what>`
+  std::string body;                   // free text between subject and trailers; may be empty
+  std::string action;                 // Vault-Action; omitted from the message when empty
+  std::string log_id;                 // Vault-Log-Id; omitted when empty
   std::vector<std::string> memories;  // Vault-Memories, comma separated; omitted when empty
 
   void write(std::string path, std::string bytes) { changes[std::move(path)] = std::move(bytes); }

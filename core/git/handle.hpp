@@ -3,11 +3,11 @@
 // Owning handles for libgit2 objects. Only files under core/git/ include this header: everything
 // else talks to git through Repo and the Transaction, so raw git_* pointers never escape.
 
+#include <git2.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <git2.h>
 
 namespace gv::git {
 
@@ -41,7 +41,9 @@ struct BufScope {
   ~BufScope() { git_buf_dispose(&buf); }
   BufScope(const BufScope&) = delete;
   BufScope& operator=(const BufScope&) = delete;
-  [[nodiscard]] std::string str() const { return buf.ptr == nullptr ? std::string{} : std::string(buf.ptr, buf.size); }
+  [[nodiscard]] std::string str() const {
+    return buf.ptr == nullptr ? std::string{} : std::string(buf.ptr, buf.size);
+  }
 };
 
 // Throws gv::Error("<doing>: <libgit2's last message>") when rc < 0.

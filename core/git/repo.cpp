@@ -1,13 +1,13 @@
 #include "core/git/repo.hpp"
 
+#include <git2/sys/repository.h>  // git_repository_set_index
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
 #include "core/error.hpp"
 #include "core/git/handle.hpp"
-
-#include <git2/sys/repository.h>  // git_repository_set_index
 
 namespace gv::git {
 
@@ -78,6 +78,10 @@ CommitInfo info_of(const git_commit* commit) {
   info.message = message == nullptr ? std::string{} : std::string(message);
   info.summary = info.message.substr(0, info.message.find('\n'));
   info.time = git_commit_time(commit);
+  const git_signature* author = git_commit_author(commit);  // borrowed from `commit`
+  info.author_name = author->name;
+  info.author_email = author->email;
+  info.author_time = author->when.time;
   info.trailers = parse_trailers(info.message);
   return info;
 }
@@ -88,10 +92,11 @@ RevwalkPtr walk_from_head(git_repository* repo, bool* unborn) {
   check(git_revwalk_new(&raw, repo), "start a history walk");
   RevwalkPtr walk{raw};
   check(git_revwalk_sorting(walk.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME), "sort history walk");
-  const int rc = git_revwalk_push_head(walk.get());
-  *unborn = rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH;
+  const int born = git_repository_head_unborn(repo);
+  check(born, "read HEAD");
+  *unborn = born == 1;
   if (!*unborn) {
-    check(rc, "walk history from HEAD");
+    check(git_revwalk_push_head(walk.get()), "walk history from HEAD");
   }
   return walk;
 }
@@ -171,7 +176,8 @@ Repo Repo::open_from_env() {
   // index file git chose. The common dir follows from GIT_DIR's own `commondir` file.
   const char* git_dir = std::getenv("GIT_DIR");
   const fs::path start = git_dir != nullptr ? fs::absolute(git_dir) : fs::current_path();
-  const unsigned flags = git_dir != nullptr ? static_cast<unsigned>(GIT_REPOSITORY_OPEN_NO_SEARCH) : 0U;
+  const unsigned flags =
+      git_dir != nullptr ? static_cast<unsigned>(GIT_REPOSITORY_OPEN_NO_SEARCH) : 0U;
   const int rc = git_repository_open_ext(&raw, start.c_str(), flags, nullptr);
   std::unique_ptr<git_repository, Deleter> repo{raw};
   check(rc, "open repository at " + start.string());
@@ -294,9 +300,9 @@ std::vector<CommitInfo> Repo::commits_with_trailer(std::string_view key,
       continue;
     }
     CommitInfo info = info_of(commit.get());
-    const bool match = std::any_of(info.trailers.begin(), info.trailers.end(), [&](const Trailer& t) {
-      return iequals(t.key, key) && t.value == value;
-    });
+    const bool match =
+        std::any_of(info.trailers.begin(), info.trailers.end(),
+                    [&](const Trailer& t) { return iequals(t.key, key) && t.value == value; });
     if (match) {
       out.push_back(std::move(info));
     }
@@ -389,7 +395,8 @@ std::vector<std::string> Repo::dirty_paths(const std::vector<std::string>& paths
     if (delta == nullptr) {
       continue;
     }
-    const char* path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    const char* path =
+        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
     out.emplace_back(path);
   }
   std::sort(out.begin(), out.end());

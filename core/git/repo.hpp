@@ -25,7 +25,10 @@ struct CommitInfo {
   std::string message;               // full raw message
   std::string summary;               // first line
   std::int64_t time = 0;             // committer time, seconds since the epoch
-  std::vector<Trailer> trailers;     // parse_trailers(message)
+  std::string author_name;
+  std::string author_email;
+  std::int64_t author_time = 0;   // seconds since the epoch
+  std::vector<Trailer> trailers;  // parse_trailers(message)
 };
 
 // The blob id (40 hex) git would give `bytes`; needs no repository.
@@ -85,7 +88,8 @@ class Repo {
   // Paths matching `pathspecs` (a directory like `.memory/` or `memory` covers everything under
   // it) whose work tree or index differs from HEAD, including untracked, not ignored, files.
   // Sorted; empty when all are clean.
-  [[nodiscard]] std::vector<std::string> dirty_paths(const std::vector<std::string>& pathspecs) const;
+  [[nodiscard]] std::vector<std::string> dirty_paths(
+      const std::vector<std::string>& pathspecs) const;
 
   // The index (GIT_INDEX_FILE when opened from the environment), stage 0 regular files only.
   [[nodiscard]] std::vector<SnapshotEntry> index_entries(std::string_view prefix) const;

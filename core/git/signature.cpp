@@ -1,5 +1,6 @@
 #include "core/git/signature.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -32,8 +33,9 @@ class Reader {
   }
   // Exactly `digits` decimal digits (or 1..18 when digits is 0).
   bool number(std::int64_t& out, std::size_t digits) {
+    const std::size_t limit = digits == 0 ? m_text.size() : std::min(m_text.size(), m_pos + digits);
     std::size_t end = m_pos;
-    while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end])) != 0) {
+    while (end < limit && std::isdigit(static_cast<unsigned char>(m_text[end])) != 0) {
       ++end;
     }
     const std::size_t length = end - m_pos;

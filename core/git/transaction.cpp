@@ -87,9 +87,9 @@ std::string join_paths(const std::vector<std::string>& paths, std::size_t limit)
 class WorktreeUpdate {
  public:
   struct Item {
-    std::string path;      // repo-relative
-    fs::path target;       // absolute
-    fs::path temp;         // empty for a deletion
+    std::string path;  // repo-relative
+    fs::path target;   // absolute
+    fs::path temp;     // empty for a deletion
     bool executable = false;
   };
 
@@ -186,8 +186,7 @@ class WorktreeUpdate {
       }
       struct stat st {};
       if (errno != EEXIST || ::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        throw Error("{}: cannot create folder {}: {}", path,
-                    fs::relative(dir, m_workdir).string(),
+        throw Error("{}: cannot create folder {}: {}", path, fs::relative(dir, m_workdir).string(),
                     errno == EEXIST ? "a file is in the way" : errno_text());
       }
     }
@@ -285,7 +284,7 @@ TreePtr tree_of_commit(git_repository* repo, const git_oid& commit_id) {
 
 // The mode and kind of `path` in `tree`, or nullopt when absent.
 std::optional<std::pair<git_object_t, git_filemode_t>> entry_in(git_tree* tree,
-                                                               const std::string& path) {
+                                                                const std::string& path) {
   if (tree == nullptr) {
     return std::nullopt;
   }
@@ -306,7 +305,8 @@ struct Change {
   bool in_head = false;
 };
 
-void update_index(git_repository* repo, const std::vector<Change>& changes, const fs::path& workdir) {
+void update_index(git_repository* repo, const std::vector<Change>& changes,
+                  const fs::path& workdir) {
   git_index* raw = nullptr;
   check(git_repository_index(&raw, repo), "open the git index");
   const IndexPtr index{raw};
@@ -344,7 +344,8 @@ void update_index(git_repository* repo, const std::vector<Change>& changes, cons
 
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options) {
   if (repo.is_bare()) {
-    throw Error("{}: a bare repository has no work tree to keep a vault in", repo.git_dir().string());
+    throw Error("{}: a bare repository has no work tree to keep a vault in",
+                repo.git_dir().string());
   }
   for (const auto& [path, bytes] : plan.changes) {
     validate_path(path);
