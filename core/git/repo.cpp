@@ -182,9 +182,14 @@ Repo Repo::open_from_env() {
   std::unique_ptr<git_repository, Deleter> repo{raw};
   check(rc, "open repository at " + start.string());
   if (work_tree != nullptr) {
-    const std::string absolute = fs::absolute(work_tree).string();
-    check(git_repository_set_workdir(repo.get(), absolute.c_str(), 0),
-          "use GIT_WORK_TREE " + absolute);
+    const fs::path wanted = fs::absolute(work_tree);
+    const fs::path current = dir_path(git_repository_workdir(repo.get()));
+    std::error_code ignored;
+    // Only switch when it differs: libgit2 1.5 leaks a buffer when set to the same folder.
+    if (current.empty() || !fs::equivalent(current, wanted, ignored)) {
+      check(git_repository_set_workdir(repo.get(), wanted.c_str(), 0),
+            "use GIT_WORK_TREE " + wanted.string());
+    }
   }
   if (const char* index_file = std::getenv("GIT_INDEX_FILE"); index_file != nullptr) {
     const std::string absolute = fs::absolute(index_file).string();

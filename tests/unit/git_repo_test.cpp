@@ -173,6 +173,13 @@ TEST_CASE("opening from the hook environment reads GIT_INDEX_FILE", "[git]") {
     CHECK(repo.index_blob_id("a.md") == staged);
     CHECK(repo.workdir() == fixture.root());
   }
+  SECTION("GIT_WORK_TREE naming another folder moves the work tree") {
+    std::filesystem::create_directories(fixture.root() / "elsewhere");
+    const EnvGuard work_tree("GIT_WORK_TREE", (fixture.root() / "elsewhere").string());
+    const Repo repo = Repo::open_from_env();
+    CHECK(repo.workdir() == fixture.root() / "elsewhere");
+    CHECK(repo.index_blob_id("a.md") == staged);
+  }
   SECTION("without GIT_INDEX_FILE the regular index is read") {
     const EnvGuard no_index("GIT_INDEX_FILE", std::nullopt);
     const EnvGuard work_tree("GIT_WORK_TREE", fixture.root().string());
