@@ -1,0 +1,19 @@
+#include "core/snapshot/index_snapshot.hpp"
+
+#include "core/git/repo.hpp"
+
+namespace gv {
+
+std::vector<SnapshotEntry> IndexSnapshot::list(std::string_view prefix) const {
+  return m_repo.index_entries(prefix);
+}
+
+std::optional<std::string> IndexSnapshot::read(std::string_view path) const {
+  const std::optional<std::string> oid = m_repo.index_blob_id(path);
+  if (!oid) {
+    return std::nullopt;
+  }
+  return m_repo.read_blob(*oid);
+}
+
+}  // namespace gv
