@@ -196,6 +196,7 @@ TombstonedRow tombstoned_row(const Memory& memory, Date today) {
   row.id = memory.id;
   row.tombstoned_at = memory.tombstoned_at;
   row.tombstone_reason = memory.tombstone_reason;
+  row.token_count = memory.token_count;
   if (memory.tombstoned_at) {
     const std::int64_t days = days_between(today, *memory.tombstoned_at);
     row.days_until_gc = std::max<std::int64_t>(0, k_gc_grace_days - days);
@@ -232,6 +233,22 @@ Report build_report(const std::vector<Memory>& memories, Date today,
 
   report.actions = make_actions(report.candidates, report.gc_eligible_count);
   return report;
+}
+
+VaultMetrics vault_metrics(const Report& report) {
+  VaultMetrics metrics;
+  metrics.total_memories = report.scores.size() + report.tombstoned.size();
+  metrics.total_tokens = report.overview.total_tokens;
+  for (const TombstonedRow& row : report.tombstoned) {
+    metrics.total_tokens += row.token_count;
+  }
+  metrics.health_score = report.health_score;
+  metrics.status = report.status;
+  metrics.never_retrieved = report.retrieval.never_retrieved;
+  metrics.purge_candidates = report.candidates.purge.size();
+  metrics.merge_candidates = report.candidates.merge.size();
+  metrics.compress_candidates = report.candidates.compress.size();
+  return metrics;
 }
 
 std::optional<std::int64_t> category_ttl_days(std::string_view category) {

@@ -84,6 +84,7 @@ struct TombstonedRow {
   std::string id;
   std::optional<Date> tombstoned_at;  // absent only for a malformed memory
   std::string tombstone_reason;
+  std::int64_t token_count = 0;
   // max(0, 7 - days since tombstoned_at); 7 when the date is unknown.
   std::int64_t days_until_gc = k_gc_grace_days;
   // Tombstoned at least 7 days ago. A memory without a date is never eligible: its grace period
@@ -116,6 +117,21 @@ struct Report {
 // Scores the vault (tombstoned memories skipped, see score_memories) and builds the report.
 [[nodiscard]] Report build_report(const std::vector<Memory>& memories, Date today,
                                   const RetrievalOverrides& overrides = {});
+
+// The numbers a distill log entry records as pre_metrics/post_metrics and memory_health keeps
+// (D5, D8): files on disk count, tombstoned ones included; candidate counts are the report's.
+struct VaultMetrics {
+  std::size_t total_memories = 0;
+  std::int64_t total_tokens = 0;
+  int health_score = 100;
+  HealthStatus status = HealthStatus::healthy;
+  std::size_t never_retrieved = 0;  // active memories only
+  std::size_t purge_candidates = 0;
+  std::size_t merge_candidates = 0;
+  std::size_t compress_candidates = 0;
+};
+
+[[nodiscard]] VaultMetrics vault_metrics(const Report& report);
 
 // The tombstoned-memories table row for one tombstoned memory.
 [[nodiscard]] TombstonedRow tombstoned_row(const Memory& memory, Date today);

@@ -101,6 +101,15 @@ TEST_CASE("report candidate lists follow the composite, duplicate and size thres
   SECTION("candidate items carry the composite") {
     CHECK(report.candidates.purge[0].composite == Approx(0.7));
   }
+  SECTION("log metrics repeat the candidate counts") {
+    const auto metrics = scoring::vault_metrics(report);
+    CHECK(metrics.total_memories == 8);
+    CHECK(metrics.total_tokens == 4 * 100 + 1200 + 1210 + 900 + 901);
+    CHECK(metrics.health_score == 81);
+    CHECK(metrics.purge_candidates == 1);
+    CHECK(metrics.merge_candidates == 2);
+    CHECK(metrics.compress_candidates == 3);
+  }
   SECTION("recommended actions name each non-empty list in a fixed order") {
     REQUIRE(report.actions.size() == 4);
     CHECK(report.actions[0].flag == "--purge");
@@ -141,6 +150,12 @@ TEST_CASE("tombstoned memories are listed with days until gc clamped at 0", "[re
   CHECK_FALSE(report.tombstoned[4].gc_eligible);
   CHECK(report.gc_eligible_count == 2);
 
+  SECTION("log metrics count tombstoned files and their tokens") {
+    const auto metrics = scoring::vault_metrics(report);
+    CHECK(metrics.total_memories == 6);
+    CHECK(metrics.total_tokens == 600);
+    CHECK(metrics.never_retrieved == 1);
+  }
   SECTION("tombstoned memories stay out of every statistic") {
     CHECK(report.overview.total_count == 1);
     CHECK(report.scores.size() == 1);
