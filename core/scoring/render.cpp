@@ -1,10 +1,10 @@
 #include "core/scoring/render.hpp"
 
-#include <iterator>
-#include <string_view>
-
 #include <fmt/format.h>
+
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "core/scoring/report_json.hpp"
 
@@ -48,9 +48,7 @@ std::string cell(std::string_view text) {
   return escaped;
 }
 
-std::string two_decimals(double value) {
-  return fmt::format("{:.2f}", value);
-}
+std::string two_decimals(double value) { return fmt::format("{:.2f}", value); }
 
 std::string_view plural(std::int64_t count, std::string_view one, std::string_view many) {
   return count == 1 ? one : many;
@@ -84,9 +82,7 @@ std::string_view status_title(HealthStatus status) {
   return "Critical";
 }
 
-void separator(Out out) {
-  fmt::format_to(out, "\n---\n\n");
-}
+void separator(Out out) { fmt::format_to(out, "\n---\n\n"); }
 
 void overview(Out out, const Overview& overview) {
   const auto dated = [](const std::optional<MemoryAtDate>& memory) {
@@ -151,8 +147,8 @@ void retrieval(Out out, const RetrievalStatistics& stats) {
                  "| Retrieved 1-3 times | {} |\n"
                  "| Retrieved 4+ times | {} |\n"
                  "| Most retrieved | {} |\n",
-                 stats.never_retrieved, stats.never_retrieved_percent,
-                 stats.retrieved_one_to_three, stats.retrieved_four_or_more, most_retrieved);
+                 stats.never_retrieved, stats.never_retrieved_percent, stats.retrieved_one_to_three,
+                 stats.retrieved_four_or_more, most_retrieved);
 }
 
 void candidate_list(Out out, std::string_view heading, const std::vector<Candidate>& list) {
@@ -279,8 +275,6 @@ std::string render_markdown(const Report& report, bool verbose) {
   return text;
 }
 
-std::string render_json(const Report& report) {
-  return report_json(report).dump(2);
-}
+std::string render_json(const Report& report) { return report_json(report).dump(2); }
 
 }  // namespace gv::scoring

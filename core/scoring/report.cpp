@@ -215,9 +215,8 @@ Report build_report(const std::vector<Memory>& memories, Date today,
   report.clusters = make_clusters(report.scores);
   report.retrieval = make_retrieval(report.scores);
   report.candidates = make_candidates(report.scores);
-  report.health_score =
-      health_score(report.candidates.purge.size(), report.candidates.merge.size(),
-                   report.candidates.compress.size());
+  report.health_score = health_score(report.candidates.purge.size(), report.candidates.merge.size(),
+                                     report.candidates.compress.size());
   report.status = health_status(report.health_score);
 
   for (const Memory& memory : memories) {

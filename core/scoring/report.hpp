@@ -37,7 +37,7 @@ struct MemoryAtDate {
 struct Overview {
   std::size_t total_count = 0;  // active memories
   std::int64_t total_tokens = 0;
-  std::int64_t average_tokens = 0;  // rounded to the nearest whole token; 0 for an empty vault
+  std::int64_t average_tokens = 0;     // rounded to the nearest whole token; 0 for an empty vault
   std::optional<MemoryAtDate> oldest;  // earliest created, ties to the smallest id
   std::optional<MemoryAtDate> newest;  // latest created, ties to the smallest id
 };

@@ -44,15 +44,12 @@ std::string_view classification_label(Classification classification) {
   return "healthy";
 }
 
-bool is_exempt_topic(std::string_view topic) {
-  return topic.starts_with(k_exempt_topic_prefix);
-}
+bool is_exempt_topic(std::string_view topic) { return topic.starts_with(k_exempt_topic_prefix); }
 
 double staleness_score(Date created, std::optional<Date> last_retrieved,
                        std::int64_t retrieval_count, Date today) {
   const std::int64_t days_since_last = days_since(today, last_retrieved.value_or(created));
-  double staleness =
-      std::min(1.0, static_cast<double>(days_since_last) / k_stale_days);
+  double staleness = std::min(1.0, static_cast<double>(days_since_last) / k_stale_days);
   // The FSRS adjustment: an old memory that has proven useful is not stale just for its age.
   if (retrieval_count > 0 && days_since(today, created) > k_fsrs_min_age_days) {
     staleness = std::max(0.0, staleness - k_fsrs_reduction);
@@ -72,7 +69,8 @@ double zero_retrieval_penalty(std::string_view topic, Date created, std::int64_t
 }
 
 double size_penalty(std::int64_t token_count) {
-  return std::max(0.0, (static_cast<double>(token_count) - k_size_free_tokens) / k_size_free_tokens);
+  return std::max(0.0,
+                  (static_cast<double>(token_count) - k_size_free_tokens) / k_size_free_tokens);
 }
 
 double composite_score(double staleness, double zero_retrieval, double size, double duplicate) {

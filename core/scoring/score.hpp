@@ -55,8 +55,8 @@ struct Score {
   std::string category;  // upper-cased (category_key); empty when the memory has none
   Date created;
   std::int64_t token_count = 0;
-  std::int64_t retrieval_count = 0;     // after the D4 override
-  std::optional<Date> last_retrieved;   // after the D4 override
+  std::int64_t retrieval_count = 0;    // after the D4 override
+  std::optional<Date> last_retrieved;  // after the D4 override
 
   double staleness = 0.0;
   double zero_retrieval = 0.0;

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -40,8 +39,8 @@ TEST_CASE("the health score subtracts 3, 5 and 2 per candidate and clamps at 0",
   CHECK(scoring::health_score(0, 0, 0) == 100);
   CHECK(scoring::health_score(1, 1, 1) == 90);
   CHECK(scoring::health_score(4, 2, 1) == 76);
-  CHECK(scoring::health_score(20, 8, 0) == 0);   // exactly 100 off
-  CHECK(scoring::health_score(40, 0, 0) == 0);   // 120 off, clamped
+  CHECK(scoring::health_score(20, 8, 0) == 0);  // exactly 100 off
+  CHECK(scoring::health_score(40, 0, 0) == 0);  // 120 off, clamped
   CHECK(scoring::health_score(0, 0, 50) == 0);
 }
 
@@ -124,9 +123,8 @@ TEST_CASE("report candidate lists follow the composite, duplicate and size thres
 }
 
 TEST_CASE("tombstoned memories are listed with days until gc clamped at 0", "[report]") {
-  std::vector<Memory> vault{tombstoned("MEM-d", 10), tombstoned("MEM-a", 0),
-                            tombstoned("MEM-c", 7), tombstoned("MEM-b", 3, "merged_into:MEM-x"),
-                            memory("MEM-live", 1)};
+  std::vector<Memory> vault{tombstoned("MEM-d", 10), tombstoned("MEM-a", 0), tombstoned("MEM-c", 7),
+                            tombstoned("MEM-b", 3, "merged_into:MEM-x"), memory("MEM-live", 1)};
   Memory undated = tombstoned("MEM-e", 0);
   undated.tombstoned_at.reset();
   vault.push_back(undated);
@@ -297,15 +295,15 @@ TEST_CASE("category TTLs are the seed's table, compared upper-cased", "[report][
 
 TEST_CASE("purge selects never-retrieved or very stale memories outside email preferences",
           "[report][purge]") {
-  Memory zero = memory("MEM-zero", 31);    // zero_retrieval 1
-  Memory young = memory("MEM-young", 30);  // zero_retrieval 0, staleness 1/3
+  Memory zero = memory("MEM-zero", 31);             // zero_retrieval 1
+  Memory young = memory("MEM-young", 30);           // zero_retrieval 0, staleness 1/3
   Memory retrieved = memory("MEM-retrieved", 200);  // staleness 1 - 0.3 (FSRS), zero 0
   retrieved.retrieval_count = 1;
   Memory exempt = memory("MEM-exempt", 400);  // staleness 1, zero 0 by the exemption
   exempt.topic = "email/preferences/tone";
 
-  const auto scores = scoring::score_memories(
-      {zero, young, retrieved, exempt, tombstoned("MEM-t", 100)}, k_today);
+  const auto scores =
+      scoring::score_memories({zero, young, retrieved, exempt, tombstoned("MEM-t", 100)}, k_today);
   CHECK(ids(scoring::purge_candidates(scores, k_today)) == Ids{"MEM-zero"});
 
   SECTION("staleness above 0.8 selects a retrieved memory") {

@@ -1,9 +1,7 @@
 #include <catch2/catch.hpp>
-
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/scoring/render.hpp"
 #include "core/scoring/report.hpp"
@@ -40,8 +38,8 @@ Memory make(std::string id, gv::Date created, std::string topic, std::string cat
 //                  -> 0.05 + 0.1333 + 0.1667 = 0.35 (review, merge, compress)
 // MEM-lua-patterns 10 days old, retrieved yesterday: staleness 1/90 -> composite 1/300 (healthy)
 std::vector<Memory> small_vault() {
-  Memory cache = make("MEM-http-cache", ymd(2026, 8, 2), "python/cache", "technique",
-                      {"HTTP", "retry"}, 300);
+  Memory cache =
+      make("MEM-http-cache", ymd(2026, 8, 2), "python/cache", "technique", {"HTTP", "retry"}, 300);
   Memory retry = make("MEM-http-retry", ymd(2026, 10, 1), "python/libs/requests", "PATTERN",
                       {"http", "retry", "backoff"}, 1000);
   retry.retrieval_count = 2;

@@ -21,9 +21,7 @@ inline Date ymd(int year, unsigned month, unsigned day) {
   return Date{static_cast<std::int64_t>(era) * 146097 + static_cast<std::int64_t>(doe) - 719468};
 }
 
-inline Date days_before(Date today, std::int64_t days) {
-  return Date{today.days - days};
-}
+inline Date days_before(Date today, std::int64_t days) { return Date{today.days - days}; }
 
 // The pinned e2e date, used as "today" throughout.
 inline const Date k_today = ymd(2026, 11, 30);

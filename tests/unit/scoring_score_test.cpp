@@ -1,6 +1,5 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -152,15 +151,13 @@ TEST_CASE("classification thresholds are inclusive at 0.3, 0.5 and 0.7", "[scori
   }
   SECTION("labels") {
     CHECK(scoring::classification_label(Classification::purge) == "purge");
-    CHECK(scoring::classification_label(Classification::merge_or_compress) ==
-          "merge_or_compress");
+    CHECK(scoring::classification_label(Classification::merge_or_compress) == "merge_or_compress");
     CHECK(scoring::classification_label(Classification::review) == "review");
     CHECK(scoring::classification_label(Classification::healthy) == "healthy");
   }
 }
 
-TEST_CASE("a composite exactly on a threshold on paper classifies at that threshold",
-          "[scoring]") {
+TEST_CASE("a composite exactly on a threshold on paper classifies at that threshold", "[scoring]") {
   SECTION("0.7: staleness 1, never retrieved, duplicate 3/5") {
     std::vector<Memory> vault{memory("MEM-a", 120, {"a", "b", "c", "d", "e"}),
                               memory("MEM-b", 0, {"a", "b", "c", "x", "y"})};
@@ -272,8 +269,7 @@ TEST_CASE("the inverted-index duplicate score equals the all-pairs definition",
   }
   const auto scores = duplicates_of(vault);
   for (std::size_t i = 0; i < vault.size(); ++i) {
-    const std::unordered_set<std::string> mine(vault[i].keywords.begin(),
-                                               vault[i].keywords.end());
+    const std::unordered_set<std::string> mine(vault[i].keywords.begin(), vault[i].keywords.end());
     double expected = 0.0;
     for (std::size_t j = 0; j < vault.size(); ++j) {
       if (j == i || mine.empty()) {
