@@ -1,0 +1,280 @@
+#include "core/scoring/render.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "core/scoring/report_json.hpp"
+
+// Choices for what the skill's template leaves open (distill.md §5.5 [GAP]s):
+// - A candidate list item is `- {id} (score: {composite:.2f})` in every list, including merge and
+//   compress, so the four lists read alike; items are in id order, as in the JSON.
+// - Averages of scores print with 2 decimals; "Average tokens/memory" is rounded to a whole token
+//   (tokens are counts, decimals there would be false precision); the never-retrieved share is an
+//   integer percent, rounded half up.
+// - Category Distribution shows the upper-cased category (`(none)` when a memory has neither a
+//   category nor tags); categories and clusters are listed by name.
+// - An empty table (no active memories) is replaced by `None`, like the empty candidate lists;
+//   a missing oldest/newest/most-retrieved value prints `None` (most retrieved is missing when no
+//   memory was ever retrieved).
+// - Status emoji: healthy 🟢, manageable 🟡, concerning 🟠, critical 🔴.
+// - Recommended actions: one line per non-empty reason, `- `git vault distill FLAG`: N memories
+//   (reason)`, in the order purge, merge, compress, refine (review candidates), gc; `None` when
+//   there is nothing to do.
+// - `--verbose` appends a "Memory Scores" table after Recommended Actions, so the default report
+//   is unchanged by it.
+// - Table cells escape `|` and flatten line breaks, so a tombstone reason cannot break a table.
+
+namespace gv::scoring {
+
+namespace {
+
+using Out = std::back_insert_iterator<std::string>;
+
+std::string cell(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (const char c : text) {
+    if (c == '|') {
+      escaped += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      escaped += ' ';
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string two_decimals(double value) { return fmt::format("{:.2f}", value); }
+
+std::string_view plural(std::int64_t count, std::string_view one, std::string_view many) {
+  return count == 1 ? one : many;
+}
+
+std::string_view status_emoji(HealthStatus status) {
+  switch (status) {
+    case HealthStatus::healthy:
+      return "🟢";
+    case HealthStatus::manageable:
+      return "🟡";
+    case HealthStatus::concerning:
+      return "🟠";
+    case HealthStatus::critical:
+      return "🔴";
+  }
+  return "🔴";
+}
+
+std::string_view status_title(HealthStatus status) {
+  switch (status) {
+    case HealthStatus::healthy:
+      return "Healthy";
+    case HealthStatus::manageable:
+      return "Manageable";
+    case HealthStatus::concerning:
+      return "Concerning";
+    case HealthStatus::critical:
+      return "Critical";
+  }
+  return "Critical";
+}
+
+void separator(Out out) { fmt::format_to(out, "\n---\n\n"); }
+
+void overview(Out out, const Overview& overview) {
+  const auto dated = [](const std::optional<MemoryAtDate>& memory) {
+    return memory ? fmt::format("{} ({})", format_date(memory->created), cell(memory->id))
+                  : std::string("None");
+  };
+  fmt::format_to(out,
+                 "### Overview\n\n"
+                 "| Metric | Value |\n"
+                 "|--------|-------|\n"
+                 "| Total memories | {} |\n"
+                 "| Total tokens | {} |\n"
+                 "| Average tokens/memory | {} |\n"
+                 "| Oldest memory | {} |\n"
+                 "| Newest memory | {} |\n",
+                 overview.total_count, overview.total_tokens, overview.average_tokens,
+                 dated(overview.oldest), dated(overview.newest));
+}
+
+void categories(Out out, const std::vector<CategoryRow>& rows) {
+  fmt::format_to(out, "### Category Distribution\n\n");
+  if (rows.empty()) {
+    fmt::format_to(out, "None\n");
+    return;
+  }
+  fmt::format_to(out,
+                 "| Category | Count | Tokens | Avg Score |\n"
+                 "|----------|-------|--------|-----------|\n");
+  for (const CategoryRow& row : rows) {
+    fmt::format_to(out, "| {} | {} | {} | {} |\n",
+                   row.category.empty() ? std::string("(none)") : cell(row.category), row.count,
+                   row.tokens, two_decimals(row.average_composite));
+  }
+}
+
+void clusters(Out out, const std::vector<ClusterRow>& rows) {
+  fmt::format_to(out, "### Topic Clusters\n\n");
+  if (rows.empty()) {
+    fmt::format_to(out, "None\n");
+    return;
+  }
+  fmt::format_to(out,
+                 "| Cluster | Memories | Avg Staleness | Avg Duplicate |\n"
+                 "|---------|----------|---------------|---------------|\n");
+  for (const ClusterRow& row : rows) {
+    fmt::format_to(out, "| {} | {} | {} | {} |\n", cell(row.cluster), row.count,
+                   two_decimals(row.average_staleness), two_decimals(row.average_duplicate));
+  }
+}
+
+void retrieval(Out out, const RetrievalStatistics& stats) {
+  const std::string most_retrieved =
+      stats.most_retrieved_id
+          ? fmt::format("{} ({} {})", cell(*stats.most_retrieved_id), stats.most_retrieved_count,
+                        plural(stats.most_retrieved_count, "time", "times"))
+          : std::string("None");
+  fmt::format_to(out,
+                 "### Retrieval Statistics\n\n"
+                 "| Metric | Value |\n"
+                 "|--------|-------|\n"
+                 "| Never retrieved | {} ({}%) |\n"
+                 "| Retrieved 1-3 times | {} |\n"
+                 "| Retrieved 4+ times | {} |\n"
+                 "| Most retrieved | {} |\n",
+                 stats.never_retrieved, stats.never_retrieved_percent, stats.retrieved_one_to_three,
+                 stats.retrieved_four_or_more, most_retrieved);
+}
+
+void candidate_list(Out out, std::string_view heading, const std::vector<Candidate>& list) {
+  fmt::format_to(out, "#### {}\n", heading);
+  if (list.empty()) {
+    fmt::format_to(out, "None\n");
+    return;
+  }
+  for (const Candidate& candidate : list) {
+    fmt::format_to(out, "- {} (score: {})\n", candidate.id, two_decimals(candidate.composite));
+  }
+}
+
+void maintenance(Out out, const Candidates& candidates) {
+  fmt::format_to(out, "### Maintenance Candidates\n\n");
+  candidate_list(out, "Purge Candidates (score >= 0.7)", candidates.purge);
+  fmt::format_to(out, "\n");
+  candidate_list(out, "Merge Candidates (duplicate > 0.6)", candidates.merge);
+  fmt::format_to(out, "\n");
+  candidate_list(out, "Compress Candidates (size > 0.5)", candidates.compress);
+  fmt::format_to(out, "\n");
+  candidate_list(out, "Review Candidates (score 0.3-0.7)", candidates.review);
+}
+
+void tombstoned(Out out, const Report& report) {
+  fmt::format_to(out, "### Tombstoned Memories\n\n");
+  if (report.tombstoned.empty()) {
+    fmt::format_to(out, "None.\n");
+    return;
+  }
+  fmt::format_to(out,
+                 "| Memory | Tombstoned Date | Reason | Days Until GC |\n"
+                 "|--------|----------------|--------|---------------|\n");
+  for (const TombstonedRow& row : report.tombstoned) {
+    fmt::format_to(out, "| {} | {} | {} | {} |\n", cell(row.id),
+                   row.tombstoned_at ? format_date(*row.tombstoned_at) : std::string("unknown"),
+                   cell(row.tombstone_reason), row.days_until_gc);
+  }
+  fmt::format_to(out,
+                 "\n**Total tombstoned**: {}\n"
+                 "**Eligible for GC**: {} (past 7-day grace period)\n",
+                 report.tombstoned.size(), report.gc_eligible_count);
+}
+
+void health(Out out, const Report& report) {
+  fmt::format_to(out,
+                 "### Health Score\n\n"
+                 "**Score**: {}/100\n"
+                 "**Status**: {} {}\n\n"
+                 "Formula: `100 - (purge_count * 3) - (merge_count * 5) - (compress_count * 2)`\n\n"
+                 "| Threshold | Status |\n"
+                 "|-----------|--------|\n"
+                 "| 80-100 | Healthy |\n"
+                 "| 60-79 | Manageable |\n"
+                 "| 40-59 | Concerning |\n"
+                 "| 0-39 | Critical |\n",
+                 report.health_score, status_emoji(report.status), status_title(report.status));
+}
+
+void actions(Out out, const std::vector<RecommendedAction>& list) {
+  fmt::format_to(out, "### Recommended Actions\n\n");
+  if (list.empty()) {
+    fmt::format_to(out, "None\n");
+    return;
+  }
+  for (const RecommendedAction& action : list) {
+    const auto count = static_cast<std::int64_t>(action.count);
+    fmt::format_to(out, "- `git vault distill {}`: {} {} ({})\n", action.flag, count,
+                   plural(count, "memory", "memories"), action.reason);
+  }
+}
+
+void memory_scores(Out out, const std::vector<Score>& scores) {
+  fmt::format_to(out, "### Memory Scores\n\n");
+  if (scores.empty()) {
+    fmt::format_to(out, "None\n");
+    return;
+  }
+  fmt::format_to(out,
+                 "| Memory | Cluster | Category | Tokens | Staleness | Zero Retrieval | Size | "
+                 "Duplicate | Composite | Classification |\n"
+                 "|--------|---------|----------|--------|-----------|----------------|------|"
+                 "-----------|-----------|----------------|\n");
+  for (const Score& score : scores) {
+    fmt::format_to(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(score.id),
+                   cell(score.cluster), score.category.empty() ? "(none)" : cell(score.category),
+                   score.token_count, two_decimals(score.staleness),
+                   two_decimals(score.zero_retrieval), two_decimals(score.size_penalty),
+                   two_decimals(score.duplicate), two_decimals(score.composite),
+                   classification_label(score.classification));
+  }
+}
+
+}  // namespace
+
+std::string render_markdown(const Report& report, bool verbose) {
+  std::string text;
+  const Out out(text);
+  fmt::format_to(out,
+                 "## Memory Vault Health Report\n\n"
+                 "**Generated**: {}\n"
+                 "**Vault**: .memory/\n",
+                 format_date(report.today));
+  separator(out);
+  overview(out, report.overview);
+  separator(out);
+  categories(out, report.categories);
+  separator(out);
+  clusters(out, report.clusters);
+  separator(out);
+  retrieval(out, report.retrieval);
+  separator(out);
+  maintenance(out, report.candidates);
+  separator(out);
+  tombstoned(out, report);
+  separator(out);
+  health(out, report);
+  separator(out);
+  actions(out, report.actions);
+  if (verbose) {
+    separator(out);
+    memory_scores(out, report.scores);
+  }
+  return text;
+}
+
+std::string render_json(const Report& report) { return report_json(report).dump(2); }
+
+}  // namespace gv::scoring
