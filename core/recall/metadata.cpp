@@ -93,7 +93,15 @@ class Reader {
         throw Error("{}:{}: record `{}` must be an object, found {}", m_path, line_of_key(key),
                     key, value.type_name());
       }
-      read_record(key, value);
+    }
+    // Canonical keys first, so a variant spelling (`^trX`) never displaces the record stored
+    // under the real id (`trX`).
+    for (const bool canonical : {true, false}) {
+      for (auto& [key, value] : document.items()) {
+        if (is_valid_id(key) == canonical) {
+          read_record(key, value);
+        }
+      }
     }
     return std::move(m_result);
   }
