@@ -98,8 +98,13 @@ std::string display_path(std::string_view relative_path) {
 
 std::vector<ManagedFile> list_managed_files(const Snapshot& snapshot, std::string_view root) {
   std::vector<ManagedFile> files;
-  // Listing only the three managed prefixes keeps large repositories cheap to scan.
-  for (const std::string_view prefix : {k_working_file, k_registers_dir, k_archive_dir}) {
+  // CLAUDE.local.md is one known path: reading it avoids listing the whole repository, which
+  // is what a prefix without a directory part would ask of a work-tree snapshot.
+  const std::string working_path = std::string{root} + std::string{k_working_file};
+  if (snapshot.read(working_path)) {
+    files.push_back(ManagedFile{working_path, std::string{k_working_file}, Tier::working});
+  }
+  for (const std::string_view prefix : {k_registers_dir, k_archive_dir}) {
     for (const SnapshotEntry& entry : snapshot.list(std::string{root} + std::string{prefix})) {
       if (!entry.path.starts_with(root)) {
         continue;
