@@ -1,0 +1,367 @@
+#include "core/recall/entry.hpp"
+
+#include <array>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace gv::recall {
+namespace {
+
+constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+constexpr std::size_t k_id_hex_length = 10;
+constexpr std::size_t k_token_length = 3 + k_id_hex_length;  // `^tr` + hex
+
+// Keys of the multi-line claim blocks the templates use. Those blocks never get ids.
+constexpr std::array<std::string_view, 21> k_claim_field_keys{
+    "claim",       "confidence",       "evidence",     "last_verified", "superseded_by",
+    "original_date", "role",           "contact",      "preferences",   "context",
+    "last_interaction", "choice",      "alternatives", "rationale",     "status",
+    "outcome",     "goal",             "key_decisions", "blockers",     "timeline",
+    "constraints"};
+
+struct LineSpan {
+  std::size_t begin = 0;
+  std::size_t content_end = 0;
+  std::size_t end = 0;
+};
+
+std::vector<LineSpan> split_lines(std::string_view bytes) {
+  std::vector<LineSpan> lines;
+  std::size_t begin = bytes.starts_with(k_bom) ? k_bom.size() : 0;
+  while (begin < bytes.size()) {
+    const std::size_t newline = bytes.find('\n', begin);
+    LineSpan span;
+    span.begin = begin;
+    if (newline == std::string_view::npos) {
+      span.content_end = bytes.size();
+      span.end = bytes.size();
+    } else {
+      span.content_end = newline;
+      span.end = newline + 1;
+    }
+    if (span.content_end > span.begin && bytes[span.content_end - 1] == '\r') {
+      --span.content_end;
+    }
+    lines.push_back(span);
+    begin = span.end;
+  }
+  return lines;
+}
+
+bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trim_trailing_blanks(std::string_view text) {
+  while (!text.empty() && is_blank(text.back())) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+bool is_only_blanks(std::string_view text) {
+  for (const char c : text) {
+    if (!is_blank(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// True when a valid `^tr…` token starts at `pos`.
+bool token_at(std::string_view text, std::size_t pos) {
+  if (pos + k_token_length > text.size() || text.substr(pos, 3) != "^tr") {
+    return false;
+  }
+  for (std::size_t i = pos + 3; i < pos + k_token_length; ++i) {
+    if (!is_lower_hex(text[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Fence {
+  char marker = '`';
+  std::size_t length = 0;
+};
+
+// A run of at least 3 backticks or tildes after 0-3 spaces.
+std::optional<Fence> fence_opener(std::string_view line) {
+  std::size_t indent = 0;
+  while (indent < line.size() && line[indent] == ' ') {
+    ++indent;
+  }
+  if (indent > 3 || indent >= line.size() || (line[indent] != '`' && line[indent] != '~')) {
+    return std::nullopt;
+  }
+  const char marker = line[indent];
+  std::size_t run = 0;
+  while (indent + run < line.size() && line[indent + run] == marker) {
+    ++run;
+  }
+  if (run < 3) {
+    return std::nullopt;
+  }
+  return Fence{marker, run};
+}
+
+bool closes_fence(std::string_view line, const Fence& fence) {
+  const std::optional<Fence> run = fence_opener(line);
+  if (!run || run->marker != fence.marker || run->length < fence.length) {
+    return false;
+  }
+  const std::size_t after = line.find_first_not_of(' ');
+  return is_only_blanks(line.substr(after + run->length));
+}
+
+// Walks `<!--` / `-->` pairs through one line. Returns whether the line ends inside a comment.
+bool ends_in_comment(std::string_view line, bool in_comment) {
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    if (in_comment) {
+      const std::size_t close = line.find("-->", pos);
+      if (close == std::string_view::npos) {
+        return true;
+      }
+      in_comment = false;
+      pos = close + 3;
+    } else {
+      const std::size_t open = line.find("<!--", pos);
+      if (open == std::string_view::npos) {
+        return false;
+      }
+      in_comment = true;
+      pos = open + 4;
+    }
+  }
+  return in_comment;
+}
+
+bool is_front_matter_fence(std::string_view line, bool closing) {
+  line = trim_trailing_blanks(line);
+  return line == "---" || (closing && line == "...");
+}
+
+// `- - -` and the like: only dashes and blanks, at least three dashes.
+bool is_thematic_break(std::string_view line) {
+  int dashes = 0;
+  for (const char c : line) {
+    if (c == '-') {
+      ++dashes;
+    } else if (!is_blank(c)) {
+      return false;
+    }
+  }
+  return dashes >= 3;
+}
+
+std::string_view last_token(std::string_view rest) {
+  const std::size_t blank = rest.find_last_of(" \t");
+  return blank == std::string_view::npos ? rest : rest.substr(blank + 1);
+}
+
+bool is_placeholder(std::string_view rest) {
+  if (rest.empty()) {
+    return true;
+  }
+  // A placeholder keeps being one even with an id after it (the id then becomes an orphan).
+  if (last_token(rest).starts_with('^')) {
+    rest = trim_trailing_blanks(rest.substr(0, rest.size() - last_token(rest).size()));
+  }
+  return rest.size() >= 2 && rest.front() == '[' && rest.back() == ']' &&
+         rest.substr(1, rest.size() - 2).find(']') == std::string_view::npos;
+}
+
+bool is_claim_field(std::string_view rest) {
+  if (!rest.starts_with("**")) {
+    return false;
+  }
+  std::size_t pos = 2;
+  while (pos < rest.size() &&
+         ((rest[pos] >= 'a' && rest[pos] <= 'z') || (rest[pos] >= 'A' && rest[pos] <= 'Z') ||
+          rest[pos] == '_')) {
+    ++pos;
+  }
+  if (pos == 2 || rest.substr(pos, 3) != "**:") {
+    return false;
+  }
+  const std::string_view key = rest.substr(2, pos - 2);
+  for (const std::string_view known : k_claim_field_keys) {
+    if (key == known) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Something that looks like an attempt at an id: `^tr` then a hex digit or a dash.
+bool mentions_id(std::string_view line) {
+  for (std::size_t pos = line.find("^tr"); pos != std::string_view::npos;
+       pos = line.find("^tr", pos + 1)) {
+    if (pos + 3 < line.size()) {
+      const char c = line[pos + 3];
+      if (is_lower_hex(c) || (c >= 'A' && c <= 'F') || c == '-') {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Classifies the text after `- ` (trailing blanks already removed).
+void classify(std::string_view rest, Entry& entry) {
+  const bool tail_token =
+      rest.size() >= k_token_length && token_at(rest, rest.size() - k_token_length);
+  const bool tagged_shape =
+      tail_token && (rest.size() == k_token_length || rest[rest.size() - k_token_length - 1] == ' ');
+  const std::size_t tail = tagged_shape ? rest.size() - k_token_length : std::string_view::npos;
+
+  // Rule (b): a valid-looking id anywhere but the matched tail means a mid-line or doubled id.
+  for (std::size_t pos = rest.find("^tr"); pos != std::string_view::npos;
+       pos = rest.find("^tr", pos + 1)) {
+    if (pos != tail && token_at(rest, pos)) {
+      entry.state = EntryState::malformed;
+      entry.bad_token = std::string{rest.substr(pos)};
+      entry.text = std::string{rest};
+      return;
+    }
+  }
+  if (tagged_shape) {
+    entry.state = EntryState::tagged;
+    entry.id = std::string{rest.substr(tail + 1)};
+    entry.text = tail == 0 ? std::string{} : std::string{rest.substr(0, tail - 1)};
+    return;
+  }
+  entry.text = std::string{rest};
+  // Rule (a): the last token tries to be an id but is not one (`^tr12`, `^TR…`, `^tr-…`), or a
+  // tab stands where the space must be.
+  const std::string_view token = last_token(rest);
+  if (token.starts_with('^')) {
+    entry.state = EntryState::malformed;
+    entry.bad_token = std::string{token};
+    return;
+  }
+  entry.state = EntryState::untagged;
+}
+
+Finding ignored_id_warning(const ManagedFile& file, int line, std::string_view what) {
+  Finding finding;
+  finding.check = "ignored-id";
+  finding.severity = Severity::warning;
+  finding.path = file.path;
+  finding.line = line;
+  finding.message = fmt::format("id on {} is ignored: only single-line list entries carry ids", what);
+  return finding;
+}
+
+}  // namespace
+
+bool is_valid_id(std::string_view id) {
+  if (id.size() != 2 + k_id_hex_length || !id.starts_with("tr")) {
+    return false;
+  }
+  for (const char c : id.substr(2)) {
+    if (!is_lower_hex(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> find_id_tokens(std::string_view bytes) {
+  std::vector<std::string> ids;
+  for (std::size_t pos = bytes.find("^tr"); pos != std::string_view::npos;
+       pos = bytes.find("^tr", pos + 1)) {
+    if (token_at(bytes, pos)) {
+      ids.emplace_back(bytes.substr(pos + 1, k_token_length - 1));
+    }
+  }
+  return ids;
+}
+
+ParsedFile parse_file(ManagedFile file, std::string bytes) {
+  ParsedFile parsed{std::move(file), std::move(bytes), {}, {}};
+  const std::string_view all{parsed.bytes};
+  const std::vector<LineSpan> lines = split_lines(all);
+
+  std::size_t first = 0;
+  // Front matter only counts when it closes; a lone `---` on line 1 is a thematic break.
+  if (!lines.empty() &&
+      is_front_matter_fence(all.substr(lines[0].begin, lines[0].content_end - lines[0].begin),
+                            false)) {
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const LineSpan& span = lines[i];
+      if (is_front_matter_fence(all.substr(span.begin, span.content_end - span.begin), true)) {
+        first = i + 1;
+        break;
+      }
+    }
+  }
+
+  std::optional<Fence> fence;
+  bool in_comment = false;
+  for (std::size_t i = first; i < lines.size(); ++i) {
+    const LineSpan& span = lines[i];
+    const std::string_view line = all.substr(span.begin, span.content_end - span.begin);
+    const int number = static_cast<int>(i) + 1;
+
+    if (fence) {
+      if (closes_fence(line, *fence)) {
+        fence.reset();
+      }
+      continue;
+    }
+    if (!in_comment) {
+      fence = fence_opener(line);
+      if (fence) {
+        continue;
+      }
+    }
+    const bool starts_in_comment = in_comment;
+    in_comment = ends_in_comment(line, in_comment);
+    if (starts_in_comment || in_comment) {
+      continue;
+    }
+
+    if (!line.starts_with("- ")) {
+      if (mentions_id(line)) {
+        const std::string_view what = line.starts_with('#')                            ? "a heading"
+                                      : (!line.empty() && is_blank(line.front())) ? "an indented line"
+                                                                                    : "a line that is not a list entry";
+        parsed.findings.push_back(ignored_id_warning(parsed.file, number, what));
+      }
+      continue;
+    }
+    const std::string_view rest = trim_trailing_blanks(line.substr(2));
+    if (is_thematic_break(line)) {
+      continue;
+    }
+    if (is_placeholder(rest)) {
+      if (mentions_id(rest)) {
+        parsed.findings.push_back(ignored_id_warning(parsed.file, number, "a placeholder"));
+      }
+      continue;
+    }
+    if (is_claim_field(rest)) {
+      if (mentions_id(rest)) {
+        parsed.findings.push_back(ignored_id_warning(parsed.file, number, "a claim-block field"));
+      }
+      continue;
+    }
+
+    Entry entry;
+    entry.line = number;
+    entry.begin = span.begin;
+    entry.content_end = span.content_end;
+    entry.end = span.end;
+    entry.raw = std::string{line};
+    classify(rest, entry);
+    parsed.entries.push_back(std::move(entry));
+  }
+  return parsed;
+}
+
+}  // namespace gv::recall

@@ -1,0 +1,161 @@
+#include "core/recall/gate.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+namespace gv::recall {
+namespace {
+
+constexpr std::size_t k_quote_limit = 60;
+
+// Cuts at a UTF-8 character boundary so a message never ends in half a character.
+std::string quote_text(std::string_view text) {
+  if (text.size() <= k_quote_limit) {
+    return std::string{text};
+  }
+  std::size_t cut = k_quote_limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) {
+    --cut;
+  }
+  return std::string{text.substr(0, cut)} + "…";
+}
+
+EntryLocation location_of(const ManagedFile& file, const Entry& entry) {
+  return EntryLocation{file.path, file.display_path, entry.line};
+}
+
+std::string list_locations(const DuplicateId& duplicate) {
+  std::string out;
+  for (const EntryLocation& location : duplicate.locations) {
+    if (!out.empty()) {
+      out += ", ";
+    }
+    out += fmt::format("{} line {}", location.display_path, location.line);
+  }
+  return out;
+}
+
+}  // namespace
+
+IdGate evaluate_id_gate(const std::vector<ParsedFile>& files) {
+  IdGate gate;
+  std::map<std::string, std::size_t> seen;  // id -> index in `occurrences`
+  std::vector<DuplicateId> occurrences;
+  for (const ParsedFile& parsed : files) {
+    for (const Entry& entry : parsed.entries) {
+      switch (entry.state) {
+        case EntryState::untagged:
+          gate.untagged.push_back(location_of(parsed.file, entry));
+          break;
+        case EntryState::malformed:
+          gate.malformed.push_back(location_of(parsed.file, entry));
+          break;
+        case EntryState::tagged: {
+          const auto [it, inserted] = seen.emplace(entry.id, occurrences.size());
+          if (inserted) {
+            occurrences.push_back(DuplicateId{entry.id, {}});
+          }
+          occurrences[it->second].locations.push_back(location_of(parsed.file, entry));
+          break;
+        }
+      }
+    }
+  }
+  for (DuplicateId& occurrence : occurrences) {
+    if (occurrence.locations.size() > 1) {
+      gate.duplicates.push_back(std::move(occurrence));
+    }
+  }
+  return gate;
+}
+
+Finding malformed_id_finding(const ManagedFile& file, const Entry& entry, Severity severity) {
+  Finding finding;
+  finding.check = "malformed-id";
+  finding.severity = severity;
+  finding.path = file.path;
+  finding.line = entry.line;
+  finding.message = fmt::format(
+      "malformed id `{}`: an id is a space, `^tr` and 10 lowercase hex digits at the end of the "
+      "line; {} never rewrites a malformed id",
+      quote_text(entry.bad_token), k_init_ids_command);
+  finding.fix = "fix the id by hand, or delete it and run " + std::string{k_init_ids_command};
+  return finding;
+}
+
+std::vector<Finding> id_findings(const std::vector<ParsedFile>& files) {
+  std::vector<Finding> findings;
+  for (const ParsedFile& parsed : files) {
+    for (const Entry& entry : parsed.entries) {
+      if (entry.state == EntryState::malformed) {
+        findings.push_back(malformed_id_finding(parsed.file, entry, Severity::error));
+      } else if (entry.state == EntryState::untagged) {
+        Finding finding;
+        finding.check = "missing-id";
+        finding.severity = Severity::error;
+        finding.path = parsed.file.path;
+        finding.line = entry.line;
+        finding.message = fmt::format("entry has no id: \"{}\"", quote_text(entry.text));
+        finding.fix = std::string{k_init_ids_command};
+        findings.push_back(std::move(finding));
+      }
+    }
+  }
+  for (const DuplicateId& duplicate : evaluate_id_gate(files).duplicates) {
+    const std::string where = list_locations(duplicate);
+    for (std::size_t i = 1; i < duplicate.locations.size(); ++i) {
+      Finding finding;
+      finding.check = "duplicate-id";
+      finding.severity = Severity::error;
+      finding.path = duplicate.locations[i].path;
+      finding.line = duplicate.locations[i].line;
+      finding.id = duplicate.id;
+      finding.message = fmt::format("duplicate id ^{} on {} lines: {}", duplicate.id,
+                                    duplicate.locations.size(), where);
+      finding.fix = fmt::format("delete the id from all but one line, then run {}",
+                                k_init_ids_command);
+      findings.push_back(std::move(finding));
+    }
+  }
+  for (const ParsedFile& parsed : files) {
+    findings.insert(findings.end(), parsed.findings.begin(), parsed.findings.end());
+  }
+  return findings;
+}
+
+std::string missing_ids_refusal(const IdGate& gate) {
+  std::string out = fmt::format("Cannot run maintain: {} entries are missing IDs.\n",
+                                gate.missing_count());
+  out += fmt::format("Run {} first to tag all entries.\n", k_init_ids_command);
+  // init-ids cannot repair these, so the user has to be told where they are.
+  for (const EntryLocation& location : gate.malformed) {
+    out += fmt::format("  malformed: {} line {}\n", location.display_path, location.line);
+  }
+  return out;
+}
+
+std::string duplicate_ids_refusal(const IdGate& gate) {
+  std::string out = "Cannot run maintain: duplicate ID found.\n";
+  for (const DuplicateId& duplicate : gate.duplicates) {
+    out += fmt::format("ID: ^{}\n", duplicate.id);
+    for (std::size_t i = 0; i < duplicate.locations.size(); ++i) {
+      out += fmt::format("  {}. {} line {}\n", i + 1, duplicate.locations[i].display_path,
+                         duplicate.locations[i].line);
+    }
+  }
+  out += "Resolve manually before running maintain.\n";
+  return out;
+}
+
+std::optional<std::string> maintain_refusal(const IdGate& gate) {
+  if (gate.missing_count() > 0) {
+    return missing_ids_refusal(gate);
+  }
+  if (!gate.duplicates.empty()) {
+    return duplicate_ids_refusal(gate);
+  }
+  return std::nullopt;
+}
+
+}  // namespace gv::recall
