@@ -1,0 +1,156 @@
+#include "core/distill/log.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/json/text.hpp"
+
+namespace gv::distill {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view k_counters[] = {"total_operations", "total_purged",
+                                           "total_merged",     "total_compressed",
+                                           "total_refined",    "total_gc_deleted",
+                                           "total_reviewed"};
+
+// The summary counter an operation type adds its affected count to.
+std::optional<std::string_view> counter_for(std::string_view type) {
+  if (type == "purge") return "total_purged";
+  if (type == "merge") return "total_merged";
+  if (type == "compress") return "total_compressed";
+  if (type == "refine") return "total_refined";
+  if (type == "gc") return "total_gc_deleted";
+  if (type == "review") return "total_reviewed";
+  return std::nullopt;
+}
+
+Json empty_summary() {
+  Json summary = Json::object();
+  for (std::string_view counter : k_counters) {
+    summary[std::string{counter}] = 0;
+  }
+  summary["last_operation"] = nullptr;
+  return summary;
+}
+
+std::optional<std::string> optional_string(const Json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) {
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+}  // namespace
+
+Json metrics_json(const VaultMetrics& metrics) {
+  return Json{{"total_memories", metrics.total_memories},
+              {"total_tokens", metrics.total_tokens},
+              {"health_score", metrics.health_score},
+              {"purge_candidates", metrics.purge_candidates},
+              {"merge_candidates", metrics.merge_candidates},
+              {"compress_candidates", metrics.compress_candidates}};
+}
+
+DistillLog::DistillLog()
+    : m_doc(Json{{"version", "1.0.0"}, {"operations", Json::array()}, {"summary", empty_summary()}}) {}
+
+DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
+  DistillLog log;
+  try {
+    log.m_doc = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error("{}:{}: distill log is not valid JSON ({})", path,
+                json_text::line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), e.what());
+  }
+  if (!log.m_doc.is_object() || !log.m_doc.contains("operations") ||
+      !log.m_doc["operations"].is_array()) {
+    throw Error("{}:1: distill log has no `operations` array", path);
+  }
+  if (!log.m_doc.contains("summary") || !log.m_doc["summary"].is_object()) {
+    log.m_doc["summary"] = empty_summary();
+  }
+  return log;
+}
+
+std::string DistillLog::append(const NewOperation& operation) {
+  Json& operations = m_doc["operations"];
+  const std::string base = fmt::format("distill_{}", operation.timestamp.seconds);
+  std::string id = base;
+  for (int suffix = 2;; ++suffix) {
+    const bool taken = std::any_of(operations.begin(), operations.end(), [&](const Json& entry) {
+      return entry.is_object() && entry.value("id", std::string{}) == id;
+    });
+    if (!taken) {
+      break;
+    }
+    id = fmt::format("{}_{}", base, suffix);
+  }
+  const std::string timestamp = format_instant(operation.timestamp);
+  // Stable per run without a random source: the same action replayed gives the same log.
+  const std::string session_id =
+      fmt::format("sess_{}_{:06x}", operation.timestamp.seconds,
+                  std::hash<std::string>{}(operation.parent_commit.value_or("")) & 0xffffff);
+
+  Json entry = Json::object();
+  entry["id"] = id;
+  entry["timestamp"] = timestamp;
+  entry["type"] = operation.type;
+  entry["session_id"] = session_id;
+  entry["pre_metrics"] = metrics_json(operation.pre);
+  entry["post_metrics"] = metrics_json(operation.post);
+  entry["affected_memories"] = operation.affected_memories;
+  entry["notes"] = operation.notes;
+  for (const auto& [key, value] : operation.extra.items()) {
+    entry[key] = value;
+  }
+  entry["parent_commit"] = operation.parent_commit ? Json(*operation.parent_commit) : Json(nullptr);
+  entry["commit"] = nullptr;
+  operations.push_back(std::move(entry));
+
+  Json& summary = m_doc["summary"];
+  for (std::string_view counter : k_counters) {
+    if (!summary.contains(counter) || !summary[std::string{counter}].is_number_integer()) {
+      summary[std::string{counter}] = 0;
+    }
+  }
+  summary["total_operations"] = summary["total_operations"].get<std::int64_t>() + 1;
+  if (const auto counter = counter_for(operation.type)) {
+    const std::string key{*counter};
+    summary[key] = summary[key].get<std::int64_t>() +
+                   static_cast<std::int64_t>(operation.affected_memories.size());
+  }
+  summary["last_operation"] = timestamp;
+  return id;
+}
+
+void DistillLog::set_commit(std::string_view id, std::string_view commit) {
+  for (Json& entry : m_doc["operations"]) {
+    if (entry.is_object() && entry.value("id", std::string{}) == id) {
+      entry["commit"] = std::string{commit};
+    }
+  }
+}
+
+std::vector<OperationView> DistillLog::operations() const {
+  std::vector<OperationView> views;
+  for (const Json& entry : m_doc["operations"]) {
+    if (!entry.is_object()) {
+      continue;
+    }
+    views.push_back(OperationView{entry.value("id", std::string{}),
+                                  entry.value("type", std::string{}),
+                                  entry.value("timestamp", std::string{}),
+                                  optional_string(entry, "commit"),
+                                  optional_string(entry, "parent_commit"), entry});
+  }
+  return views;
+}
+
+std::string DistillLog::serialize() const {
+  return m_doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gv::distill

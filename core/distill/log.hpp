@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dates.hpp"
+
+namespace gv::distill {
+
+inline constexpr std::string_view k_log_path = ".memory/distill-log.json";
+
+// The vault-wide numbers every log entry records before and after its action.
+struct VaultMetrics {
+  std::int64_t total_memories = 0;
+  std::int64_t total_tokens = 0;
+  std::int64_t health_score = 100;
+  std::int64_t purge_candidates = 0;
+  std::int64_t merge_candidates = 0;
+  std::int64_t compress_candidates = 0;
+
+  friend bool operator==(const VaultMetrics&, const VaultMetrics&) = default;
+};
+
+// What an action appends to the log. `affected_memories` is a JSON array whose element shape
+// depends on the type (ids for purge/gc, objects for merge/compress/refine).
+struct NewOperation {
+  std::string type;  // report, purge, merge, compress, refine, gc, review, revert
+  Instant timestamp;
+  VaultMetrics pre;
+  VaultMetrics post;
+  nlohmann::ordered_json affected_memories = nlohmann::ordered_json::array();
+  std::string notes;
+  std::optional<std::string> parent_commit;  // HEAD before the action; null on an unborn branch
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();  // type-specific keys
+};
+
+// One operation as readers see it.
+struct OperationView {
+  std::string id;
+  std::string type;
+  std::string timestamp;
+  std::optional<std::string> commit;  // as recorded in the file
+  std::optional<std::string> parent_commit;
+  nlohmann::ordered_json raw;
+};
+
+// `.memory/distill-log.json`: read tolerantly (missing summary counters default to 0, unknown
+// keys are kept), appended to, and written back with 2-space indent and a trailing newline so
+// existing entries keep their bytes.
+class DistillLog {
+ public:
+  // An empty log: version 1.0.0, no operations, zeroed summary.
+  DistillLog();
+
+  // Parses the file's text. Throws gv::Error `path:line: ...` when it is not valid JSON or not
+  // a log (no `operations` array).
+  [[nodiscard]] static DistillLog parse(std::string_view path, std::string_view text);
+
+  // Appends an operation, updates the summary counters, and returns the new entry's id
+  // (`distill_<epoch seconds>`, suffixed `_2`, `_3`... when that id is taken).
+  std::string append(const NewOperation& operation);
+
+  // Records the commit of an entry written earlier (its own commit cannot hold its SHA).
+  void set_commit(std::string_view id, std::string_view commit);
+
+  [[nodiscard]] std::vector<OperationView> operations() const;
+  [[nodiscard]] std::string serialize() const;
+
+ private:
+  nlohmann::ordered_json m_doc;
+};
+
+[[nodiscard]] nlohmann::ordered_json metrics_json(const VaultMetrics& metrics);
+
+}  // namespace gv::distill

@@ -1,0 +1,81 @@
+#include "core/distill/memory_health.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json/text.hpp"
+
+namespace gv::distill {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Re-indents a nested dump so it sits at `indent` spaces inside the outer object.
+std::string indent_nested(const std::string& dumped, std::string_view indent) {
+  std::string out;
+  for (char c : dumped) {
+    out += c;
+    if (c == '\n') {
+      out += indent;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string refresh_memory_health(std::optional<std::string_view> existing,
+                                  const HealthRefresh& refresh) {
+  Json state = Json::object();
+  if (existing) {
+    try {
+      state = Json::parse(*existing);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw Error("{}:{}: not valid JSON ({})", k_state_path,
+                  json_text::line_of_offset(*existing, e.byte > 0 ? e.byte - 1 : 0), e.what());
+    }
+    if (!state.is_object()) {
+      throw Error("{}:1: expected a JSON object", k_state_path);
+    }
+  }
+  Json health = state.contains("memory_health") && state["memory_health"].is_object()
+                    ? state["memory_health"]
+                    : Json::object();
+  const std::int64_t count =
+      health.contains("distill_count") && health["distill_count"].is_number_integer()
+          ? health["distill_count"].get<std::int64_t>()
+          : 0;
+  health["last_distilled"] = format_instant(refresh.now);
+  health["distill_count"] = count + (refresh.changed_memories ? 1 : 0);
+  health["total_memories"] = refresh.total_memories;
+  health["never_retrieved"] = refresh.never_retrieved;
+  health["health_score"] = refresh.health_score;
+  health["status"] = refresh.status;
+
+  if (!existing) {
+    return Json{{"memory_health", health}}.dump(2) + "\n";
+  }
+  const std::string value = indent_nested(health.dump(2), "  ");
+  const std::string_view text = *existing;
+  if (const auto span = json_text::find_top_level_value(text, "memory_health")) {
+    std::string out{text.substr(0, span->begin)};
+    out += value;
+    out += text.substr(span->end);
+    return out;
+  }
+  // No memory_health yet: add it as the last key, before the closing brace.
+  const std::size_t close = text.rfind('}');
+  std::size_t last = close;
+  while (last > 0 && (text[last - 1] == ' ' || text[last - 1] == '\n' || text[last - 1] == '\r' ||
+                      text[last - 1] == '\t')) {
+    --last;
+  }
+  const bool empty_object = text[last - 1] == '{';
+  std::string out{text.substr(0, last)};
+  out += empty_object ? "\n" : ",\n";
+  out += "  \"memory_health\": " + value + "\n";
+  out += text.substr(close);
+  return out;
+}
+
+}  // namespace gv::distill

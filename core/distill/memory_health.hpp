@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/dates.hpp"
+
+namespace gv::distill {
+
+inline constexpr std::string_view k_state_path = "specs/state.json";
+
+// The `memory_health` refresh every distill run makes (D8).
+struct HealthRefresh {
+  Instant now;
+  std::int64_t total_memories = 0;   // memory files on disk, tombstoned included
+  std::int64_t never_retrieved = 0;  // of those, retrieval_count == 0
+  std::int64_t health_score = 100;
+  std::string status;        // healthy, manageable, concerning, critical
+  bool changed_memories = false;  // bumps distill_count (runs that changed a memory file)
+};
+
+// Returns the new text of `specs/state.json` with `memory_health` refreshed. Only the value of
+// the top-level `memory_health` key is rewritten; every other byte of the file stays as it was
+// (the rest of state.json belongs to other tools). A missing file becomes `{"memory_health":…}`.
+// Throws gv::Error `path:line:` when the existing text is not a JSON object.
+[[nodiscard]] std::string refresh_memory_health(std::optional<std::string_view> existing,
+                                                const HealthRefresh& refresh);
+
+}  // namespace gv::distill

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/finding.hpp"
+
+namespace gv {
+
+class Snapshot;
+
+// What `git vault check` and the pre-commit hook run over one Snapshot.
+struct GateOptions {
+  // Check names to skip (GIT_VAULT_SKIP=stale-index,missing-id).
+  std::set<std::string> skip;
+};
+
+// Every gate over one state of the repository: validate-on-read of the generated index
+// files, the frontmatter schema of every memory, working-memory ids (missing, duplicate,
+// malformed), memory ids that differ only in case, and the warnings that never block
+// (dangling wiki links). Findings are sorted by path, then line, then check.
+[[nodiscard]] std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& options);
+
+// True when any finding is an error (the commit is blocked).
+[[nodiscard]] bool blocks(const std::vector<Finding>& findings);
+
+}  // namespace gv

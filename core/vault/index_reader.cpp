@@ -1,0 +1,178 @@
+#include "core/vault/index_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace gv {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// TODO: use gv::parse_date once core/dates.cpp lands. Reads `YYYY-MM-DD`, optionally followed
+// by a `T...` time part of which only the date counts.
+std::optional<Date> parse_day(std::string_view text) {
+  if (text.size() < 10 || text[4] != '-' || text[7] != '-' ||
+      (text.size() > 10 && text[10] != 'T')) {
+    return std::nullopt;
+  }
+  int parts[3] = {0, 0, 0};
+  const std::size_t starts[3] = {0, 5, 8};
+  const std::size_t lengths[3] = {4, 2, 2};
+  for (int i = 0; i < 3; ++i) {
+    for (std::size_t j = 0; j < lengths[i]; ++j) {
+      const char c = text[starts[i] + j];
+      if (c < '0' || c > '9') {
+        return std::nullopt;
+      }
+      parts[i] = parts[i] * 10 + (c - '0');
+    }
+  }
+  const int year = parts[0];
+  const int month = parts[1];
+  const int day = parts[2];
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  constexpr int k_month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1 ||
+      day > k_month_days[month - 1] + (month == 2 && leap ? 1 : 0)) {
+    return std::nullopt;
+  }
+  // days_from_civil (proleptic Gregorian).
+  const std::int64_t y = year - (month <= 2 ? 1 : 0);
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;
+  const std::int64_t doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return Date{era * 146097 + doe - 719468};
+}
+
+Finding warning(std::string_view path, std::string id, std::string message) {
+  Finding finding;
+  finding.check = "stale-index";
+  finding.severity = Severity::warning;
+  finding.path = std::string(path);
+  finding.id = std::move(id);
+  finding.message = std::move(message);
+  finding.fix = "git vault index";
+  return finding;
+}
+
+// nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 5:
+// syntax error ..."; our Finding carries the line itself, so keep only the part after it.
+std::string parse_error_reason(std::string_view what) {
+  const std::size_t column = what.find(", column ");
+  if (column != std::string_view::npos) {
+    const std::size_t colon = what.find(": ", column);
+    if (colon != std::string_view::npos) {
+      return std::string(what.substr(colon + 2));
+    }
+  }
+  const std::size_t bracket = what.find("] ");
+  return std::string(bracket == std::string_view::npos ? what : what.substr(bracket + 2));
+}
+
+std::optional<std::int64_t> as_count(const OrderedJson& value) {
+  constexpr auto k_max = std::numeric_limits<std::int64_t>::max();
+  if (value.is_number_unsigned()) {
+    const auto count = value.get<std::uint64_t>();
+    return count <= static_cast<std::uint64_t>(k_max)
+               ? std::optional(static_cast<std::int64_t>(count))
+               : std::nullopt;
+  }
+  if (value.is_number_integer()) {
+    const auto count = value.get<std::int64_t>();
+    return count >= 0 ? std::optional(count) : std::nullopt;
+  }
+  // `5.0` is still a count; anything fractional, negative or huge is not.
+  if (value.is_number_float()) {
+    const double number = value.get<double>();
+    if (number >= 0 && number < 9.0e15 &&
+        number == static_cast<double>(static_cast<std::int64_t>(number))) {
+      return static_cast<std::int64_t>(number);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int line_of_offset(std::string_view text, std::size_t offset) {
+  const std::size_t end = std::min(offset, text.size());
+  return 1 + static_cast<int>(
+                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+}
+
+IndexReadResult read_index(std::string_view path, std::string_view bytes) {
+  IndexReadResult result;
+  OrderedJson document;
+  try {
+    document = OrderedJson::parse(bytes.begin(), bytes.end());
+  } catch (const OrderedJson::parse_error& error) {
+    // `byte` is 1-based and points at the character that failed.
+    const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+    Finding finding;
+    finding.check = "stale-index";
+    finding.path = std::string(path);
+    finding.line = line_of_offset(bytes, offset);
+    finding.message = fmt::format("invalid JSON: {}", parse_error_reason(error.what()));
+    finding.fix = "git vault index";
+    result.findings.push_back(std::move(finding));
+    return result;
+  }
+  if (!document.is_object()) {
+    Finding finding;
+    finding.check = "stale-index";
+    finding.path = std::string(path);
+    finding.line = 1;
+    finding.message = "not a JSON object";
+    finding.fix = "git vault index";
+    result.findings.push_back(std::move(finding));
+    return result;
+  }
+
+  ExistingIndex index;
+  const auto entries = document.find("entries");
+  if (entries == document.end() || !entries->is_array()) {
+    result.findings.push_back(warning(path, "", "no `entries` array"));
+  } else {
+    std::size_t position = 0;
+    for (const OrderedJson& entry : *entries) {
+      ++position;
+      const auto id = entry.is_object() ? entry.find("id") : entry.end();
+      if (!entry.is_object() || id == entry.end() || !id->is_string() ||
+          id->get_ref<const std::string&>().empty()) {
+        result.findings.push_back(
+            warning(path, "", fmt::format("entry {} has no id and is ignored", position)));
+        continue;
+      }
+      IndexEntryRecord record;
+      record.id = id->get<std::string>();
+      if (const auto count = entry.find("retrieval_count"); count != entry.end()) {
+        if (const auto value = as_count(*count)) {
+          record.retrieval_count = *value;
+        } else {
+          result.findings.push_back(
+              warning(path, record.id, "retrieval_count is not a non-negative integer"));
+        }
+      }
+      if (const auto last = entry.find("last_retrieved");
+          last != entry.end() && !last->is_null() &&
+          !(last->is_string() && last->get_ref<const std::string&>().empty())) {
+        record.last_retrieved =
+            last->is_string() ? parse_day(last->get_ref<const std::string&>()) : std::nullopt;
+        if (!record.last_retrieved) {
+          result.findings.push_back(warning(path, record.id, "last_retrieved is not a date"));
+        }
+      }
+      index.entries.push_back(std::move(record));
+    }
+  }
+  index.document = std::move(document);
+  result.index = std::move(index);
+  return result;
+}
+
+}  // namespace gv

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dates.hpp"
+#include "core/finding.hpp"
+
+namespace gv {
+
+// What the rest of the tool needs from an existing entry: the retrieval bookkeeping that the
+// original scripts kept only in the index (D4).
+struct IndexEntryRecord {
+  std::string id;
+  std::int64_t retrieval_count = 0;
+  std::optional<Date> last_retrieved;
+};
+
+// An existing memory-index.json as read, in any observed variant.
+struct ExistingIndex {
+  std::vector<IndexEntryRecord> entries;  // file order; entries without a string id are skipped
+  nlohmann::ordered_json document;        // the whole file, key order kept
+};
+
+struct IndexReadResult {
+  std::optional<ExistingIndex> index;  // nullopt when the bytes are not a JSON object
+  std::vector<Finding> findings;       // check `stale-index`: the fix is always a regeneration
+};
+
+// Reads an existing memory-index.json. Accepts `version` "1.0.0" or 1, a date or datetime
+// `generated_at`, missing optional keys and extra keys. Invalid JSON gives one error finding
+// with the 1-based line of the fault; entries whose id, retrieval_count or last_retrieved cannot
+// be read give warnings and fall back to "never retrieved". Never throws on bad bytes.
+[[nodiscard]] IndexReadResult read_index(std::string_view path, std::string_view bytes);
+
+// The 1-based line holding byte `offset` (0-based) of `text`; offsets past the end count as the
+// last line.
+[[nodiscard]] int line_of_offset(std::string_view text, std::size_t offset);
+
+}  // namespace gv
