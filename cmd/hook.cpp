@@ -33,7 +33,7 @@ Runner define_hook(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_option("name", options->name, "The hook git is running")->required();
   app.add_option("args", options->git_args, "The hook's arguments from git");
-  // Hook arguments are git's, never ours: `--` style values must not be read as flags.
+  // Hook arguments are git's (post-merge gets "0" or "1"; pre-commit none), never flags.
   app.prefix_command();
   return [options](const Globals&) { return run(*options); };
 }
