@@ -133,7 +133,9 @@ TEST_CASE("a log that is not valid JSON on one side is an ordinary conflict", "[
 }
 
 // PENDING: needs the memory model (load_vault, core/dates.cpp) in this tree; until then the
-// post-merge hook only says to run `git vault index`. Run with `e2e_tests "[pending]"`.
+// post-merge hook only says to run `git vault index`. Run with `e2e_tests "[pending]"`; drop
+// the hidden tag once the model is merged. The branches commit no index files, so after the
+// merge all three are stale and the hook creates them.
 TEST_CASE("after merging two branches that each add a memory, post-merge commits a reindex",
           "[.][pending]") {
   Sandbox sandbox;
@@ -143,15 +145,12 @@ TEST_CASE("after merging two branches that each add a memory, post-merge commits
   };
   sandbox.write(".memory/10-Memories/MEM-base.md", memory("Base"));
   REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
-  REQUIRE(sandbox.vault({"index"}).code == 0);
   sandbox.commit_all("vault");
   REQUIRE(sandbox.git({"branch", "right"}).code == 0);
   sandbox.write(".memory/10-Memories/MEM-left.md", memory("Left"));
-  REQUIRE(sandbox.vault({"index"}).code == 0);
   sandbox.commit_all("left memory");
   on_branch(sandbox, "right");
   sandbox.write(".memory/10-Memories/MEM-right.md", memory("Right"));
-  REQUIRE(sandbox.vault({"index"}).code == 0);
   sandbox.commit_all("right memory");
   on_branch(sandbox, "main");
 
@@ -166,5 +165,4 @@ TEST_CASE("after merging two branches that each add a memory, post-merge commits
   CHECK(index.find("MEM-left") != std::string::npos);
   CHECK(index.find("MEM-right") != std::string::npos);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
-  CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
