@@ -42,5 +42,6 @@ Runner define_revert(CLI::App& app);
 Runner define_review(CLI::App& app);
 Runner define_search(CLI::App& app);
 Runner define_hook(CLI::App& app);
+Runner define_merge_driver(CLI::App& app);
 
 }  // namespace gv::cmd

@@ -1,13 +1,41 @@
+#include <memory>
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "hooks/hooks.hpp"
 
 namespace gv::cmd {
+namespace {
+
+struct Options {
+  std::string name;
+  std::vector<std::string> git_args;
+};
+
+int run(const Options& options) {
+  if (options.name == "pre-commit") {
+    return hooks::run_pre_commit(options.git_args);
+  }
+  if (options.name == "post-merge") {
+    return hooks::run_post_merge(options.git_args);
+  }
+  throw UsageError("unknown hook `{}` (known: pre-commit, post-merge)", options.name);
+}
+
+}  // namespace
 
 Runner define_hook(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'hook' is not available yet"); };
+  auto options = std::make_shared<Options>();
+  app.add_option("name", options->name, "The hook git is running")->required();
+  app.add_option("args", options->git_args, "The hook's arguments from git");
+  // Hook arguments are git's (post-merge gets "0" or "1"; pre-commit none), never flags.
+  app.prefix_command();
+  return [options](const Globals&) { return run(*options); };
 }
 
 }  // namespace gv::cmd

@@ -1,13 +1,131 @@
+#include <cstdio>
+#include <memory>
+#include <string>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/hooks/installer.hpp"
 
 namespace gv::cmd {
+namespace {
+
+struct Options {
+  bool allow_global_hooks_path = false;
+  bool json = false;
+};
+
+std::string_view source_name(git::HooksPathSource source) {
+  switch (source) {
+    case git::HooksPathSource::default_dir:
+      return "default";
+    case git::HooksPathSource::repository:
+      return "core.hooksPath (repository)";
+    case git::HooksPathSource::outside:
+      return "core.hooksPath (global or system)";
+  }
+  return "unknown";
+}
+
+std::string_view source_key(git::HooksPathSource source) {
+  switch (source) {
+    case git::HooksPathSource::default_dir:
+      return "default";
+    case git::HooksPathSource::repository:
+      return "local";
+    case git::HooksPathSource::outside:
+      return "global";
+  }
+  return "unknown";
+}
+
+int print_report(const hooks::InstallReport& report) {
+  if (!report.refusal.empty()) {
+    std::fputs(fmt::format("git-vault: error: {}\n", report.refusal).c_str(), stderr);
+    return exit_code::k_no;
+  }
+  std::fputs(fmt::format("hooks directory: {} ({})\n", report.location.dir.string(),
+                         source_name(report.location.source))
+                 .c_str(),
+             stdout);
+  for (const hooks::HookChange& change : report.hooks) {
+    std::fputs(fmt::format("{}\n", change.message).c_str(), stdout);
+  }
+  for (const std::string& note : report.notes) {
+    std::fputs(fmt::format("{}\n", note).c_str(), stdout);
+  }
+  return report.ok() ? exit_code::k_ok : exit_code::k_no;
+}
+
+int run_install(const Options& options) {
+  git::Repo repo = git::Repo::discover(".");
+  return print_report(
+      hooks::install_hooks(repo, {options.allow_global_hooks_path, /*gitattributes=*/true}));
+}
+
+int run_uninstall(const Options& options) {
+  git::Repo repo = git::Repo::discover(".");
+  return print_report(hooks::uninstall_hooks(repo, {options.allow_global_hooks_path, false}));
+}
+
+int run_status(const Options& options, const Globals& globals) {
+  const git::Repo repo = git::Repo::discover(".");
+  const hooks::HooksStatus status = hooks::hooks_status(repo);
+  if (options.json || globals.json) {
+    nlohmann::ordered_json doc;
+    doc["schema"] = 1;
+    doc["hooks_dir"] = status.location.dir.string();
+    doc["hooks_path_source"] = source_key(status.location.source);
+    doc["hooks"] = nlohmann::ordered_json::array();
+    for (const hooks::HookStatusLine& line : status.hooks) {
+      doc["hooks"].push_back({{"name", line.name}, {"state", hooks::to_string(line.state)}});
+    }
+    doc["merge_drivers"] = status.merge_drivers_configured;
+    doc["gitattributes"] = status.gitattributes_complete;
+    std::fputs((doc.dump(2) + "\n").c_str(), stdout);
+    return exit_code::k_ok;
+  }
+  std::string out = fmt::format("hooks directory: {} ({})\n", status.location.dir.string(),
+                                source_name(status.location.source));
+  for (const hooks::HookStatusLine& line : status.hooks) {
+    out += fmt::format("{}: {}\n", line.name, hooks::to_string(line.state));
+  }
+  out += fmt::format("merge drivers: {}\n",
+                     status.merge_drivers_configured ? "configured" : "not configured");
+  out += fmt::format(".gitattributes: {}\n",
+                     status.gitattributes_complete ? "complete" : "lines missing");
+  std::fputs(out.c_str(), stdout);
+  return exit_code::k_ok;
+}
+
+}  // namespace
 
 Runner define_hooks(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'hooks' is not available yet"); };
+  auto options = std::make_shared<Options>();
+  app.require_subcommand(1);
+  CLI::App* install = app.add_subcommand("install", "Install the pre-commit and post-merge hooks");
+  install->add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
+                    "Write into a core.hooksPath set in global or system config (it serves "
+                    "every repository)");
+  CLI::App* uninstall =
+      app.add_subcommand("uninstall", "Remove the hooks and restore what was there before");
+  uninstall->add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
+                      "Remove from a core.hooksPath set in global or system config");
+  CLI::App* status = app.add_subcommand("status", "Show which hooks are installed and where");
+  status->add_flag("--json", options->json, "Print one JSON document on stdout");
+  return [options, install, uninstall](const Globals& globals) {
+    if (install->parsed()) {
+      return run_install(*options);
+    }
+    if (uninstall->parsed()) {
+      return run_uninstall(*options);
+    }
+    return run_status(*options, globals);
+  };
 }
 
 }  // namespace gv::cmd

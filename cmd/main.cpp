@@ -26,6 +26,8 @@ constexpr std::array k_commands{
     Command{"search", "Find memories", define_search},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
+    Command{"merge-driver", "Merge driver for the vault's generated and log files",
+            define_merge_driver, true},
 };
 
 int run(int argc, char** argv) {

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/git/hooks_location.hpp"
+#include "core/hooks/hook_files.hpp"
+
+namespace gv::git {
+class Repo;
+}
+
+namespace gv::hooks {
+
+struct InstallOptions {
+  // Write into a `core.hooksPath` set in global or system config. Off by default: that
+  // directory serves every repository of the user, not just this one.
+  bool allow_global_hooks_path = false;
+  // Append the merge-driver lines to `<work tree>/.gitattributes` when missing.
+  bool gitattributes = true;
+};
+
+struct InstallReport {
+  git::HooksLocation location;
+  std::vector<HookChange> hooks;   // in k_hook_names order; empty when refused
+  std::vector<std::string> notes;  // drivers configured, .gitattributes lines added, ...
+  std::string refusal;             // non-empty: nothing was written, and this says why
+  [[nodiscard]] bool ok() const;   // no refusal and no hook refused
+};
+
+// Installs the pre-commit and post-merge shims where git looks for hooks, defines the merge
+// drivers in the repository's own config and adds the `.gitattributes` lines. What `git vault
+// hooks install` and `git vault init` run. Idempotent. Throws gv::Error on I/O or git failure.
+[[nodiscard]] InstallReport install_hooks(git::Repo& repo, const InstallOptions& options);
+
+// Removes the shims (restoring chained hooks) and the merge-driver config. `.gitattributes`
+// is a tracked file and stays as it is. Same rule for a global `core.hooksPath`.
+[[nodiscard]] InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options);
+
+struct HookStatusLine {
+  std::string name;
+  HookState state = HookState::not_installed;
+};
+
+struct HooksStatus {
+  git::HooksLocation location;
+  std::vector<HookStatusLine> hooks;
+  bool merge_drivers_configured = false;  // every driver defined with our command
+  bool gitattributes_complete = false;    // every line present (false for a bare repository)
+};
+
+[[nodiscard]] HooksStatus hooks_status(const git::Repo& repo);
+
+}  // namespace gv::hooks

@@ -1,0 +1,11 @@
+#include "core/hooks/merge_drivers.hpp"
+
+#include <fmt/format.h>
+
+namespace gv::hooks {
+
+std::string driver_command(const MergeDriver& driver) {
+  return fmt::format("git vault merge-driver {} %O %A %B %P", driver.kind);
+}
+
+}  // namespace gv::hooks

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace gv::hooks {
+
+// The hooks git-vault installs, in the order they are reported.
+inline constexpr std::array<std::string_view, 2> k_hook_names{"pre-commit", "post-merge"};
+
+// The line that tells our own shims apart from anybody else's hook, so install can upgrade them
+// and uninstall never deletes a hook it did not write.
+inline constexpr std::string_view k_shim_marker = "# git-vault hook shim v1";
+
+// A hook that was in place before install is moved to `<hook><suffix>` and run first.
+inline constexpr std::string_view k_backup_suffix = ".pre-git-vault";
+
+// True for the hooks git-vault has a handler for.
+[[nodiscard]] bool is_known_hook(std::string_view name);
+
+// The shim for hook `name`: `#!/bin/sh`, LF line endings only, the marker line, then (when
+// `chained`) a run of `<name>.pre-git-vault` from the same directory, then
+// `exec git-vault hook <name> "$@"`. When git-vault is not on PATH the pre-commit shim fails
+// closed (exit 1) and says how to install git-vault or remove the hook; other shims warn and
+// exit 0, because git ignores their status anyway and a merge must not look failed.
+[[nodiscard]] std::string render_shim(std::string_view name, bool chained);
+
+// True when `content` is a shim written by some version of git-vault (it carries the marker).
+[[nodiscard]] bool is_our_shim(std::string_view content);
+
+}  // namespace gv::hooks

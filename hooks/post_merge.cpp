@@ -1,0 +1,103 @@
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/gate/gate.hpp"
+#include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
+#include "core/hooks/reindex.hpp"
+#include "core/hooks/vault_source.hpp"
+#include "core/snapshot/index_snapshot.hpp"
+#include "core/snapshot/tree_snapshot.hpp"
+#include "hooks/hooks.hpp"
+
+namespace gv::hooks {
+namespace {
+
+void warn(const std::string& text) {
+  std::fputs(fmt::format("git-vault: post-merge: {}\n", text).c_str(), stderr);
+}
+
+// Working-memory and memory ids the merged tree holds more than once: both branches gave an
+// entry the same id, or the same entry arrived twice. Reported, never rewritten.
+void report_duplicates(const Snapshot& merged) {
+  GateOptions options;
+  for (const Finding& finding : run_gate(merged, options)) {
+    if (finding.check != "duplicate-id") {
+      continue;
+    }
+    const std::string where =
+        finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
+    warn(fmt::format("{}: the merge left a duplicate id {}: {}", where, finding.id,
+                     finding.message));
+    if (!finding.fix.empty()) {
+      warn(fmt::format("  fix: {}", finding.fix));
+    }
+  }
+}
+
+void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
+  if (merged.list(".memory/").empty()) {
+    return;  // no vault in this repository
+  }
+  const std::optional<VaultSource> source = load_vault_source(merged);
+  if (!source) {
+    warn("cannot check the generated index files in this build; run `git vault index`");
+    return;
+  }
+  std::optional<Plan> plan = plan_reindex(source->memories, read_index_files(merged), source->today);
+  if (!plan) {
+    return;
+  }
+  if (squash) {
+    warn("the generated index files are stale; run `git vault index` before you commit the "
+         "squashed merge");
+    return;
+  }
+  // Conflicts or the user's own uncommitted vault edits: committing now would mix them in.
+  const std::vector<std::string> dirty = repo.dirty_paths({".memory/"});
+  if (!dirty.empty()) {
+    warn(fmt::format("the generated index files are stale, but {} has uncommitted changes or "
+                     "conflicts; resolve and commit them, then run `git vault index`",
+                     dirty.front()));
+    return;
+  }
+  git::ApplyOptions options;
+  options.guarded_paths = {".memory/"};
+  const std::optional<std::string> commit = git::apply(repo, *plan, options);
+  warn(fmt::format("regenerated {} index file(s) as {} {}", plan->changes.size(),
+                   commit.value_or("").substr(0, 12), plan->subject));
+}
+
+}  // namespace
+
+int run_post_merge(std::span<const std::string> git_args) {
+  // git passes "1" when the merge was a squash: nothing was committed, so neither is ours.
+  const bool squash = !git_args.empty() && git_args.front() == "1";
+  try {
+    git::Repo repo = git::Repo::open_from_env();
+    if (!repo.head_commit()) {
+      return 0;
+    }
+    // A squash merge leaves its result staged, not committed.
+    std::unique_ptr<Snapshot> merged;
+    if (squash) {
+      merged = std::make_unique<IndexSnapshot>(repo);
+    } else {
+      merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
+    }
+    report_duplicates(*merged);
+    reindex(repo, *merged, squash);
+  } catch (const std::exception& e) {
+    // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
+    warn(fmt::format("warning: {}", e.what()));
+  }
+  return 0;
+}
+
+}  // namespace gv::hooks

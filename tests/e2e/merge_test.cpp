@@ -1,0 +1,168 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+
+using gv::test::Result;
+using gv::test::Sandbox;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+std::string op(const std::string& id, const std::string& timestamp, const std::string& type,
+               const std::string& affected) {
+  return R"({"id": ")" + id + R"(", "timestamp": ")" + timestamp + R"(", "type": ")" + type +
+         R"(", "affected_memories": )" + affected + "}";
+}
+
+std::string log_of(const std::string& ops, int total) {
+  return "{\n  \"version\": \"1.0.0\",\n  \"operations\": [" + ops +
+         "],\n  \"summary\": {\"total_operations\": " + std::to_string(total) + "}\n}\n";
+}
+
+const std::string k_first = op("distill_1", "2026-11-01T00:00:00Z", "purge", R"(["MEM-a"])");
+
+// main with a vault log, an index and recall metadata, hooks and drivers installed, and two
+// branches `left` and `right` forked from it.
+void prepare(Sandbox& sandbox) {
+  sandbox.write(".memory/distill-log.json", log_of(k_first, 1));
+  sandbox.write(".memory/memory-index.json", "{\"entries\": []}\n");
+  sandbox.write(".memory/20-Indices/index.md", "# Index\n");
+  sandbox.write("memory/.recall/metadata.json",
+                R"({"tr0000000001": {"last_reviewed_at": "2026-11-01T00:00:00Z", "tier": "working"}})"
+                "\n");
+  const Result install = sandbox.vault({"hooks", "install"});
+  INFO(install.err);
+  REQUIRE(install.code == 0);
+  sandbox.commit_all("vault");
+  REQUIRE(sandbox.git({"branch", "left"}).code == 0);
+  REQUIRE(sandbox.git({"branch", "right"}).code == 0);
+}
+
+void on_branch(const Sandbox& sandbox, const std::string& branch) {
+  REQUIRE(sandbox.git({"checkout", "-q", branch}).code == 0);
+}
+
+}  // namespace
+
+TEST_CASE("two branches that each log an action and touch the index merge without conflict",
+          "[merge]") {
+  Sandbox sandbox;
+  prepare(sandbox);
+
+  on_branch(sandbox, "left");
+  const std::string left_op =
+      op("distill_3", "2026-11-03T00:00:00Z", "merge", R"([{"primary": "MEM-b"}])");
+  sandbox.write(".memory/distill-log.json", log_of(k_first + ", " + left_op, 2));
+  sandbox.write(".memory/memory-index.json", "{\"entries\": [\"left\"]}\n");
+  sandbox.write(".memory/20-Indices/index.md", "# Index\nleft\n");
+  sandbox.commit_all("left action");
+
+  on_branch(sandbox, "right");
+  const std::string right_op =
+      op("distill_2", "2026-11-02T00:00:00Z", "purge", R"(["MEM-c", "MEM-d"])");
+  sandbox.write(".memory/distill-log.json", log_of(k_first + ", " + right_op, 2));
+  sandbox.write(".memory/memory-index.json", "{\"entries\": [\"right\"]}\n");
+  sandbox.write(".memory/20-Indices/index.md", "# Index\nright\n");
+  sandbox.commit_all("right action");
+
+  on_branch(sandbox, "left");
+  const Result merge = sandbox.git({"merge", "--no-edit", "right"});
+  INFO(merge.out << merge.err);
+  REQUIRE(merge.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+
+  const Json log = Json::parse(sandbox.read(".memory/distill-log.json"));
+  REQUIRE(log["operations"].size() == 3);
+  CHECK(log["operations"][0]["id"] == "distill_1");
+  CHECK(log["operations"][1]["id"] == "distill_2");
+  CHECK(log["operations"][2]["id"] == "distill_3");
+  CHECK(log["summary"]["total_operations"] == 3);
+  CHECK(log["summary"]["total_purged"] == 3);  // MEM-a, MEM-c, MEM-d
+  CHECK(log["summary"]["total_merged"] == 1);
+  CHECK(log["summary"]["last_operation"] == "2026-11-03T00:00:00Z");
+  // Generated files keep ours; the post-merge hook is what regenerates them.
+  CHECK(sandbox.read(".memory/memory-index.json") == "{\"entries\": [\"left\"]}\n");
+  CHECK(sandbox.read(".memory/20-Indices/index.md") == "# Index\nleft\n");
+}
+
+TEST_CASE("recall metadata from two branches is united and the later review wins", "[merge]") {
+  Sandbox sandbox;
+  prepare(sandbox);
+
+  on_branch(sandbox, "left");
+  sandbox.write("memory/.recall/metadata.json",
+                R"({"tr0000000001": {"last_reviewed_at": "2026-11-20T00:00:00Z", "tier": "register"},
+                    "tr0000000002": {"last_reviewed_at": "2026-11-02T00:00:00Z"}})");
+  sandbox.commit_all("left review");
+
+  on_branch(sandbox, "right");
+  sandbox.write("memory/.recall/metadata.json",
+                R"({"tr0000000001": {"last_reviewed_at": "2026-11-10T00:00:00Z", "tier": "archive"},
+                    "tr0000000003": {"last_reviewed_at": "2026-11-03T00:00:00Z"}})");
+  sandbox.commit_all("right review");
+
+  const Result merge = sandbox.git({"merge", "--no-edit", "left"});
+  INFO(merge.out << merge.err);
+  REQUIRE(merge.code == 0);
+  const auto metadata = nlohmann::json::parse(sandbox.read("memory/.recall/metadata.json"));
+  CHECK(metadata.size() == 3);
+  CHECK(metadata["tr0000000001"]["tier"] == "register");
+  CHECK(metadata.contains("tr0000000002"));
+  CHECK(metadata.contains("tr0000000003"));
+}
+
+TEST_CASE("a log that is not valid JSON on one side is an ordinary conflict", "[merge]") {
+  Sandbox sandbox;
+  prepare(sandbox);
+  on_branch(sandbox, "left");
+  sandbox.write(".memory/distill-log.json", "{ not json\n");
+  sandbox.commit_all("broken log");
+  on_branch(sandbox, "right");
+  sandbox.write(".memory/distill-log.json",
+                log_of(k_first + ", " + op("distill_2", "2026-11-02T00:00:00Z", "gc", "[]"), 2));
+  sandbox.commit_all("right action");
+  const Result merge = sandbox.git({"merge", "--no-edit", "left"});
+  CHECK(merge.code == 1);
+  CHECK(merge.out.find("CONFLICT") != std::string::npos);
+  CHECK(sandbox.git({"diff", "--name-only", "--diff-filter=U"}).out ==
+        ".memory/distill-log.json\n");
+}
+
+// PENDING: needs the memory model (load_vault, core/dates.cpp) in this tree; until then the
+// post-merge hook only says to run `git vault index`. Run with `e2e_tests "[pending]"`; drop
+// the hidden tag once the model is merged. The branches commit no index files, so after the
+// merge all three are stale and the hook creates them.
+TEST_CASE("after merging two branches that each add a memory, post-merge commits a reindex",
+          "[.][pending]") {
+  Sandbox sandbox;
+  const auto memory = [](const std::string& title) {
+    return "---\ntitle: " + title + "\ncreated: 2026-11-01\ntags: [PATTERN]\n---\n# " + title +
+           "\n\nBody.\n";
+  };
+  sandbox.write(".memory/10-Memories/MEM-base.md", memory("Base"));
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  sandbox.commit_all("vault");
+  REQUIRE(sandbox.git({"branch", "right"}).code == 0);
+  sandbox.write(".memory/10-Memories/MEM-left.md", memory("Left"));
+  sandbox.commit_all("left memory");
+  on_branch(sandbox, "right");
+  sandbox.write(".memory/10-Memories/MEM-right.md", memory("Right"));
+  sandbox.commit_all("right memory");
+  on_branch(sandbox, "main");
+
+  const Result merge = sandbox.git({"merge", "--no-edit", "right"});
+  INFO(merge.err);
+  REQUIRE(merge.code == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(reindex): regenerate index files after merge\n");
+  CHECK(sandbox.git({"log", "-1", "--format=%(trailers:key=Vault-Action,valueonly)"}).out ==
+        "reindex\n\n");
+  const std::string index = sandbox.read(".memory/memory-index.json");
+  CHECK(index.find("MEM-left") != std::string::npos);
+  CHECK(index.find("MEM-right") != std::string::npos);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}

@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "core/hooks/findings_text.hpp"
+#include "core/hooks/gitattributes.hpp"
+#include "core/hooks/merge_drivers.hpp"
+#include "core/hooks/skip.hpp"
+
+using gv::hooks::ensure_gitattributes;
+
+namespace {
+
+const std::string k_all_lines =
+    ".memory/memory-index.json merge=vault-generated\n"
+    ".memory/20-Indices/index.md merge=vault-generated\n"
+    ".memory/10-Memories/README.md merge=vault-generated\n"
+    ".memory/distill-log.json merge=vault-log\n"
+    "memory/.recall/metadata.json merge=vault-recall-metadata\n";
+
+}  // namespace
+
+TEST_CASE("an empty .gitattributes gets every driver line", "[hooks]") {
+  CHECK(ensure_gitattributes("") == k_all_lines);
+}
+
+TEST_CASE("ensure_gitattributes is idempotent and keeps the user's lines", "[hooks]") {
+  const std::string existing = "*.png binary\n";
+  const std::string once = ensure_gitattributes(existing);
+  CHECK(once == existing + k_all_lines);
+  CHECK(ensure_gitattributes(once) == once);
+}
+
+TEST_CASE("ensure_gitattributes appends only missing lines, after a missing final newline",
+          "[hooks]") {
+  const std::string existing =
+      "*.sh eol=lf\n.memory/distill-log.json   merge=vault-log  \n*.md text";
+  CHECK(ensure_gitattributes(existing) ==
+        existing + "\n" +
+            ".memory/memory-index.json merge=vault-generated\n"
+            ".memory/20-Indices/index.md merge=vault-generated\n"
+            ".memory/10-Memories/README.md merge=vault-generated\n"
+            "memory/.recall/metadata.json merge=vault-recall-metadata\n");
+}
+
+TEST_CASE("a CRLF .gitattributes gets CRLF lines", "[hooks]") {
+  const std::string result = ensure_gitattributes("*.png binary\r\n");
+  CHECK(result.starts_with("*.png binary\r\n.memory/memory-index.json merge=vault-generated\r\n"));
+  CHECK(result.ends_with("metadata.json merge=vault-recall-metadata\r\n"));
+  CHECK(ensure_gitattributes(result) == result);
+}
+
+TEST_CASE("driver commands pass git's placeholders to the hidden merge-driver command",
+          "[hooks]") {
+  CHECK(gv::hooks::driver_command(gv::hooks::k_merge_drivers[1]) ==
+        "git vault merge-driver log %O %A %B %P");
+}
+
+TEST_CASE("GIT_VAULT_SKIP is a comma list with blanks trimmed and all recognised", "[hooks]") {
+  const auto spec = gv::hooks::parse_skip(" stale-index, missing-id ,,schema");
+  CHECK_FALSE(spec.all);
+  CHECK(spec.checks == std::set<std::string>{"missing-id", "schema", "stale-index"});
+  CHECK(gv::hooks::parse_skip("").checks.empty());
+  CHECK(gv::hooks::parse_skip("schema,all").all);
+}
+
+TEST_CASE("findings print as path:line: message with the fix command below", "[hooks]") {
+  std::vector<gv::Finding> findings(2);
+  findings[0].path = "CLAUDE.local.md";
+  findings[0].line = 12;
+  findings[0].message = "entry has no id";
+  findings[0].fix = "git vault recall init-ids";
+  findings[1].severity = gv::Severity::warning;
+  findings[1].path = ".memory/memory-index.json";
+  findings[1].message = "index is stale";
+  CHECK(gv::hooks::format_findings(findings) ==
+        "CLAUDE.local.md:12: entry has no id\n"
+        "  fix: git vault recall init-ids\n"
+        ".memory/memory-index.json: warning: index is stale\n");
+}
