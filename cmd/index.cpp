@@ -22,12 +22,6 @@ struct Options {
   bool check = false;
 };
 
-CommittedIndexFiles read_index_files(const Snapshot& snapshot) {
-  return CommittedIndexFiles{snapshot.read(vault_path::k_index_json),
-                             snapshot.read(vault_path::k_index_md),
-                             snapshot.read(vault_path::k_memories_readme)};
-}
-
 // Schema errors stop a regeneration: an index built from a vault with unreadable notes would
 // silently drop them, and the next commit would carry that loss.
 void refuse_on_schema_errors(const Vault& vault) {

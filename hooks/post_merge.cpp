@@ -11,7 +11,7 @@
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
 #include "core/hooks/reindex.hpp"
-#include "core/hooks/vault_source.hpp"
+#include "core/vault/vault.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
 #include "hooks/hooks.hpp"
@@ -45,12 +45,8 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
   if (merged.list(".memory/").empty()) {
     return;  // no vault in this repository
   }
-  const std::optional<VaultSource> source = load_vault_source(merged);
-  if (!source) {
-    warn("cannot check the generated index files in this build; run `git vault index`");
-    return;
-  }
-  std::optional<Plan> plan = plan_reindex(source->memories, read_index_files(merged), source->today);
+  const Date today = resolve_clock(std::nullopt, std::nullopt).today;
+  std::optional<Plan> plan = plan_reindex(load_vault(merged).memories, read_index_files(merged), today);
   if (!plan) {
     return;
   }

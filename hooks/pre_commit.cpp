@@ -6,7 +6,7 @@
 
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
-#include "core/hooks/findings_text.hpp"
+#include "core/gate/print.hpp"
 #include "core/hooks/skip.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "hooks/hooks.hpp"

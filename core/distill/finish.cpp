@@ -78,10 +78,7 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   refresh_token_counts(done.plan, after);
 
   const IndexFiles fresh = render_index_files(after.memories, today);
-  const CommittedIndexFiles committed{after_view.read(vault_path::k_index_json),
-                                      after_view.read(vault_path::k_index_md),
-                                      after_view.read(vault_path::k_memories_readme)};
-  for (FileWrite& write : plan_index_writes(fresh, committed)) {
+  for (FileWrite& write : plan_index_writes(fresh, read_index_files(after_view))) {
     done.regenerated.push_back(write.path);
     done.plan.write(std::move(write.path), std::move(write.bytes));
   }

@@ -5,11 +5,6 @@
 
 namespace gv::hooks {
 
-CommittedIndexFiles read_index_files(const Snapshot& snapshot) {
-  return CommittedIndexFiles{snapshot.read(k_index_json_path), snapshot.read(k_index_md_path),
-                             snapshot.read(k_memories_readme_path)};
-}
-
 std::optional<Plan> plan_reindex(const std::vector<Memory>& memories,
                                  const CommittedIndexFiles& committed, Date today) {
   const std::vector<FileWrite> writes =

@@ -18,8 +18,6 @@ inline constexpr const char* k_reindex_subject =
     "vault(reindex): regenerate index files after merge";
 inline constexpr const char* k_reindex_action = "reindex";
 
-// The three generated files as `snapshot` holds them.
-[[nodiscard]] CommittedIndexFiles read_index_files(const Snapshot& snapshot);
 
 // The commit the post-merge hook makes when a merge left the generated files stale: every file
 // plan_index_writes lists, subject k_reindex_subject, trailer `Vault-Action: reindex`, and a

@@ -10,6 +10,7 @@
 
 #include "core/vault/index_reader.hpp"
 #include "core/memory/lines.hpp"
+#include "core/snapshot/snapshot.hpp"
 
 namespace gv {
 
@@ -264,6 +265,11 @@ std::vector<FileWrite> plan_index_writes(const IndexFiles& fresh,
     writes.push_back({std::string(k_memories_readme_path), fresh.memories_readme});
   }
   return writes;
+}
+
+CommittedIndexFiles read_index_files(const Snapshot& snapshot) {
+  return CommittedIndexFiles{snapshot.read(k_index_json_path), snapshot.read(k_index_md_path),
+                             snapshot.read(k_memories_readme_path)};
 }
 
 }  // namespace gv

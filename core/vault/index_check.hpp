@@ -9,6 +9,8 @@
 
 namespace gv {
 
+class Snapshot;
+
 // The bytes of the three generated files as a snapshot holds them; nullopt when absent.
 struct CommittedIndexFiles {
   std::optional<std::string> index_json;
@@ -28,6 +30,9 @@ struct CommittedIndexFiles {
 // exists before checking it.
 [[nodiscard]] std::vector<Finding> check_index_files(const IndexFiles& fresh,
                                                      const CommittedIndexFiles& committed);
+
+// The three generated files as `snapshot` holds them.
+[[nodiscard]] CommittedIndexFiles read_index_files(const Snapshot& snapshot);
 
 struct FileWrite {
   std::string path;  // repo-relative

@@ -85,7 +85,7 @@ TEST_CASE("the health report is the Markdown template and changes nothing", "[di
   CHECK_FALSE(sandbox.exists("specs/state.json"));
 }
 
-TEST_CASE("--today changes the scores", "[distill][report]") {
+TEST_CASE("the --today option changes the scores", "[distill][report]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
   const auto result = sandbox.vault({"--today", "2026-12-30", "distill", "--json"});

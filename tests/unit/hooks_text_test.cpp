@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "core/hooks/findings_text.hpp"
 #include "core/hooks/gitattributes.hpp"
 #include "core/hooks/merge_drivers.hpp"
 #include "core/hooks/skip.hpp"
@@ -62,19 +61,4 @@ TEST_CASE("GIT_VAULT_SKIP is a comma list with blanks trimmed and all recognised
   CHECK(spec.checks == std::set<std::string>{"missing-id", "schema", "stale-index"});
   CHECK(gv::hooks::parse_skip("").checks.empty());
   CHECK(gv::hooks::parse_skip("schema,all").all);
-}
-
-TEST_CASE("findings print as path:line: message with the fix command below", "[hooks]") {
-  std::vector<gv::Finding> findings(2);
-  findings[0].path = "CLAUDE.local.md";
-  findings[0].line = 12;
-  findings[0].message = "entry has no id";
-  findings[0].fix = "git vault recall init-ids";
-  findings[1].severity = gv::Severity::warning;
-  findings[1].path = ".memory/memory-index.json";
-  findings[1].message = "index is stale";
-  CHECK(gv::hooks::format_findings(findings) ==
-        "CLAUDE.local.md:12: entry has no id\n"
-        "  fix: git vault recall init-ids\n"
-        ".memory/memory-index.json: warning: index is stale\n");
 }
