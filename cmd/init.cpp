@@ -11,6 +11,7 @@
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/hooks/installer.hpp"
 #include "core/vault/scaffold.hpp"
 
 namespace gv::cmd {
@@ -18,6 +19,8 @@ namespace {
 
 struct Options {
   bool recall = false;
+  bool no_hooks = false;
+  bool allow_global_hooks_path = false;
 };
 
 // Creates `path` with `bytes` only if nothing is there: O_EXCL makes "never rewrite an
@@ -62,8 +65,24 @@ int run(const Options& options, const Globals& globals) {
       created.push_back(file.path);
     }
   }
+  // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.
+  nlohmann::ordered_json hooks_json = nullptr;
+  if (!options.no_hooks) {
+    hooks::InstallOptions install_options;
+    install_options.allow_global_hooks_path = options.allow_global_hooks_path;
+    const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
+    if (!report.refusal.empty()) {
+      warn(fmt::format("hooks not installed: {}", report.refusal));
+    }
+    hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
+    if (globals.verbose) {
+      for (const std::string& line : report.notes) {
+        note(line);
+      }
+    }
+  }
   if (globals.json) {
-    print_json(nlohmann::ordered_json{{"schema", 1}, {"created", created}});
+    print_json(nlohmann::ordered_json{{"schema", 1}, {"created", created}, {"hooks", hooks_json}});
   } else if (globals.verbose) {
     for (const std::string& path : created) {
       note(fmt::format("created {}", path));
@@ -81,6 +100,10 @@ Runner define_init(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_flag("--recall", options->recall,
                "Also scaffold the tiered working memory (CLAUDE.local.md, memory/)");
+  app.add_flag("--no-hooks", options->no_hooks,
+               "Do not install the git hooks and merge drivers (see `git vault hooks`)");
+  app.add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
+               "Install into a core.hooksPath set in global config (it serves every repository)");
   return [options](const Globals& globals) { return run(*options, globals); };
 }
 

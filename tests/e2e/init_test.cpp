@@ -16,6 +16,9 @@ TEST_CASE("init scaffolds a vault whose generated files are already fresh", "[in
   CHECK(sandbox.exists(".memory/30-Templates/memory-template.md"));
   CHECK(sandbox.exists(".memory/distill-log.json"));
   CHECK_FALSE(sandbox.exists("CLAUDE.local.md"));
+  CHECK(json::parse(result.out)["hooks"]["installed"] == true);
+  CHECK_THAT(sandbox.read(".git/hooks/pre-commit"), Catch::Contains("git-vault hook pre-commit"));
+  CHECK_THAT(sandbox.read(".gitattributes"), Catch::Contains("merge=vault-log"));
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   CHECK(json::parse(sandbox.vault({"distill", "--json"}).out)["health_score"] == 100);
 }
@@ -49,4 +52,13 @@ TEST_CASE("init outside a repository fails with a clear message", "[init]") {
   const auto result = sandbox.vault({"init"});
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::StartsWith("git-vault: error:"));
+}
+
+TEST_CASE("a vault made by init can be committed through its own pre-commit hook", "[init]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--recall"}).code == 0);
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  const auto commit = sandbox.git({"commit", "-qm", "vault"});
+  INFO(commit.err);
+  CHECK(commit.code == 0);
 }
