@@ -7,7 +7,10 @@
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
+#include "core/distill/selection.hpp"
+#include "core/distill/sub_mode.hpp"
 #include "core/distill/vault_state.hpp"
+#include "core/gate/print.hpp"
 #include "core/error.hpp"
 #include "core/scoring/render.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -78,19 +81,161 @@ int run_report(const Options& options, const Globals& globals) {
   return exit_code::k_ok;
 }
 
+// The MANDATORY STOP on a terminal: every candidate with its details, then one line of
+// numbers, ranges, names or `a`. Asks again after input it cannot read.
+std::vector<std::size_t> prompt_selection(const distill::CandidateSet& set) {
+  std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
+  for (std::size_t i = 0; i < set.candidates.size(); ++i) {
+    const distill::Candidate& candidate = set.candidates[i];
+    text += fmt::format("  {:>2}. {}\n", i + 1, candidate.label);
+    std::size_t start = 0;
+    while (start < candidate.details.size()) {
+      const std::size_t end = candidate.details.find('\n', start);
+      const std::size_t stop = end == std::string::npos ? candidate.details.size() : end;
+      text += fmt::format("      {}\n", std::string_view(candidate.details).substr(start, stop - start));
+      start = stop + 1;
+    }
+  }
+  std::fputs(text.c_str(), stdout);
+  std::vector<std::string> keys;
+  for (const distill::Candidate& candidate : set.candidates) {
+    keys.push_back(candidate.key);
+  }
+  while (true) {
+    std::fputs("\nSelect (numbers, ranges like 1-3, `a` for all, empty for none): ", stdout);
+    std::fflush(stdout);
+    std::string line;
+    int c = 0;
+    while ((c = std::fgetc(stdin)) != EOF && c != '\n') {
+      line += static_cast<char>(c);
+    }
+    const distill::Selection selection = distill::parse_selection(line, keys);
+    if (selection.error.empty()) {
+      return selection.indexes;
+    }
+    if (c == EOF) {
+      throw Error("{}", selection.error);
+    }
+    std::fputs(fmt::format("{}\n", selection.error).c_str(), stdout);
+  }
+}
+
+// Steps 1-5 of the shared skeleton for one mutating sub-mode; finish_action and land_action
+// do steps 6-7 and the commit.
+int run_sub_mode(const distill::SubMode& mode, const Options& options, const Globals& globals) {
+  git::Repo repo = open_repo();
+  const WorktreeSnapshot snapshot(repo.workdir());
+  const Clock clock = clock_of(globals);
+  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today);
+  std::vector<Finding> errors;
+  for (const Finding& finding : state.vault.findings) {
+    if (finding.severity == Severity::error) {
+      errors.push_back(finding);
+    }
+  }
+  if (!errors.empty()) {
+    std::fputs(format_findings(errors).c_str(), stderr);
+    throw Error("{} memory file(s) have errors; fix them before running --{}", errors.size(),
+                mode.name());
+  }
+  const distill::SubModeContext context{state, snapshot, clock, repo.config_string("vault.summarizer")};
+  const distill::CandidateSet set = mode.candidates(context);
+
+  if (options.dry_run) {
+    if (globals.json) {
+      nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};
+      out[set.json_key] = nlohmann::ordered_json::array();
+      for (const distill::Candidate& candidate : set.candidates) {
+        out[set.json_key].push_back(candidate.json);
+      }
+      if (set.stop_message) {
+        out["message"] = *set.stop_message;
+      }
+      print_json(out);
+    } else {
+      std::fputs((set.stop_message ? *set.stop_message + "\n" : set.dry_run_text).c_str(), stdout);
+    }
+    return exit_code::k_ok;
+  }
+  if (set.stop_message) {
+    std::fputs((*set.stop_message + "\n").c_str(), globals.json ? stderr : stdout);
+    return exit_code::k_ok;
+  }
+
+  std::vector<distill::Candidate> selected;
+  if (mode.needs_selection()) {
+    std::vector<std::size_t> indexes;
+    if (options.all) {
+      for (std::size_t i = 0; i < set.candidates.size(); ++i) {
+        indexes.push_back(i);
+      }
+    } else if (!options.select.empty()) {
+      std::vector<std::string> keys;
+      for (const distill::Candidate& candidate : set.candidates) {
+        keys.push_back(candidate.key);
+      }
+      const distill::Selection selection = distill::parse_selection(options.select, keys);
+      if (!selection.error.empty()) {
+        throw UsageError("--select: {}", selection.error);
+      }
+      indexes = selection.indexes;
+    } else if (interactive() && !globals.json) {
+      indexes = prompt_selection(set);
+    } else {
+      std::fputs(fmt::format("git-vault: --{} needs a selection: nothing was changed.\n"
+                             "Pass --select KEY[,KEY...] (see --dry-run for the {} candidates) "
+                             "or --all, or run it on a terminal to choose.\n",
+                             mode.name(), set.candidates.size())
+                     .c_str(),
+                 stderr);
+      return exit_code::k_no;
+    }
+    if (indexes.empty()) {
+      std::fputs((set.none_selected_message + "\n").c_str(), globals.json ? stderr : stdout);
+      return exit_code::k_ok;
+    }
+    for (std::size_t index : indexes) {
+      selected.push_back(set.candidates[index]);
+    }
+  }
+
+  distill::Execution execution = mode.execute(context, selected);
+  const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing, globals);
+  if (!execution.summary.empty()) {
+    std::fputs(execution.summary.c_str(), globals.json ? stderr : stdout);
+  }
+  return code;
+}
+
 int run(const Options& options, const Globals& globals) {
-  const int modes = options.purge + options.merge + options.compress + options.refine +
-                    options.gc + options.auto_mode;
-  if (modes > 1) {
+  std::vector<std::string_view> chosen;
+  for (const auto& [flag, name] : {std::pair{options.purge, "purge"}, {options.merge, "merge"},
+                                   {options.compress, "compress"}, {options.refine, "refine"},
+                                   {options.gc, "gc"}, {options.auto_mode, "auto"}}) {
+    if (flag) {
+      chosen.push_back(name);
+    }
+  }
+  if (chosen.size() > 1) {
     throw UsageError("choose one sub-mode: --purge, --merge, --compress, --refine, --gc or --auto");
   }
-  if (modes == 0) {
+  if (chosen.empty()) {
     if (options.dry_run || options.all || !options.select.empty()) {
       throw UsageError("--dry-run, --select and --all go with a sub-mode such as --purge");
     }
     return run_report(options, globals);
   }
-  throw Error("this sub-mode is not available yet");
+  if (options.record) {
+    throw UsageError("--record goes with the report only; sub-modes always log their action");
+  }
+  if (options.all && !options.select.empty()) {
+    throw UsageError("pass either --select or --all, not both");
+  }
+  const std::unique_ptr<distill::SubMode> mode = distill::make_sub_mode(chosen.front());
+  if (!mode) {
+    throw Error("--{} is not available in this build", chosen.front());
+  }
+  return run_sub_mode(*mode, options, globals);
 }
 
 }  // namespace

@@ -1,0 +1,144 @@
+// The purge sub-mode: tombstone stale or never-retrieved memories (seed "Purge Sub-Mode").
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/distill/sub_mode.hpp"
+#include "core/error.hpp"
+#include "core/memory/frontmatter_edit.hpp"
+#include "core/snapshot/snapshot.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv::distill {
+namespace {
+
+const Memory* find_memory(const Vault& vault, std::string_view id) {
+  for (const Memory& memory : vault.memories) {
+    if (memory.id == id) {
+      return &memory;
+    }
+  }
+  return nullptr;
+}
+
+// Active memories that still link to a memory this run tombstones. Reported, never rewritten:
+// the seed leaves the Connections edits to the user.
+std::vector<std::pair<std::string, std::string>> link_scan(const Vault& vault,
+                                                           const std::vector<Candidate>& selected) {
+  std::vector<std::pair<std::string, std::string>> stale;  // (referencing path, target id)
+  for (const Memory& memory : vault.memories) {
+    if (!memory.active()) {
+      continue;
+    }
+    const bool purged_itself = std::any_of(selected.begin(), selected.end(),
+                                           [&](const Candidate& c) { return c.key == memory.id; });
+    if (purged_itself) {
+      continue;
+    }
+    for (const Candidate& candidate : selected) {
+      if (std::find(memory.links.begin(), memory.links.end(), candidate.key) != memory.links.end()) {
+        stale.emplace_back(memory.path, candidate.key);
+      }
+    }
+  }
+  return stale;
+}
+
+class Purge final : public SubMode {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "purge"; }
+
+  [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
+    CandidateSet set;
+    set.question =
+        "Select memories to tombstone (purge). Tombstoned memories are excluded from retrieval "
+        "but preserved on disk for 7 days before gc can hard-delete them.";
+    set.none_selected_message = "No memories selected for purge. Operation cancelled.";
+    const auto ranked = scoring::purge_candidates(context.state.report.scores, context.clock.today);
+    if (ranked.empty()) {
+      set.stop_message =
+          "No purge candidates found. All memories are healthy or already tombstoned.";
+      return set;
+    }
+    set.dry_run_text = fmt::format("[DRY RUN] Would tombstone {} memories:\n", ranked.size());
+    for (const scoring::PurgeCandidate& c : ranked) {
+      Candidate candidate;
+      candidate.key = c.id;
+      candidate.label = c.id;
+      candidate.details = fmt::format(
+          "Score: {:.2f} | Created: {} | Retrievals: {} | Tokens: {} | Category: {}{}", c.composite,
+          format_date(c.created), c.retrieval_count, c.token_count,
+          c.category.empty() ? "(none)" : c.category,
+          c.past_ttl ? fmt::format(" | PAST TTL by {}d", c.ttl_excess_days) : "");
+      candidate.json = {{"id", c.id},
+                        {"composite", c.composite},
+                        {"category", c.category},
+                        {"past_ttl", c.past_ttl},
+                        {"ttl_excess_days", c.ttl_excess_days}};
+      set.dry_run_text += fmt::format("  - {} (score: {:.2f}, category: {})\n", c.id, c.composite,
+                                      c.category.empty() ? "(none)" : c.category);
+      set.candidates.push_back(std::move(candidate));
+    }
+    set.dry_run_text += "\nNo changes made.\n";
+    return set;
+  }
+
+  [[nodiscard]] Execution execute(const SubModeContext& context,
+                                  const std::vector<Candidate>& selected) const override {
+    Execution execution;
+    ActionDraft& draft = execution.draft;
+    draft.type = "purge";
+    draft.changed_memories = true;
+    const std::string today = format_date(context.clock.today);
+    for (const Candidate& candidate : selected) {
+      const Memory* memory = find_memory(context.state.vault, candidate.key);
+      if (memory == nullptr) {
+        throw Error("{}: no such memory", candidate.key);
+      }
+      const std::optional<std::string> bytes = context.snapshot.read(memory->path);
+      if (!bytes) {
+        throw Error("{}: cannot read", memory->path);
+      }
+      FrontmatterEditor editor(memory->path, *bytes);
+      editor.insert_fields({{"status", "tombstoned"},
+                            {"tombstoned_at", today},
+                            {"tombstone_reason", yaml_double_quoted("purge")}},
+                           "summary", "token_count");
+      draft.plan.write(memory->path, editor.bytes());
+      draft.plan.memories.push_back(memory->id);
+      draft.affected_memories.push_back(memory->id);
+    }
+
+    const auto stale = link_scan(context.state.vault, selected);
+    std::string warnings;
+    for (const auto& [path, target] : stale) {
+      const std::string file = path.substr(path.rfind('/') + 1);
+      warnings += fmt::format("{}{}->{}", warnings.empty() ? "" : ", ", file, target);
+    }
+    draft.notes = fmt::format("Tombstoned {} memories. Link-scan warnings: {}", selected.size(),
+                              warnings.empty() ? "none" : warnings);
+    draft.plan.subject = selected.size() == 1
+                             ? fmt::format("vault(purge): tombstone {}", selected.front().key)
+                             : fmt::format("vault(purge): tombstone {} memories", selected.size());
+
+    if (stale.empty()) {
+      execution.summary = "Link-scan: No stale references found.\n";
+    } else {
+      execution.summary =
+          "## Link-Scan Warnings\n\nThe following active memories reference tombstoned memories:\n";
+      for (const auto& [path, target] : stale) {
+        execution.summary += fmt::format("- {} -> [[{}]] (tombstoned)\n", path, target);
+      }
+      execution.summary +=
+          "\nThese references will become stale. Consider manually updating the Connections "
+          "section\nin the above files to remove or replace the references.\n";
+    }
+    return execution;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<SubMode> make_purge() { return std::make_unique<Purge>(); }
+
+}  // namespace gv::distill

@@ -1,0 +1,64 @@
+#include "core/distill/selection.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace gv::distill {
+namespace {
+
+std::optional<std::size_t> parse_number(std::string_view text) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace
+
+Selection parse_selection(std::string_view text, const std::vector<std::string>& keys) {
+  Selection selection;
+  std::vector<bool> chosen(keys.size(), false);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find_first_of(", \t\r\n", pos);
+    const std::string_view token = text.substr(pos, end == std::string_view::npos ? end : end - pos);
+    pos = end == std::string_view::npos ? text.size() : end + 1;
+    if (token.empty()) {
+      continue;
+    }
+    if (token == "a" || token == "all") {
+      std::fill(chosen.begin(), chosen.end(), true);
+      continue;
+    }
+    if (const auto key = std::find(keys.begin(), keys.end(), token); key != keys.end()) {
+      chosen[static_cast<std::size_t>(key - keys.begin())] = true;
+      continue;
+    }
+    const std::size_t dash = token.find('-');
+    const auto first = parse_number(token.substr(0, dash));
+    const auto last = dash == std::string_view::npos ? first : parse_number(token.substr(dash + 1));
+    if (!first || !last || *first < 1 || *last < *first || *last > keys.size()) {
+      selection.error = keys.empty()
+                            ? fmt::format("`{}` is not a candidate: there are none", token)
+                            : fmt::format("`{}` is not a candidate: use numbers 1-{}, ranges like "
+                                          "1-2, candidate names, or `a` for all",
+                                          token, keys.size());
+      return selection;
+    }
+    for (std::size_t i = *first; i <= *last; ++i) {
+      chosen[i - 1] = true;
+    }
+  }
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    if (chosen[i]) {
+      selection.indexes.push_back(i);
+    }
+  }
+  return selection;
+}
+
+}  // namespace gv::distill

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dates.hpp"
+#include "core/distill/finish.hpp"
+#include "core/distill/vault_state.hpp"
+
+namespace gv {
+class Snapshot;
+}
+
+namespace gv::distill {
+
+// One thing the user can select at the MANDATORY STOP: a memory to tombstone, a pair to
+// merge, a fix to apply.
+struct Candidate {
+  std::string key;        // what --select names: a memory id, or `PRIMARY+SECONDARY` for a pair
+  std::string label;      // one line for the prompt, e.g. `MEM-x (score 0.82, past TTL by 30d)`
+  std::string details;    // further lines shown under the label (may be empty)
+  nlohmann::ordered_json json;  // this candidate in the `--dry-run --json` document
+};
+
+// Steps 1-3 of the skeleton: the edge-case checks, the candidates and what a dry run shows.
+struct CandidateSet {
+  // Set when an edge-case check stops the run (e.g. `No purge candidates found. ...`): the
+  // command prints it and exits 0 without a prompt or a change.
+  std::optional<std::string> stop_message;
+  std::vector<Candidate> candidates;  // in presentation order
+  std::string json_key = "candidates";  // `pairs` for merge
+  std::string dry_run_text;             // the human dry run (Markdown); candidates listed
+  std::string question;                 // the prompt's question
+  std::string none_selected_message;    // e.g. `No memories selected for purge. ...`
+};
+
+// What step 5 produced: the draft for the commit, and what to tell the user afterwards
+// (link-scan warnings, completion tables).
+struct Execution {
+  ActionDraft draft;
+  std::string summary;  // printed on stdout after the commit lands (may be empty)
+};
+
+// Everything a sub-mode reads: the vault before the action, the work tree it came from, the
+// clock, and commands the user configured (never from a tracked file, D10).
+struct SubModeContext {
+  const VaultState& state;
+  const Snapshot& snapshot;
+  Clock clock;
+  std::optional<std::string> summarizer;  // git config vault.summarizer
+};
+
+// One mutating sub-mode of `git vault distill`. Implementations hold only their own rules:
+// candidates, what the prompt shows, and the edits. The shared skeleton (cmd/distill.cpp)
+// does the dry run, the selection, the batch regeneration, the log and the commit.
+class SubMode {
+ public:
+  virtual ~SubMode() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;  // purge, gc, merge, ...
+  // False for `auto` (and refine's Tier 1): it runs without a selection (D6 exemptions).
+  [[nodiscard]] virtual bool needs_selection() const { return true; }
+  [[nodiscard]] virtual CandidateSet candidates(const SubModeContext& context) const = 0;
+  // `selected` is a subset of candidates(context).candidates, in presentation order, and not
+  // empty unless needs_selection() is false. Throws gv::Error when a file cannot be edited.
+  [[nodiscard]] virtual Execution execute(const SubModeContext& context,
+                                          const std::vector<Candidate>& selected) const = 0;
+};
+
+// The sub-mode called `name`, or nullptr when there is none.
+[[nodiscard]] std::unique_ptr<SubMode> make_sub_mode(std::string_view name);
+
+}  // namespace gv::distill

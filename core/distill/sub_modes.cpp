@@ -1,0 +1,32 @@
+#include <utility>
+
+#include "core/distill/sub_mode.hpp"
+
+namespace gv::distill {
+
+// Each sub-mode lives in core/distill/<name>.cpp and exports its factory here.
+std::unique_ptr<SubMode> make_purge();
+
+namespace {
+
+struct Factory {
+  std::string_view name;
+  std::unique_ptr<SubMode> (*make)();
+};
+
+constexpr Factory k_factories[] = {
+    {"purge", make_purge},
+};
+
+}  // namespace
+
+std::unique_ptr<SubMode> make_sub_mode(std::string_view name) {
+  for (const Factory& factory : k_factories) {
+    if (factory.name == name) {
+      return factory.make();
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace gv::distill
