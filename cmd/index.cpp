@@ -1,13 +1,114 @@
+#include <memory>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
+#include "cmd/support.hpp"
+#include "core/distill/finish.hpp"
 #include "core/error.hpp"
+#include "core/gate/print.hpp"
+#include "core/git/transaction.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+#include "core/vault/index_check.hpp"
+#include "core/vault/index_files.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::cmd {
+namespace {
+
+struct Options {
+  bool check = false;
+};
+
+CommittedIndexFiles read_index_files(const Snapshot& snapshot) {
+  return CommittedIndexFiles{snapshot.read(vault_path::k_index_json),
+                             snapshot.read(vault_path::k_index_md),
+                             snapshot.read(vault_path::k_memories_readme)};
+}
+
+// Schema errors stop a regeneration: an index built from a vault with unreadable notes would
+// silently drop them, and the next commit would carry that loss.
+void refuse_on_schema_errors(const Vault& vault) {
+  std::vector<Finding> errors;
+  for (const Finding& finding : vault.findings) {
+    if (finding.severity == Severity::error) {
+      errors.push_back(finding);
+    }
+  }
+  if (!errors.empty()) {
+    std::fputs(format_findings(errors).c_str(), stderr);
+    throw Error("{} memory file(s) have errors; fix them, then run `git vault index` again",
+                errors.size());
+  }
+}
+
+int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globals) {
+  const Vault vault = load_vault(snapshot);
+  const std::vector<Finding> findings =
+      check_index_files(render_index_files(vault.memories, clock.today), read_index_files(snapshot));
+  if (globals.json) {
+    print_json(findings_json(findings));
+  } else if (!findings.empty()) {
+    std::fputs(format_findings(findings).c_str(), stderr);
+  }
+  return findings.empty() ? exit_code::k_ok : exit_code::k_no;
+}
+
+int run(const Options& options, const Globals& globals) {
+  git::Repo repo = open_repo();
+  const WorktreeSnapshot snapshot(repo.workdir());
+  const Clock clock = clock_of(globals);
+  if (options.check) {
+    return run_check(snapshot, clock, globals);
+  }
+  refuse_on_schema_errors(load_vault(snapshot));
+
+  // The same regeneration an action commit makes, retrieval carry-over included (D4), but
+  // written to the work tree only: `index` is the fix the gate names, and the user stages it.
+  distill::ActionDraft draft;
+  draft.type = "index";
+  distill::FinishContext context;
+  context.clock = clock;
+  distill::FinishedAction done = distill::finish_action(std::move(draft), snapshot, context);
+  Plan plan;
+  for (const std::string& path : done.regenerated) {
+    plan.write(path, *done.plan.changes.at(path));
+  }
+  for (const std::string& id : done.carried) {
+    const std::string path = memory_path(id);
+    plan.write(path, *done.plan.changes.at(path));
+  }
+  if (!plan.empty()) {
+    git::ApplyOptions apply_options;
+    apply_options.commit = false;
+    apply_options.allow_dirty = true;
+    (void)git::apply(repo, plan, apply_options);
+  }
+  if (globals.json) {
+    nlohmann::ordered_json out{{"schema", 1},
+                               {"written", nlohmann::ordered_json::array()},
+                               {"retrieval_counts_carried", done.carried}};
+    for (const auto& [path, bytes] : plan.changes) {
+      out["written"].push_back(path);
+    }
+    print_json(out);
+  } else if (globals.verbose) {
+    note(plan.empty() ? "index files are up to date"
+                      : fmt::format("wrote {} file(s); stage them with `git add {}`",
+                                    plan.changes.size(), vault_path::k_root));
+  }
+  return exit_code::k_ok;
+}
+
+}  // namespace
 
 Runner define_index(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'index' is not available yet"); };
+  auto options = std::make_shared<Options>();
+  app.add_flag("--check", options->check,
+               "Only report whether the generated files are stale (exit 1 when they are)");
+  return [options](const Globals& globals) { return run(*options, globals); };
 }
 
 }  // namespace gv::cmd

@@ -46,7 +46,7 @@ std::optional<std::string> optional_string(const Json& object, const char* key) 
 
 }  // namespace
 
-Json metrics_json(const VaultMetrics& metrics) {
+Json metrics_json(const scoring::VaultMetrics& metrics) {
   return Json{{"total_memories", metrics.total_memories},
               {"total_tokens", metrics.total_tokens},
               {"health_score", metrics.health_score},

@@ -9,30 +9,19 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dates.hpp"
+#include "core/scoring/report.hpp"
 
 namespace gv::distill {
 
 inline constexpr std::string_view k_log_path = ".memory/distill-log.json";
-
-// The vault-wide numbers every log entry records before and after its action.
-struct VaultMetrics {
-  std::int64_t total_memories = 0;
-  std::int64_t total_tokens = 0;
-  std::int64_t health_score = 100;
-  std::int64_t purge_candidates = 0;
-  std::int64_t merge_candidates = 0;
-  std::int64_t compress_candidates = 0;
-
-  friend bool operator==(const VaultMetrics&, const VaultMetrics&) = default;
-};
 
 // What an action appends to the log. `affected_memories` is a JSON array whose element shape
 // depends on the type (ids for purge/gc, objects for merge/compress/refine).
 struct NewOperation {
   std::string type;  // report, purge, merge, compress, refine, gc, review, revert
   Instant timestamp;
-  VaultMetrics pre;
-  VaultMetrics post;
+  scoring::VaultMetrics pre;
+  scoring::VaultMetrics post;
   nlohmann::ordered_json affected_memories = nlohmann::ordered_json::array();
   std::string notes;
   std::optional<std::string> parent_commit;  // HEAD before the action; null on an unborn branch
@@ -75,6 +64,7 @@ class DistillLog {
   nlohmann::ordered_json m_doc;
 };
 
-[[nodiscard]] nlohmann::ordered_json metrics_json(const VaultMetrics& metrics);
+// The six numbers a log entry records of a vault (pre_metrics / post_metrics).
+[[nodiscard]] nlohmann::ordered_json metrics_json(const scoring::VaultMetrics& metrics);
 
 }  // namespace gv::distill

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/gate/gate.hpp"
@@ -64,14 +65,8 @@ std::string format_summary(const std::vector<Finding>& findings) {
     out += fmt::format("Duplicate ID found: ^{}. Resolve manually.\n",
                        fmt::join(duplicate_ids, ", ^"));
   }
-  const std::size_t warnings = findings.size() - errors;
-  if (findings.empty()) {
-    out += "check: ok\n";
-  } else if (errors == 0) {
-    out += fmt::format("check: {}; nothing blocks\n", plural(warnings, "warning"));
-  } else {
-    out += fmt::format("check: {}{}; the commit is blocked\n", plural(errors, "error"),
-                       warnings > 0 ? ", " + plural(warnings, "warning") : std::string());
+  if (!findings.empty()) {
+    out += fmt::format("{}, {}\n", plural(errors, "error"), plural(findings.size() - errors, "warning"));
   }
   return out;
 }

@@ -1,8 +1,9 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/finding.hpp"
 
@@ -14,8 +15,9 @@ namespace gv {
 //     fix: git vault recall init-ids
 //
 // one line per finding (`path:` alone when no line is at fault), the fix indented below it,
-// then the seed's refusal sentences when working-memory ids block, then a one-line summary
-// (`check: 2 errors, 1 warning; the commit is blocked`). Empty findings give `check: ok`.
+// then the seed's refusal sentences when working-memory ids block, then a one-line count
+// (`2 errors, 1 warning`). Empty when there are no findings. `check`, `index --check` and the
+// pre-commit hook all print this.
 [[nodiscard]] std::string format_findings(const std::vector<Finding>& findings);
 
 // The two halves of format_findings, for callers that group findings (`check --range` prints
@@ -30,8 +32,8 @@ namespace gv {
 // `line` and `id` null when absent.
 [[nodiscard]] nlohmann::ordered_json finding_json(const Finding& finding);
 
-// `git vault check --json`: {"schema": 1, "ok": bool, "findings": [...]}; ok is false exactly
-// when a finding is an error.
+// The `--json` document of `check` and `index --check`: {"schema": 1, "ok": bool,
+// "findings": [...]}; ok is false exactly when a finding is an error.
 [[nodiscard]] nlohmann::ordered_json findings_json(const std::vector<Finding>& findings);
 
 }  // namespace gv

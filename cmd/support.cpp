@@ -1,0 +1,37 @@
+#include "cmd/support.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cmd/command.hpp"
+
+namespace gv::cmd {
+
+git::Repo open_repo() { return git::Repo::discover(std::filesystem::current_path()); }
+
+Clock clock_of(const Globals& globals) { return resolve_clock(globals.today, globals.now); }
+
+void print_json(const nlohmann::ordered_json& document) {
+  std::fputs((document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
+             stdout);
+}
+
+void print_json(const nlohmann::json& document) {
+  std::fputs((document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
+             stdout);
+}
+
+void warn(std::string_view message) {
+  std::fputs(fmt::format("git-vault: warning: {}\n", message).c_str(), stderr);
+}
+
+void note(std::string_view message) { std::fputs(fmt::format("git-vault: {}\n", message).c_str(), stderr); }
+
+bool interactive() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }
+
+}  // namespace gv::cmd

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dates.hpp"
+#include "core/plan.hpp"
+#include "core/scoring/report.hpp"
+
+namespace gv {
+class Snapshot;
+}
+
+namespace gv::distill {
+
+// What a sub-mode decided to do: its own edits to memory files (in `plan.changes`), the commit
+// subject and affected ids, and what its log entry says. Everything else an action commit
+// holds is added by finish_action.
+struct ActionDraft {
+  std::string type;  // the log entry's type: report, purge, merge, compress, refine, gc
+  Plan plan;
+  nlohmann::ordered_json affected_memories = nlohmann::ordered_json::array();
+  std::string notes;
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+  bool changed_memories = false;  // counts towards memory_health.distill_count (D8)
+};
+
+struct FinishContext {
+  Clock clock;
+  std::optional<std::string> parent_commit;  // HEAD before the action
+  // Commits of earlier log entries, found through their Vault-Log-Id trailers; entries whose
+  // `commit` is still null get it filled in (D7).
+  std::map<std::string, std::string> commits_by_log_id;
+};
+
+struct FinishedAction {
+  Plan plan;  // ready for git::apply
+  std::string log_id;
+  scoring::VaultMetrics pre;
+  scoring::VaultMetrics post;
+  std::vector<std::string> regenerated;  // generated index files the plan rewrites
+  std::vector<std::string> carried;      // memories whose retrieval counts came from the index
+};
+
+// Completes a sub-mode's draft into the one commit D7 describes, in the skeleton's order:
+// batch regeneration of the three index files over the state after the edits (carrying
+// retrieval counts the old index held into frontmatter first, D4, and refreshing a written
+// file's `token_count`, D3), the distill log entry with pre/post metrics, and memory_health in
+// specs/state.json. Pure: reads only `before`, writes nothing. Throws gv::Error when the log or
+// state.json cannot be read.
+[[nodiscard]] FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
+                                           const FinishContext& context);
+
+}  // namespace gv::distill

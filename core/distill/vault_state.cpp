@@ -1,0 +1,26 @@
+#include "core/distill/vault_state.hpp"
+
+namespace gv::distill {
+
+VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* cache) {
+  VaultState state;
+  state.vault = load_vault(snapshot, cache);
+  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
+    IndexReadResult read = read_index(vault_path::k_index_json, *bytes);
+    state.existing_index = std::move(read.index);
+    state.index_findings = std::move(read.findings);
+  }
+  if (state.existing_index) {
+    for (const IndexEntryRecord& entry : state.existing_index->entries) {
+      scoring::RetrievalOverride& slot = state.overrides[entry.id];
+      slot.retrieval_count = std::max(slot.retrieval_count, entry.retrieval_count);
+      if (entry.last_retrieved && (!slot.last_retrieved || *slot.last_retrieved < *entry.last_retrieved)) {
+        slot.last_retrieved = entry.last_retrieved;
+      }
+    }
+  }
+  state.report = scoring::build_report(state.vault.memories, today, state.overrides);
+  return state;
+}
+
+}  // namespace gv::distill

@@ -1,0 +1,97 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
+
+using gv::test::Sandbox;
+using nlohmann::json;
+
+TEST_CASE("index regenerates the three generated files deterministically", "[index]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const json index = json::parse(sandbox.read(".memory/memory-index.json"));
+  CHECK(index["version"] == "1.0.0");
+  CHECK(index["generated_at"] == "2026-11-30");
+  CHECK(index["entry_count"] == 5);
+  REQUIRE(index["entries"].size() == 5);
+  CHECK(index["entries"][0]["id"] == "MEM-alpha");
+  CHECK(index["entries"][1]["token_count"] == 910);
+  CHECK(index["entries"][2]["status"] == "active");
+  CHECK(index["entries"][3]["status"] == "tombstoned");
+  CHECK_THAT(sandbox.read(".memory/20-Indices/index.md"), Catch::Contains("[MEM-alpha]"));
+  CHECK_THAT(sandbox.read(".memory/10-Memories/README.md"), !Catch::Contains("MEM-eps"));
+
+  SECTION("on another day nothing changes") {
+    const auto result = sandbox.vault({"--today", "2027-03-01", "index"});
+    REQUIRE(result.code == 0);
+    CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  }
+  SECTION("--check passes on a fresh index") {
+    const auto result = sandbox.vault({"index", "--check", "--json"});
+    CHECK(result.code == 0);
+    CHECK(json::parse(result.out)["ok"] == true);
+  }
+}
+
+TEST_CASE("index --check reports content drift and exits 1 without writing", "[index]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-alpha.md",
+                gv::test::memory_file("Alpha renamed", "2026-11-20", "a, b, c, d, e", 0, "null"));
+  const auto before = sandbox.read(".memory/memory-index.json");
+  const auto result = sandbox.vault({"index", "--check", "--json"});
+  CHECK(result.code == 1);
+  const json report = json::parse(result.out);
+  CHECK(report["ok"] == false);
+  bool named_alpha = false;
+  for (const json& finding : report["findings"]) {
+    CHECK(finding["check"] == "stale-index");
+    named_alpha = named_alpha || finding["id"] == "MEM-alpha";
+  }
+  CHECK(named_alpha);
+  CHECK(sandbox.read(".memory/memory-index.json") == before);
+
+  SECTION("index then fixes it") {
+    REQUIRE(sandbox.vault({"index"}).code == 0);
+    CHECK(sandbox.vault({"index", "--check"}).code == 0);
+    CHECK_THAT(sandbox.read(".memory/memory-index.json"), Catch::Contains("Alpha renamed"));
+  }
+}
+
+TEST_CASE("index carries retrieval counts kept only in the old index into frontmatter", "[index]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  json index = json::parse(sandbox.read(".memory/memory-index.json"));
+  index["entries"][0]["retrieval_count"] = 7;
+  index["entries"][0]["last_retrieved"] = "2026-11-29";
+  sandbox.write(".memory/memory-index.json", index.dump(2) + "\n");
+  const auto result = sandbox.vault({"index", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const std::string alpha = sandbox.read(".memory/10-Memories/MEM-alpha.md");
+  CHECK_THAT(alpha, Catch::Contains("\nretrieval_count: 7\nlast_retrieved: 2026-11-29\n"));
+  CHECK(json::parse(result.out)["retrieval_counts_carried"] == json::array({"MEM-alpha"}));
+  CHECK(json::parse(sandbox.read(".memory/memory-index.json"))["entries"][0]["retrieval_count"] == 7);
+}
+
+TEST_CASE("index refuses to regenerate over a broken memory and writes nothing", "[index]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-broken.md", "---\ntitle: \"x\"\ncreated: 2026-02-30\n---\n");
+  const auto result = sandbox.vault({"index"});
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::Contains(".memory/10-Memories/MEM-broken.md:3:"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out == "?? .memory/10-Memories/MEM-broken.md\n");
+}
+
+TEST_CASE("a corrupt memory-index.json is stale and named with its line", "[index]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/memory-index.json", "{\n  \"version\": \"1.0.0\",\n  oops\n");
+  const auto result = sandbox.vault({"index", "--check"});
+  CHECK(result.code == 1);
+  CHECK_THAT(result.err, Catch::Contains(".memory/memory-index.json:3:"));
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  CHECK(sandbox.vault({"index", "--check"}).code == 0);
+}

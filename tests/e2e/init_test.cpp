@@ -1,0 +1,52 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+
+using gv::test::Sandbox;
+using nlohmann::json;
+
+TEST_CASE("init scaffolds a vault whose generated files are already fresh", "[init]") {
+  Sandbox sandbox;
+  const auto result = sandbox.vault({"init", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const json created = json::parse(result.out)["created"];
+  CHECK(created.size() == 9);
+  CHECK(sandbox.exists(".memory/30-Templates/memory-template.md"));
+  CHECK(sandbox.exists(".memory/distill-log.json"));
+  CHECK_FALSE(sandbox.exists("CLAUDE.local.md"));
+  CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(json::parse(sandbox.vault({"distill", "--json"}).out)["health_score"] == 100);
+}
+
+TEST_CASE("init --recall adds a working memory with nothing to tag", "[init]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--recall"}).code == 0);
+  CHECK(sandbox.exists("CLAUDE.local.md"));
+  CHECK(sandbox.exists("memory/registers/open-loops.md"));
+  CHECK(sandbox.read("memory/.recall/metadata.json") == "{}\n");
+  const auto ids = sandbox.vault({"recall", "init-ids", "--dry-run", "--json"});
+  REQUIRE(ids.code == 0);
+  CHECK(json::parse(ids.out)["tagged"].empty());
+}
+
+TEST_CASE("init never rewrites an existing file and adds only what is missing", "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".memory/30-Templates/memory-template.md", "my own template\n");
+  REQUIRE(sandbox.vault({"init"}).code == 0);
+  CHECK(sandbox.read(".memory/30-Templates/memory-template.md") == "my own template\n");
+  sandbox.commit_all();
+  const auto again = sandbox.vault({"init", "--json"});
+  REQUIRE(again.code == 0);
+  CHECK(json::parse(again.out)["created"].empty());
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("init outside a repository fails with a clear message", "[init]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.sh("rm -rf .git").code == 0);
+  const auto result = sandbox.vault({"init"});
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::StartsWith("git-vault: error:"));
+}
