@@ -6,8 +6,7 @@
 namespace gv {
 
 std::vector<Finding> run_cached_gate(const Snapshot& snapshot,
-                                     const std::filesystem::path& cache_file,
-                                     GateOptions options) {
+                                     const std::filesystem::path& cache_file, GateOptions options) {
   PersistentParseCache cache = PersistentParseCache::load(cache_file);
   options.cache = &cache;
   std::vector<Finding> findings = run_gate(snapshot, options);

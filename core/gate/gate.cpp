@@ -29,7 +29,7 @@ bool has_vault(const std::vector<SnapshotEntry>& vault_entries) {
 // lets the cache remember it per vault state.
 std::vector<Finding> vault_findings(const Snapshot& snapshot,
                                     const std::vector<SnapshotEntry>& vault_entries,
-                                    ParseCache* cache) {
+                                    PersistentParseCache* cache) {
   Vault vault = load_vault(snapshot, cache);
   std::vector<Finding> findings = std::move(vault.findings);
   for (Finding& finding : findings) {
@@ -38,7 +38,7 @@ std::vector<Finding> vault_findings(const Snapshot& snapshot,
     }
   }
   append(findings, case_collision_findings(vault_entries));
-  append(findings, stale_index_findings(snapshot, vault.memories));
+  append(findings, stale_index_findings(snapshot, vault.memories, cache));
   append(findings, dangling_link_findings(snapshot, vault.memories, vault_entries));
   return findings;
 }
@@ -64,7 +64,8 @@ std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& optio
     }
   }
 
-  std::erase_if(findings, [&](const Finding& finding) { return options.skip.contains(finding.check); });
+  std::erase_if(findings,
+                [&](const Finding& finding) { return options.skip.contains(finding.check); });
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.path != b.path) {
       return a.path < b.path;

@@ -22,8 +22,8 @@ std::string plural(std::size_t count, std::string_view word) {
 }  // namespace
 
 std::string format_finding_line(const Finding& finding) {
-  const std::string where = finding.line ? fmt::format("{}:{}", finding.path, *finding.line)
-                                         : finding.path;
+  const std::string where =
+      finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
   return fmt::format("{}: {}: {}", where, severity_name(finding.severity), finding.message);
 }
 
@@ -66,7 +66,8 @@ std::string format_summary(const std::vector<Finding>& findings) {
                        fmt::join(duplicate_ids, ", ^"));
   }
   if (!findings.empty()) {
-    out += fmt::format("{}, {}\n", plural(errors, "error"), plural(findings.size() - errors, "warning"));
+    out += fmt::format("{}, {}\n", plural(errors, "error"),
+                       plural(findings.size() - errors, "warning"));
   }
   return out;
 }
@@ -83,7 +84,8 @@ nlohmann::ordered_json finding_json(const Finding& finding) {
   item["line"] = finding.line ? nlohmann::ordered_json(*finding.line) : nlohmann::ordered_json();
   item["id"] = finding.id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(finding.id);
   item["message"] = finding.message;
-  item["fix"] = finding.fix.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(finding.fix);
+  item["fix"] =
+      finding.fix.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(finding.fix);
   return item;
 }
 

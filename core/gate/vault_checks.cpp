@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/gate/index_json.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/vault/index_check.hpp"
@@ -79,6 +80,26 @@ std::optional<std::string> committed_generated_at(std::string_view bytes) {
   return std::string(value);
 }
 
+std::optional<std::string> assemble_from_cache(const std::vector<Memory>& memories,
+                                               std::string_view generated_at,
+                                               PersistentParseCache& cache) {
+  for (const Memory& memory : memories) {
+    if (!cache.find_fragment(memory.path, memory.blob_oid)) {
+      std::optional<std::string> text = index_entry_text(memory);
+      if (!text) {
+        return std::nullopt;
+      }
+      cache.store_fragment(memory.path, memory.blob_oid, std::move(*text));
+    }
+  }
+  std::vector<std::string_view> texts;
+  texts.reserve(memories.size());
+  for (const Memory& memory : memories) {
+    texts.push_back(*cache.find_fragment(memory.path, memory.blob_oid));
+  }
+  return assemble_index_json(memories, texts, generated_at);
+}
+
 }  // namespace
 
 std::string vault_state_digest(const std::vector<SnapshotEntry>& vault_entries) {
@@ -108,10 +129,10 @@ std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& v
       finding.severity = Severity::error;
       finding.path = members[i]->path;
       finding.id = memory_id_from_path(members[i]->path);
-      finding.message =
-          fmt::format("memory id {} differs from {} only in case: they are one file on macOS and "
-                      "Windows",
-                      finding.id, memory_id_from_path(members[0]->path));
+      finding.message = fmt::format(
+          "memory id {} differs from {} only in case: they are one file on macOS and "
+          "Windows",
+          finding.id, memory_id_from_path(members[0]->path));
       finding.fix = fmt::format("rename one of them with git mv and update links to it");
       findings.push_back(std::move(finding));
     }
@@ -174,7 +195,8 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
 }
 
 std::vector<Finding> stale_index_findings(const Snapshot& snapshot,
-                                          const std::vector<Memory>& memories) {
+                                          const std::vector<Memory>& memories,
+                                          PersistentParseCache* cache) {
   CommittedIndexFiles committed;
   committed.index_json = snapshot.read(k_index_json_path);
   committed.index_md = snapshot.read(k_index_md_path);
@@ -187,7 +209,15 @@ std::vector<Finding> stale_index_findings(const Snapshot& snapshot,
     generated_at = committed_generated_at(*committed.index_json).value_or("");
   }
   IndexFiles fresh;
-  fresh.index_json = render_index_json(memories, generated_at);
+  if (cache != nullptr && committed.index_json) {
+    if (std::optional<std::string> assembled = assemble_from_cache(memories, generated_at, *cache);
+        assembled && *assembled == *committed.index_json) {
+      fresh.index_json = std::move(*assembled);
+    }
+  }
+  if (fresh.index_json.empty()) {
+    fresh.index_json = render_index_json(memories, generated_at);
+  }
   fresh.index_md = render_index_md(memories);
   fresh.memories_readme = render_memories_readme(memories);
   std::vector<Finding> findings = check_index_files(fresh, committed);

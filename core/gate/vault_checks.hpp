@@ -5,6 +5,7 @@
 
 #include "core/finding.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/vault/parse_cache_file.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv {
@@ -28,10 +29,13 @@ namespace gv {
     const Snapshot& snapshot, const std::vector<Memory>& memories,
     const std::vector<SnapshotEntry>& vault_entries);
 
-// Validate-on-read of the three generated files against `memories`. memory-index.json is
-// rendered with the committed file's own `generated_at`, so an up-to-date index compares equal
-// byte for byte and is never parsed as JSON.
+// Validate-on-read of the three generated files against `memories` (sorted by id). The fresh
+// memory-index.json carries the committed file's own `generated_at`, so an up-to-date index
+// compares equal byte for byte and is never parsed as JSON. With a cache, it is first assembled
+// from remembered per-memory entry texts (core/gate/index_json.hpp); only when that differs
+// from the committed file is it rendered in full to explain the difference.
 [[nodiscard]] std::vector<Finding> stale_index_findings(const Snapshot& snapshot,
-                                                        const std::vector<Memory>& memories);
+                                                        const std::vector<Memory>& memories,
+                                                        PersistentParseCache* cache = nullptr);
 
 }  // namespace gv

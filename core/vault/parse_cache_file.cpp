@@ -1,13 +1,12 @@
 #include "core/vault/parse_cache_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <system_error>
 
 namespace gv {
@@ -16,8 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Layout: magic, format (u32 LE), body size (u64 LE), checksum of the body (u64 LE), body.
-// Body: varint state count, states; varint entry count, entries. Integers are LEB128 varints
-// (signed ones zigzag-encoded), strings a varint length then bytes.
+// Body: varint state count, states; varint entry count, entries (key, parse record, fragment).
+// Integers are LEB128 varints (signed ones zigzag-encoded), strings a varint length then bytes.
 constexpr std::string_view k_magic = "GVPC";
 constexpr std::size_t k_header_size = 4 + 4 + 8 + 8;
 constexpr std::size_t k_max_states = 16;
@@ -50,8 +49,9 @@ void put_fixed(std::string& out, std::uint64_t value, int bytes) {
 std::uint64_t get_fixed(std::string_view in, std::size_t at, int bytes) {
   std::uint64_t value = 0;
   for (int i = 0; i < bytes; ++i) {
-    value |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + static_cast<std::size_t>(i)]))
-             << (8 * i);
+    value |=
+        static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + static_cast<std::size_t>(i)]))
+        << (8 * i);
   }
   return value;
 }
@@ -292,14 +292,28 @@ fs::path parse_cache_path(const fs::path& common_dir) {
 }
 
 PersistentParseCache PersistentParseCache::load(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     return {};
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    return {};
+  std::string bytes;
+  struct ::stat info {};
+  if (::fstat(fd, &info) == 0 && info.st_size > 0) {
+    bytes.resize(static_cast<std::size_t>(info.st_size));
+    std::size_t got = 0;
+    while (got < bytes.size()) {
+      const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+      if (n < 0 && errno == EINTR) {
+        continue;
+      }
+      if (n <= 0) {
+        break;
+      }
+      got += static_cast<std::size_t>(n);
+    }
+    bytes.resize(got);  // a short read fails the size check below
   }
+  ::close(fd);
   return from_bytes(std::move(bytes));
 }
 
@@ -315,8 +329,7 @@ PersistentParseCache PersistentParseCache::from_bytes(std::string bytes) {
     return cache;
   }
   cache.m_buffer = std::move(bytes);
-  const std::string_view buffer = cache.m_buffer;
-  Reader in(buffer, k_header_size, buffer.size());
+  Reader in(cache.m_buffer, k_header_size, cache.m_buffer.size());
   const std::uint64_t state_count = in.u();
   for (std::uint64_t n = 0; n < state_count && !in.failed(); ++n) {
     State state;
@@ -324,24 +337,47 @@ PersistentParseCache PersistentParseCache::from_bytes(std::string bytes) {
     state.findings = read_findings(in);
     cache.m_states.push_back(std::move(state));
   }
-  const std::uint64_t entry_count = in.u();
-  for (std::uint64_t n = 0; n < entry_count && !in.failed(); ++n) {
-    std::string key = in.str();
-    const std::uint64_t length = in.u();
-    const std::size_t offset = in.at();
-    in.skip(length);
-    if (!in.failed()) {
-      cache.m_entries.emplace(std::move(key), Slot{offset, length, std::nullopt, false});
-    }
-  }
-  if (in.failed() || in.at() != buffer.size()) {
+  if (in.failed()) {
     return PersistentParseCache{};  // passed the checksum yet malformed: trust none of it
   }
+  cache.m_entries_offset = in.at();
   return cache;
+}
+
+// The entry table is indexed on first use: a run answered from a remembered state never needs
+// it, and indexing 10,000 keys is most of the cost of loading.
+void PersistentParseCache::index_entries() const {
+  if (m_indexed) {
+    return;
+  }
+  m_indexed = true;
+  if (m_entries_offset == 0) {
+    return;  // nothing loaded
+  }
+  Reader in(m_buffer, m_entries_offset, m_buffer.size());
+  const std::uint64_t entry_count = in.u();
+  m_entries.reserve(entry_count < 1'000'000 ? entry_count : 0);
+  for (std::uint64_t n = 0; n < entry_count && !in.failed(); ++n) {
+    std::string key = in.str();
+    Slot slot;
+    slot.length = in.u();
+    slot.offset = in.at();
+    in.skip(slot.length);
+    slot.fragment_length = in.u();
+    slot.fragment_offset = in.at();
+    in.skip(slot.fragment_length);
+    if (!in.failed()) {
+      m_entries.emplace(std::move(key), std::move(slot));
+    }
+  }
+  if (in.failed() || in.at() != m_buffer.size()) {
+    m_entries.clear();  // passed the checksum yet malformed: trust none of it
+  }
 }
 
 const ParsedMemory* PersistentParseCache::find(std::string_view path,
                                                std::string_view blob_oid) const {
+  index_entries();
   const auto it = m_entries.find(key_of(path, blob_oid));
   if (it == m_entries.end()) {
     return nullptr;
@@ -359,8 +395,37 @@ const ParsedMemory* PersistentParseCache::find(std::string_view path,
 
 void PersistentParseCache::store(std::string_view path, std::string_view blob_oid,
                                  ParsedMemory parsed) {
+  index_entries();
   Slot& slot = m_entries[key_of(path, blob_oid)];
   slot.parsed = std::move(parsed);
+  slot.stored = true;
+  slot.used = true;
+  m_dirty = true;
+}
+
+std::optional<std::string_view> PersistentParseCache::find_fragment(
+    std::string_view path, std::string_view blob_oid) const {
+  index_entries();
+  const auto it = m_entries.find(key_of(path, blob_oid));
+  if (it == m_entries.end()) {
+    return std::nullopt;
+  }
+  const Slot& slot = it->second;
+  slot.used = true;
+  if (slot.fragment) {
+    return std::string_view(*slot.fragment);
+  }
+  if (slot.fragment_length == 0) {
+    return std::nullopt;
+  }
+  return std::string_view(m_buffer).substr(slot.fragment_offset, slot.fragment_length);
+}
+
+void PersistentParseCache::store_fragment(std::string_view path, std::string_view blob_oid,
+                                          std::string fragment) {
+  index_entries();
+  Slot& slot = m_entries[key_of(path, blob_oid)];
+  slot.fragment = std::move(fragment);
   slot.used = true;
   m_dirty = true;
 }
@@ -384,6 +449,7 @@ void PersistentParseCache::store_state(std::string_view digest, std::vector<Find
 }
 
 std::string PersistentParseCache::to_bytes() const {
+  index_entries();
   std::string body;
   Writer out(body);
   out.u(m_states.size());
@@ -410,11 +476,16 @@ std::string PersistentParseCache::to_bytes() const {
     for (const auto* entry : *list) {
       out.str(entry->first);
       const Slot& slot = entry->second;
-      if (slot.parsed) {
+      if (slot.stored) {
         const std::string record = encode_parsed(*slot.parsed);
         out.str(record);
       } else {
         out.str(std::string_view(m_buffer).substr(slot.offset, slot.length));
+      }
+      if (slot.fragment) {
+        out.str(*slot.fragment);
+      } else {
+        out.str(std::string_view(m_buffer).substr(slot.fragment_offset, slot.fragment_length));
       }
     }
   }

@@ -27,7 +27,7 @@ class PersistentParseCache final : public ParseCache {
  public:
   // Bumped whenever parse_memory's output or this file's layout changes, so a newer binary never
   // trusts what an older one cached.
-  static constexpr std::uint32_t k_format = 1;
+  static constexpr std::uint32_t k_format = 2;
 
   PersistentParseCache() = default;
 
@@ -39,6 +39,13 @@ class PersistentParseCache final : public ParseCache {
   [[nodiscard]] const ParsedMemory* find(std::string_view path,
                                          std::string_view blob_oid) const override;
   void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) override;
+
+  // Text derived from one memory file and remembered beside its parse: the gate keeps the
+  // memory's rendered memory-index.json entry here. nullopt when none was stored. The view is
+  // valid until the next store_fragment().
+  [[nodiscard]] std::optional<std::string_view> find_fragment(std::string_view path,
+                                                              std::string_view blob_oid) const;
+  void store_fragment(std::string_view path, std::string_view blob_oid, std::string fragment);
 
   // The findings remembered for a vault state, or nullptr.
   [[nodiscard]] const std::vector<Finding>* find_state(std::string_view digest) const;
@@ -52,13 +59,20 @@ class PersistentParseCache final : public ParseCache {
   bool save(const std::filesystem::path& file) const;
 
   [[nodiscard]] bool dirty() const { return m_dirty; }
-  [[nodiscard]] std::size_t size() const { return m_entries.size(); }
+  [[nodiscard]] std::size_t size() const {
+    index_entries();
+    return m_entries.size();
+  }
 
  private:
   struct Slot {
     std::size_t offset = 0;  // encoded record in m_buffer, when not decoded yet
     std::size_t length = 0;
-    mutable std::optional<ParsedMemory> parsed;
+    std::size_t fragment_offset = 0;
+    std::size_t fragment_length = 0;             // 0: no fragment in m_buffer
+    mutable std::optional<ParsedMemory> parsed;  // decoded on demand, or stored
+    bool stored = false;                         // `parsed` came from store(): encode it on save
+    std::optional<std::string> fragment;         // stored in this process
     mutable bool used = false;
   };
   struct State {
@@ -66,9 +80,13 @@ class PersistentParseCache final : public ParseCache {
     std::vector<Finding> findings;
   };
 
-  std::string m_buffer;  // the loaded file, for lazy decoding
-  std::unordered_map<std::string, Slot> m_entries;  // key: path '\0' oid
-  std::vector<State> m_states;                      // newest first
+  void index_entries() const;
+
+  std::string m_buffer;              // the loaded file, for lazy decoding
+  std::size_t m_entries_offset = 0;  // where the entry table starts in m_buffer; 0: none
+  mutable bool m_indexed = false;
+  mutable std::unordered_map<std::string, Slot> m_entries;  // key: path '\0' oid
+  std::vector<State> m_states;                              // newest first
   bool m_dirty = false;
 };
 
