@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <map>
-
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <map>
 
 #include "core/recall/maintain.hpp"
 #include "core/recall/maintain_render.hpp"
@@ -136,13 +135,13 @@ TEST_CASE("missing metadata becomes an empty object plus new records",
 TEST_CASE("at the budget there is no pressure; one word over selects only the top entry",
           "[recall][maintain][edge-20]") {
   const std::string reviewed = record("2026-11-30T12:00:00Z");
-  const std::string metadata = fmt::format(
-      R"({{"tr0000000001": {0}, "tr0000000002": {0}, "tr0000000003": {0}}})", reviewed);
+  const std::string metadata =
+      fmt::format(R"({{"tr0000000001": {0}, "tr0000000002": {0}, "tr0000000003": {0}}})", reviewed);
   SECTION("1500 words") {
-    const auto input = make_input({parse("CLAUDE.local.md",
-                                         "- " + words(1000) + " ^tr0000000001\n- " + words(500) +
-                                             " ^tr0000000002\n")},
-                                  metadata);
+    const auto input =
+        make_input({parse("CLAUDE.local.md", "- " + words(1000) + " ^tr0000000001\n- " +
+                                                 words(500) + " ^tr0000000002\n")},
+                   metadata);
     const Analysis analysis = gv::recall::analyze(input);
     CHECK(analysis.working_words == 1500);
     CHECK_FALSE(analysis.over_budget());
@@ -163,14 +162,14 @@ TEST_CASE("at the budget there is no pressure; one word over selects only the to
   }
 }
 
-TEST_CASE("pressure takes the highest scores until enough words are freed",
-          "[recall][maintain]") {
+TEST_CASE("pressure takes the highest scores until enough words are freed", "[recall][maintain]") {
   // Scores: a = 2 + 0.1 * 100 = 12, b = 6 + 0.1 * 10 = 7, c = 4 + 0.1 * 365 = 40.5 (never).
   const auto input = make_input(
       {parse("CLAUDE.local.md", "- a1 a2 ^tr000000000a\n- " + words(6) + " ^tr000000000b\n- " +
                                     words(4) + " ^tr000000000c\n")},
-      fmt::format(R"({{"tr000000000a": {}, "tr000000000b": {}, "tr000000000c": {{"status": "active"}}}})",
-                  record("2026-08-22T12:00:00Z"), record("2026-11-20T12:00:00Z")),
+      fmt::format(
+          R"({{"tr000000000a": {}, "tr000000000b": {}, "tr000000000c": {{"status": "active"}}}})",
+          record("2026-08-22T12:00:00Z"), record("2026-11-20T12:00:00Z")),
       /*budget=*/6);
   const Analysis analysis = gv::recall::analyze(input);
   REQUIRE(analysis.needed() == 6);
@@ -182,9 +181,9 @@ TEST_CASE("pressure takes the highest scores until enough words are freed",
 
 TEST_CASE("tied scores keep scan order", "[recall][maintain][edge-21]") {
   const std::string reviewed = record("2026-11-30T12:00:00Z");
-  const auto input = make_input(
-      {parse("CLAUDE.local.md", "- x y z ^tr0000000002\n- p q r ^tr0000000001\n")},
-      fmt::format(R"({{"tr0000000001": {0}, "tr0000000002": {0}}})", reviewed), 3);
+  const auto input =
+      make_input({parse("CLAUDE.local.md", "- x y z ^tr0000000002\n- p q r ^tr0000000001\n")},
+                 fmt::format(R"({{"tr0000000001": {0}, "tr0000000002": {0}}})", reviewed), 3);
   const Analysis analysis = gv::recall::analyze(input);
   CHECK(ids_of(analysis.pressure) == std::vector<std::string>{"tr0000000002"});
 }
@@ -316,13 +315,15 @@ TEST_CASE("the candidate layout follows the original text", "[recall][maintain][
         "3. [registers/tech-stack.md] status: superseded\n"
         "   \"Using Node 16 in production\"\n"
         "   → [a]rchive (recommended) / [k]eep\n");
-  CHECK(gv::recall::analysis_json(analysis).dump() ==
-        R"({"budget":1,"pressure_candidates":[{"id":"tr0000000002","line":2,"path":"CLAUDE.local.md","score":39.5,"words":3},)"
-        R"({"id":"tr8f2a1c3d7e","line":1,"path":"CLAUDE.local.md","score":9.525,"words":5}],"schema":1,)"
-        R"("superseded":[{"id":"tra4b2c1d9e0","line":1,"path":"memory/registers/tech-stack.md"}],"working_words":8})");
+  CHECK(
+      gv::recall::analysis_json(analysis).dump() ==
+      R"({"budget":1,"pressure_candidates":[{"id":"tr0000000002","line":2,"path":"CLAUDE.local.md","score":39.5,"words":3},)"
+      R"({"id":"tr8f2a1c3d7e","line":1,"path":"CLAUDE.local.md","score":9.525,"words":5}],"schema":1,)"
+      R"("superseded":[{"id":"tra4b2c1d9e0","line":1,"path":"memory/registers/tech-stack.md"}],"working_words":8})");
 }
 
-TEST_CASE("the all-clear block, and superseded cleanup under budget", "[recall][maintain][render]") {
+TEST_CASE("the all-clear block, and superseded cleanup under budget",
+          "[recall][maintain][render]") {
   const auto clear = make_input({parse("CLAUDE.local.md", "- a b c ^tr0000000001\n")});
   CHECK(gv::recall::render_presentation(gv::recall::analyze(clear)) ==
         "recall-maintain — all clear\n"
@@ -349,8 +350,8 @@ TEST_CASE("the all-clear block, and superseded cleanup under budget", "[recall][
 
 TEST_CASE("a pool too small to reach the budget says how much it can free",
           "[recall][maintain][render]") {
-  auto input = make_input({parse("CLAUDE.local.md", "- a b c ^tr0000000001\n- d e ^tr0000000002\n")},
-                          "{}", 1);
+  auto input = make_input(
+      {parse("CLAUDE.local.md", "- a b c ^tr0000000001\n- d e ^tr0000000002\n")}, "{}", 1);
   input.metadata["tr0000000001"].pinned = true;
   const Analysis analysis = gv::recall::analyze(input);
   CHECK(gv::recall::render_presentation(analysis).find(
@@ -365,10 +366,12 @@ TEST_CASE("numbering continues past nine with a wider indent", "[recall][maintai
   for (int i = 0; i < 10; ++i) {
     working += fmt::format("- e{} ^tr00000000{:02}\n", i, i);
   }
-  const Analysis analysis = gv::recall::analyze(make_input({parse("CLAUDE.local.md", working)}, "{}", 0));
-  CHECK(gv::recall::render_presentation(analysis).find("\n10. [CLAUDE.local.md] 1 words, last reviewed 0 days ago\n"
-                                                       "    \"e9\"\n"
-                                                       "    → [k]eep") != std::string::npos);
+  const Analysis analysis =
+      gv::recall::analyze(make_input({parse("CLAUDE.local.md", working)}, "{}", 0));
+  CHECK(gv::recall::render_presentation(analysis).find(
+            "\n10. [CLAUDE.local.md] 1 words, last reviewed 0 days ago\n"
+            "    \"e9\"\n"
+            "    → [k]eep") != std::string::npos);
 }
 
 TEST_CASE("demote and archive move whole lines and change nothing else",
@@ -422,7 +425,8 @@ TEST_CASE("CRLF sources lose the line cleanly and LF destinations stay LF",
       "{}", 0);
   const Analysis analysis = gv::recall::analyze(input);
   const auto result = gv::recall::plan_maintain(
-      input, analysis, {{"tr0000000001", {Action::demote, 30}}, {"tr0000000002", {Action::archive, 30}}});
+      input, analysis,
+      {{"tr0000000001", {Action::demote, 30}}, {"tr0000000002", {Action::archive, 30}}});
   CHECK(result.writes.at("CLAUDE.local.md") == "# W\r\nlast\r\n");
   CHECK(result.writes.at("memory/registers/_inbox.md") == "# Inbox\n- a ^tr0000000001\n");
   CHECK(result.writes.at("memory/archive/ARCHIVE.md") == "# Archive\r\n- b ^tr0000000002\r\n");
@@ -430,16 +434,18 @@ TEST_CASE("CRLF sources lose the line cleanly and LF destinations stay LF",
 
 TEST_CASE("a missing final newline never merges two lines", "[recall][maintain][edge-14]") {
   SECTION("removing the unterminated last line keeps the previous terminator") {
-    const auto input = make_input({parse("CLAUDE.local.md", "- a ^tr0000000001\n- b ^tr0000000002")}, "{}", 0);
+    const auto input =
+        make_input({parse("CLAUDE.local.md", "- a ^tr0000000001\n- b ^tr0000000002")}, "{}", 0);
     const auto result = gv::recall::plan_maintain(input, gv::recall::analyze(input),
                                                   {{"tr0000000002", {Action::demote, 30}}});
     CHECK(result.writes.at("CLAUDE.local.md") == "- a ^tr0000000001\n");
     CHECK(result.writes.at("memory/registers/_inbox.md").ends_with("\n\n- b ^tr0000000002\n"));
   }
   SECTION("appending to a destination without a final newline adds one first") {
-    const auto input = make_input({parse("CLAUDE.local.md", "- a ^tr0000000001\n"),
-                                   parse("memory/registers/_inbox.md", "# Inbox\n- z ^tr0000000009")},
-                                  "{}", 0);
+    const auto input =
+        make_input({parse("CLAUDE.local.md", "- a ^tr0000000001\n"),
+                    parse("memory/registers/_inbox.md", "# Inbox\n- z ^tr0000000009")},
+                   "{}", 0);
     const auto result = gv::recall::plan_maintain(input, gv::recall::analyze(input),
                                                   {{"tr0000000001", {Action::demote, 30}}});
     CHECK(result.writes.at("CLAUDE.local.md") == "");
@@ -451,8 +457,8 @@ TEST_CASE("a missing final newline never merges two lines", "[recall][maintain][
 }
 
 TEST_CASE("a BOM survives removing the first line", "[recall][maintain][edge-15]") {
-  const auto input =
-      make_input({parse("CLAUDE.local.md", "\xEF\xBB\xBF- x ^tr0000000001\n- y ^tr0000000002\n")}, "{}", 0);
+  const auto input = make_input(
+      {parse("CLAUDE.local.md", "\xEF\xBB\xBF- x ^tr0000000001\n- y ^tr0000000002\n")}, "{}", 0);
   const auto result = gv::recall::plan_maintain(input, gv::recall::analyze(input),
                                                 {{"tr0000000001", {Action::demote, 30}}});
   CHECK(result.writes.at("CLAUDE.local.md") == "\xEF\xBB\xBF- y ^tr0000000002\n");
@@ -466,7 +472,8 @@ TEST_CASE("an inbox entry can be archived in the same run that demotes into the 
       R"({"tr0000000002": {"pinned": false, "snoozed_until": null, "status": "superseded"}})", 0);
   const Analysis analysis = gv::recall::analyze(input);
   const auto result = gv::recall::plan_maintain(
-      input, analysis, {{"tr0000000001", {Action::demote, 30}}, {"tr0000000002", {Action::archive, 30}}});
+      input, analysis,
+      {{"tr0000000001", {Action::demote, 30}}, {"tr0000000002", {Action::archive, 30}}});
   CHECK(result.writes.at("memory/registers/_inbox.md") == "# Inbox\n- a b ^tr0000000001\n");
   CHECK(result.writes.at("memory/archive/ARCHIVE.md").ends_with("\n\n- old ^tr0000000002\n"));
   CHECK(result.writes.at("CLAUDE.local.md") == "");
@@ -480,7 +487,8 @@ TEST_CASE("keep, pin, snooze and mark superseded change metadata only",
           "tr0000000003": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-01-01T00:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "working"},
           "tr0000000004": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-01-01T00:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "working", "note": "kept"}})";
   const auto input = make_input(
-      {parse("CLAUDE.local.md", "- a ^tr0000000001\n- b ^tr0000000002\n- c ^tr0000000003\n- d ^tr0000000004\n")},
+      {parse("CLAUDE.local.md",
+             "- a ^tr0000000001\n- b ^tr0000000002\n- c ^tr0000000003\n- d ^tr0000000004\n")},
       metadata, 0);
   const Analysis analysis = gv::recall::analyze(input);
   const gv::recall::Decisions decisions{{"tr0000000001", {Action::keep, 30}},
@@ -558,7 +566,8 @@ TEST_CASE("a run that changes nothing writes nothing", "[recall][maintain]") {
   const std::string metadata =
       "{\n  \"tr0000000001\": {\n    \"created_at\": \"2026-01-01T00:00:00Z\",\n"
       "    \"last_reviewed_at\": \"2026-11-30T12:00:00Z\",\n    \"pinned\": false,\n"
-      "    \"snoozed_until\": null,\n    \"status\": \"active\",\n    \"tier\": \"working\"\n  }\n}\n";
+      "    \"snoozed_until\": null,\n    \"status\": \"active\",\n    \"tier\": \"working\"\n  "
+      "}\n}\n";
   const auto input = make_input({parse("CLAUDE.local.md", "- a ^tr0000000001\n")}, metadata);
   const auto result = gv::recall::plan_maintain(input, gv::recall::analyze(input), {});
   CHECK(result.empty());
@@ -572,7 +581,8 @@ TEST_CASE("a file edited after the scan is named before anything is written",
                                                 {{"tr0000000001", {Action::demote, 30}}});
   const FakeSnapshot same{{{"CLAUDE.local.md", working}, {"memory/.recall/metadata.json", "{}"}}};
   CHECK_FALSE(gv::recall::changed_since_scan(input, result, same));
-  const FakeSnapshot edited{{{"CLAUDE.local.md", working + "- c\n"}, {"memory/.recall/metadata.json", "{}"}}};
+  const FakeSnapshot edited{
+      {{"CLAUDE.local.md", working + "- c\n"}, {"memory/.recall/metadata.json", "{}"}}};
   CHECK(gv::recall::changed_since_scan(input, result, edited) == "CLAUDE.local.md");
   const FakeSnapshot inbox_appeared{{{"CLAUDE.local.md", working},
                                      {"memory/.recall/metadata.json", "{}"},
@@ -580,8 +590,7 @@ TEST_CASE("a file edited after the scan is named before anything is written",
   CHECK(gv::recall::changed_since_scan(input, result, inbox_appeared) == "registers/_inbox.md");
 }
 
-TEST_CASE("an archived entry moved back by hand keeps its status and warns",
-          "[recall][maintain]") {
+TEST_CASE("an archived entry moved back by hand keeps its status and warns", "[recall][maintain]") {
   const auto input = make_input(
       {parse("CLAUDE.local.md", "- a ^tr0000000001\n")},
       R"({"tr0000000001": {"pinned": false, "snoozed_until": null, "status": "archived", "tier": "archive"}})");

@@ -46,21 +46,24 @@ TEST_CASE("stale register entries come oldest first, never-reviewed before all",
   CHECK(report.stale[1].id == "tra1b2c3d4e5");
   CHECK(report.stale[2].id == "tr0000000001");
   const std::string text = gv::recall::render_secondary(report);
-  CHECK(text.starts_with("Stale entries (not reviewed in 30+ days):\n"
-                         "  1. [registers/tech-stack.md] Last reviewed: never\n"
-                         "     \"never reviewed\" ^tr0000000005\n"
-                         "  2. [registers/tech-stack.md] Last reviewed: 2025-12-01\n"
-                         "     \"Using Postgres 15 in production\" ^tra1b2c3d4e5\n"
-                         "  3. [registers/_inbox.md] Last reviewed: 2026-10-01\n"
-                         "     \"inbox entry\" ^tr0000000001\n\n"));
+  CHECK(
+      text.starts_with("Stale entries (not reviewed in 30+ days):\n"
+                       "  1. [registers/tech-stack.md] Last reviewed: never\n"
+                       "     \"never reviewed\" ^tr0000000005\n"
+                       "  2. [registers/tech-stack.md] Last reviewed: 2025-12-01\n"
+                       "     \"Using Postgres 15 in production\" ^tra1b2c3d4e5\n"
+                       "  3. [registers/_inbox.md] Last reviewed: 2026-10-01\n"
+                       "     \"inbox entry\" ^tr0000000001\n\n"));
 }
 
 TEST_CASE("same topic with different values in two files is a possible contradiction",
           "[recall][secondary]") {
   const std::vector<ParsedFile> files{
-      parse("CLAUDE.local.md", "- Deadline is March 1 ^tr0000000001\n- Use Node 16 ^tr0000000002\n"),
-      parse("memory/registers/decisions.md",
-            "- deadline moved to **March 15** ^tr0000000003\n- deadline is March 1 ^tr0000000004\n"),
+      parse("CLAUDE.local.md",
+            "- Deadline is March 1 ^tr0000000001\n- Use Node 16 ^tr0000000002\n"),
+      parse(
+          "memory/registers/decisions.md",
+          "- deadline moved to **March 15** ^tr0000000003\n- deadline is March 1 ^tr0000000004\n"),
       parse("memory/registers/tech-stack.md", "- Use node 16 ^tr0000000005\n"),
   };
   const auto records = metadata(R"({"tr0000000002": {"status": "superseded"}})");
@@ -85,9 +88,9 @@ TEST_CASE("same topic with different values in two files is a possible contradic
 }
 
 TEST_CASE("no contradictions says so", "[recall][secondary]") {
-  const auto report = gv::recall::run_secondary_checks(
-      {parse("CLAUDE.local.md", "- a ^tr0000000001\n")}, {}, at("2026-11-30T12:00:00Z"),
-      day("2026-11-30"), {});
+  const auto report =
+      gv::recall::run_secondary_checks({parse("CLAUDE.local.md", "- a ^tr0000000001\n")}, {},
+                                       at("2026-11-30T12:00:00Z"), day("2026-11-30"), {});
   CHECK(gv::recall::render_secondary(report) ==
         "Stale entries: none.\n"
         "\n"
@@ -98,17 +101,18 @@ TEST_CASE("no contradictions says so", "[recall][secondary]") {
         "Daily logs older than 30 days: 0\n");
 }
 
-TEST_CASE("open loops past due or closed under Active are flagged", "[recall][secondary][edge-29]") {
-  const std::vector<ParsedFile> files{parse(
-      "memory/registers/open-loops.md",
-      "# Open Loops\n"
-      "## Active\n"
-      "- [ ] X — created 2026-01-01, due 2026-01-05 ^tr0000000001\n"
-      "- [ ] Due today — due 2026-01-06 ^tr0000000002\n"
-      "- [x] Y ^tr0000000003\n"
-      "- [ ] overdue 2025-01-01 is not a due date ^tr0000000004\n"
-      "## Recently Closed\n"
-      "- [X] Z — closed 2026-01-02 ^tr0000000005\n")};
+TEST_CASE("open loops past due or closed under Active are flagged",
+          "[recall][secondary][edge-29]") {
+  const std::vector<ParsedFile> files{
+      parse("memory/registers/open-loops.md",
+            "# Open Loops\n"
+            "## Active\n"
+            "- [ ] X — created 2026-01-01, due 2026-01-05 ^tr0000000001\n"
+            "- [ ] Due today — due 2026-01-06 ^tr0000000002\n"
+            "- [x] Y ^tr0000000003\n"
+            "- [ ] overdue 2025-01-01 is not a due date ^tr0000000004\n"
+            "## Recently Closed\n"
+            "- [X] Z — closed 2026-01-02 ^tr0000000005\n")};
   const auto report = gv::recall::run_secondary_checks(files, {}, at("2026-01-06T12:00:00Z"),
                                                        day("2026-01-06"), {});
   CHECK(report.open_loops_active == 3);
@@ -120,9 +124,9 @@ TEST_CASE("open loops past due or closed under Active are flagged", "[recall][se
 }
 
 TEST_CASE("daily logs count by the date in their name", "[recall][secondary][edge-30]") {
-  const std::vector<std::string> logs{
-      "memory/daily/2025-12-01.md", "memory/daily/2025-12-05.md", "memory/daily/2025-12-06.md",
-      "memory/daily/notes.md", "memory/daily/2025-13-01.md"};
+  const std::vector<std::string> logs{"memory/daily/2025-12-01.md", "memory/daily/2025-12-05.md",
+                                      "memory/daily/2025-12-06.md", "memory/daily/notes.md",
+                                      "memory/daily/2025-13-01.md"};
   const auto report =
       gv::recall::run_secondary_checks({}, {}, at("2026-01-05T12:00:00Z"), day("2026-01-05"), logs);
   // 2025-12-01 is 35 days old; 2025-12-05 is exactly 31; 2025-12-06 is 30 (not older).
