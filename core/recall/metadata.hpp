@@ -1,12 +1,13 @@
 #pragma once
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/finding.hpp"
 #include "core/recall/ids.hpp"
@@ -25,8 +26,8 @@ struct Record {
   bool pinned = false;
   std::optional<std::string> snoozed_until;
   std::string status = "active";
-  std::string tier;                                 // empty when absent
-  nlohmann::json extra = nlohmann::json::object();  // unknown keys, kept on rewrite
+  std::string tier;                                   // empty when absent
+  nlohmann::json extra = nlohmann::json::object();    // unknown keys, kept on rewrite
 };
 
 // Keyed by id without the caret; std::map keeps byte order, the order the file is written in.
