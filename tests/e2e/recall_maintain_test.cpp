@@ -431,3 +431,49 @@ TEST_CASE("maintain outside an initialised memory system says so", "[e2e][recall
   CHECK(result.code == 1);
   CHECK(contains(result.err, "Memory system not initialized"));
 }
+
+TEST_CASE("on a terminal each candidate is asked for in turn", "[e2e][recall][maintain][tty]") {
+  Sandbox sandbox;
+  if (sandbox.sh("command -v script").code != 0) {
+    WARN("util-linux `script` is not installed; the terminal case is not run");
+    return;
+  }
+  write_vault(sandbox);
+  sandbox.commit_all();
+  // script(1) gives the command a pseudo-terminal; the answers arrive through it. `x` is not a
+  // choice and is asked again.
+  const auto result = sandbox.sh(
+      "printf 'i\\nd\\nx\\nsnooze 3\\nk\\n' | "
+      "script -qec 'git vault recall maintain --budget 10' /dev/null");
+  INFO(result.out);
+  CHECK(result.code == 0);
+  CHECK(contains(result.out, "Apply all / decide individually?"));
+  CHECK(sandbox.read("memory/registers/_inbox.md")
+            .ends_with("\n- Dave prefers concise error messages and no unnecessary logging "
+                       "^tr0000000001\n"));
+  CHECK(sandbox.read("memory/registers/tech-stack.md") == k_tech_stack);
+  const auto metadata = nlohmann::json::parse(sandbox.read("memory/.recall/metadata.json"));
+  CHECK(metadata["tr0000000002"]["snoozed_until"] == "2026-12-03T12:00:00Z");
+  CHECK(metadata["tr00000000aa"]["status"] == "superseded");
+  CHECK(metadata["tr00000000aa"]["last_reviewed_at"] == "2026-11-30T12:00:00Z");
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(recall-maintain): demote 1, snooze 1, keep 1\n");
+}
+
+TEST_CASE("an ignored metadata file is written but kept out of the commit",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write(".gitignore", "memory/.recall/\n");
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain", "--apply-all"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(contains(result.err,
+                 "ignored by git, written without a commit: memory/.recall/metadata.json"));
+  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out ==
+        "memory/archive/ARCHIVE.md\n"
+        "memory/registers/tech-stack.md\n");
+  CHECK(contains(sandbox.read("memory/.recall/metadata.json"), "\"status\": \"archived\""));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
