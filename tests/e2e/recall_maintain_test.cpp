@@ -226,7 +226,7 @@ TEST_CASE("recall files that git ignores are written to the work tree without a 
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
-TEST_CASE("--no-commit leaves the changes in the work tree", "[e2e][recall][maintain]") {
+TEST_CASE("option --no-commit leaves the changes in the work tree", "[e2e][recall][maintain]") {
   Sandbox sandbox;
   write_vault(sandbox);
   sandbox.commit_all();
@@ -311,7 +311,7 @@ TEST_CASE("invalid metadata JSON stops maintain and stays byte-identical",
   CHECK(sandbox.read("memory/.recall/metadata.json") == broken);
 }
 
-TEST_CASE("--dry-run writes nothing and --json gives the fixed shape",
+TEST_CASE("option --dry-run writes nothing and --json gives the fixed shape",
           "[e2e][recall][maintain][edge-19]") {
   Sandbox sandbox;
   write_vault(sandbox);
@@ -344,7 +344,7 @@ TEST_CASE("without a terminal or decision flags nothing changes and the flags ar
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
-TEST_CASE("--decide for an entry that is not a candidate is a usage error",
+TEST_CASE("option --decide for an entry that is not a candidate is a usage error",
           "[e2e][recall][maintain]") {
   Sandbox sandbox;
   write_vault(sandbox);

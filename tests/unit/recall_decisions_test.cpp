@@ -67,7 +67,7 @@ TEST_CASE("apply-all fills in the recommended action where --decide is silent",
   CHECK(only.at("tr0000000002") == Decision{Action::keep, 30});
 }
 
-TEST_CASE("--decide refuses non-candidates, repeats and actions a kind does not offer",
+TEST_CASE("option --decide refuses non-candidates, repeats and actions a kind does not offer",
           "[recall][decisions]") {
   const auto analysis = two_candidates();
   CHECK_THROWS_WITH(gv::recall::resolve_decisions(analysis, {"tr00000000ff=keep"}, false),
