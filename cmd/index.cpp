@@ -63,20 +63,13 @@ int run(const Options& options, const Globals& globals) {
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), but
   // written to the work tree only: `index` is the fix the gate names, and the user stages it.
-  distill::ActionDraft draft;
-  draft.type = "index";
-  distill::FinishContext context;
-  context.clock = clock;
-  context.cache = cache.get();
-  distill::FinishedAction done = distill::finish_action(std::move(draft), snapshot, context);
+  std::optional<ExistingIndex> existing;
+  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
+    existing = read_index(vault_path::k_index_json, *bytes).index;
+  }
   Plan plan;
-  for (const std::string& path : done.regenerated) {
-    plan.write(path, *done.plan.changes.at(path));
-  }
-  for (const std::string& id : done.carried) {
-    const std::string path = memory_path(id);
-    plan.write(path, *done.plan.changes.at(path));
-  }
+  const distill::Regeneration done =
+      distill::regenerate_index_files(plan, snapshot, existing, clock.today, cache.get());
   if (!plan.empty()) {
     git::ApplyOptions apply_options;
     apply_options.commit = false;
