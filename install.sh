@@ -32,10 +32,16 @@ if [[ -z ${SKIP_APT:-} ]]; then
 fi
 
 build="$here/build-release"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGIT_VAULT_WERROR=OFF \
-  -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" >/dev/null
-cmake --install "$build" --prefix "$prefix" >/dev/null
+log="$build/install.log"
+mkdir -p "$build"
+echo "git-vault: building (Release; log in $log)" >&2
+if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGIT_VAULT_WERROR=OFF \
+  -DBUILD_TESTING=OFF && cmake --build "$build" -j "$(nproc)" &&
+  cmake --install "$build" --prefix "$prefix"; } >"$log" 2>&1; then
+  tail -n 40 "$log" >&2
+  echo "git-vault: error: the build failed; the full log is $log" >&2
+  exit 1
+fi
 bin="$prefix/bin/git-vault"
 echo "git-vault: installed $bin" >&2
 case ":$PATH:" in
