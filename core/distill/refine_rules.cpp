@@ -510,8 +510,9 @@ RefineFixes find_refine_fixes(const std::vector<RefineSubject>& subjects) {
         fixes.tier2.push_back(Tier2Fix{
             memory.id, std::string(k_fix_keyword_enrich),
             "Add suggested keywords based on content analysis",
-            fmt::format("content-terms: {} keywords; top {} words over 4 letters seen twice or more",
-                        memory.keywords.size(), k_enrich_terms),
+            fmt::format("content-terms: {} keywords (under {}); top {} words of over 4 letters "
+                        "seen at least twice, minus current keywords",
+                        memory.keywords.size(), k_enrich_below, k_enrich_terms),
             Json(memory.keywords), Json(additions)});
       }
     }

@@ -65,10 +65,10 @@ TEST_CASE("refine --dry-run lists both tiers and writes nothing", "[distill][ref
   CHECK(doc["sub_mode"] == "refine");
   CHECK(doc["dry_run"] == true);
   REQUIRE(doc["tier1"].size() == 3);
-  CHECK(doc["tier1"][0] == json::parse(R"({"id": "MEM-retry", "fix": "keyword_dedup",
+  CHECK(doc["tier1"][0] == json::parse(R"j({"id": "MEM-retry", "fix": "keyword_dedup",
       "description": "Remove duplicate keywords (case-insensitive, keep first occurrence)",
       "before": ["retry", "Backoff", "RETRY", "jitter", "timeout", "backoff"],
-      "after": ["retry", "Backoff", "jitter", "timeout"]})"));
+      "after": ["retry", "Backoff", "jitter", "timeout"]})j"));
   CHECK(doc["tier1"][2]["after"] == "python/libs");
   REQUIRE(doc["candidates"].size() == 3);
   CHECK(doc["candidates"][0]["key"] == "MEM-editor:keywords");
@@ -175,7 +175,7 @@ TEST_CASE("refine --select applies exactly the chosen Tier 2 fixes with Tier 1",
   CHECK(json::parse(sandbox.read(".memory/distill-log.json"))["summary"]["total_refined"] == 2);
   const std::string message = sandbox.git({"log", "-1", "--format=%B"}).out;
   CHECK_THAT(message, Catch::StartsWith("vault(refine): refine 2 memories (5 fixes)\n"));
-  CHECK_THAT(message, Catch::Contains("\nVault-Memories: MEM-editor,MEM-retry\n"));
+  CHECK_THAT(message, Catch::Contains("\nVault-Memories: MEM-editor, MEM-retry\n"));
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
 
