@@ -64,6 +64,7 @@ TEST_CASE("auto applies Tier 1 fixes only, without a prompt, and prints the comp
         "specs/state.json\n");
   CHECK(sandbox.git({"diff", "--cached", "--name-only"}).out == "notes.txt\n");
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
 
   SECTION("a second run finds nothing to do and writes nothing") {
     const std::string before = head(sandbox);

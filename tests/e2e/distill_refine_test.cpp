@@ -141,6 +141,7 @@ TEST_CASE("refine without a terminal applies Tier 1 only and names the flags for
   CHECK(state["memory_health"]["distill_count"] == 1);
 
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
 }
 
 TEST_CASE("refine --select applies exactly the chosen Tier 2 fixes with Tier 1",
@@ -177,6 +178,7 @@ TEST_CASE("refine --select applies exactly the chosen Tier 2 fixes with Tier 1",
   CHECK_THAT(message, Catch::StartsWith("vault(refine): refine 2 memories (5 fixes)\n"));
   CHECK_THAT(message, Catch::Contains("\nVault-Memories: MEM-editor, MEM-retry\n"));
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
 }
 
 TEST_CASE("refine with only Tier 2 fixes and no selection changes nothing", "[distill][refine]") {

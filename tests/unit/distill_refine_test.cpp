@@ -130,7 +130,7 @@ TEST_CASE("topic suggestions follow known paths and keyword neighbours", "[disti
   gv::Memory empty = lone;
   empty.id = "MEM-empty";
   empty.topic = "";
-  const auto neighbour = suggest_topic(empty, {filed, lone, other});
+  const auto neighbour = suggest_topic(empty, {filed, other});
   REQUIRE(neighbour);
   CHECK(neighbour->topic == "lua/patterns");  // three shared keywords beat two
   CHECK(neighbour->rule == "keyword-neighbour: shares 3 keywords with MEM-other");
