@@ -5,6 +5,8 @@
 //
 // A run with nothing to fix prints the health score and writes nothing: no log entry and no
 // commit, so a scheduled `--auto` does not add a commit every time it finds a clean vault.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/distill/refine_rules.hpp"
