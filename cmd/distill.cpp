@@ -147,6 +147,9 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   if (options.dry_run) {
     if (globals.json) {
       nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};
+      for (const auto& [key, value] : set.dry_run_json.items()) {
+        out[key] = value;
+      }
       out[set.json_key] = nlohmann::ordered_json::array();
       for (const distill::Candidate& candidate : set.candidates) {
         out[set.json_key].push_back(candidate.json);
@@ -165,8 +168,13 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
     return exit_code::k_ok;
   }
 
+  // Refine's Tier 1 runs whatever is selected (D6 exemption): an empty selection still executes
+  // it, and with no Tier 2 candidates there is nothing to ask.
+  const bool automatic = !set.automatic_text.empty();
+  bool automatic_shown = false;
+  bool nothing_selected = false;
   std::vector<distill::Candidate> selected;
-  if (mode.needs_selection()) {
+  if (mode.needs_selection() && !(automatic && set.candidates.empty())) {
     std::vector<std::size_t> indexes;
     if (options.all) {
       for (std::size_t i = 0; i < set.candidates.size(); ++i) {
@@ -183,7 +191,18 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
       }
       indexes = selection.indexes;
     } else if (interactive() && !globals.json) {
+      if (automatic) {
+        std::fputs((set.automatic_text + "\n").c_str(), stdout);
+        automatic_shown = true;
+      }
       indexes = prompt_selection(set);
+    } else if (automatic) {
+      std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
+                             "selection.\nPass --select KEY[,KEY...] (see --dry-run for the {} "
+                             "candidates) or --all to apply the others too.\n",
+                             mode.name(), set.candidates.size())
+                     .c_str(),
+                 stderr);
     } else {
       std::fputs(fmt::format("git-vault: --{} needs a selection: nothing was changed.\n"
                              "Pass --select KEY[,KEY...] (see --dry-run for the {} candidates) "
@@ -193,10 +212,11 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
                  stderr);
       return exit_code::k_no;
     }
-    if (indexes.empty()) {
+    if (indexes.empty() && !automatic) {
       std::fputs((set.none_selected_message + "\n").c_str(), globals.json ? stderr : stdout);
       return exit_code::k_ok;
     }
+    nothing_selected = indexes.empty();
     for (std::size_t index : indexes) {
       selected.push_back(set.candidates[index]);
     }
@@ -205,8 +225,15 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   distill::Execution execution = mode.execute(context, selected);
   const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing,
                                globals, cache.get());
+  FILE* const report = globals.json ? stderr : stdout;
+  if (automatic && !automatic_shown) {
+    std::fputs((set.automatic_text + "\n").c_str(), report);
+  }
   if (!execution.summary.empty()) {
-    std::fputs(execution.summary.c_str(), globals.json ? stderr : stdout);
+    std::fputs(execution.summary.c_str(), report);
+  }
+  if (nothing_selected) {
+    std::fputs((set.none_selected_message + "\n").c_str(), report);
   }
   return code;
 }

@@ -37,6 +37,13 @@ struct CandidateSet {
   std::string dry_run_text;             // the human dry run (Markdown); candidates listed
   std::string question;                 // the prompt's question
   std::string none_selected_message;    // e.g. `No memories selected for purge. ...`
+  // What the run changes without a selection: refine's Tier 1 fixes, a sanctioned exemption
+  // from the MANDATORY STOP (D6), rendered for the user; empty when there is none. When set,
+  // the skeleton shows it (before the prompt on a terminal, else after landing) and goes on to
+  // execute after an empty selection, or without a terminal and without --select/--all.
+  std::string automatic_text;
+  // Keys added to the `--dry-run --json` document before the candidates (refine's `tier1`).
+  nlohmann::ordered_json dry_run_json = nlohmann::ordered_json::object();
 };
 
 // What step 5 produced: the draft for the commit, and what to tell the user afterwards
@@ -66,7 +73,8 @@ class SubMode {
   [[nodiscard]] virtual bool needs_selection() const { return true; }
   [[nodiscard]] virtual CandidateSet candidates(const SubModeContext& context) const = 0;
   // `selected` is a subset of candidates(context).candidates, in presentation order, and not
-  // empty unless needs_selection() is false. Throws gv::Error when a file cannot be edited.
+  // empty unless needs_selection() is false or the set has automatic_text. Throws gv::Error
+  // when a file cannot be edited.
   [[nodiscard]] virtual Execution execute(const SubModeContext& context,
                                           const std::vector<Candidate>& selected) const = 0;
 };

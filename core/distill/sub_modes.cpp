@@ -6,6 +6,8 @@ namespace gv::distill {
 
 // Each sub-mode lives in core/distill/<name>.cpp and exports its factory here.
 std::unique_ptr<SubMode> make_purge();
+std::unique_ptr<SubMode> make_refine();
+std::unique_ptr<SubMode> make_auto();  // core/distill/auto_mode.cpp
 
 namespace {
 
@@ -16,6 +18,8 @@ struct Factory {
 
 constexpr Factory k_factories[] = {
     {"purge", make_purge},
+    {"refine", make_refine},
+    {"auto", make_auto},
 };
 
 }  // namespace

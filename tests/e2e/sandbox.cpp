@@ -2,7 +2,10 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pty.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <array>
@@ -144,10 +147,9 @@ void Sandbox::commit_all(std::string_view message) const {
   REQUIRE(commit.code == 0);
 }
 
-Result Sandbox::run(const std::vector<std::string>& argv, std::string_view stdin_bytes,
-                    std::string_view cwd) const {
-  // Build the child's environment: ours minus git/vault variables that would leak in from a
-  // developer's shell (or from a git hook running this suite), plus the sandbox's pins.
+std::vector<std::string> Sandbox::child_environment() const {
+  // Ours minus git/vault variables that would leak in from a developer's shell (or from a git
+  // hook running this suite), plus the sandbox's pins.
   std::vector<std::string> env_strings;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view kv{*entry};
@@ -163,6 +165,74 @@ Result Sandbox::run(const std::vector<std::string>& argv, std::string_view stdin
   for (const auto& [key, value] : m_env) {
     env_strings.push_back(key + "=" + value);
   }
+  return env_strings;
+}
+
+Result Sandbox::vault_tty(const std::vector<std::string>& args, std::string_view input) const {
+  std::vector<std::string> env_strings = child_environment();
+  std::vector<char*> envp;
+  for (std::string& s : env_strings) {
+    envp.push_back(s.data());
+  }
+  envp.push_back(nullptr);
+  std::vector<std::string> argv{GIT_VAULT_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> argp;
+  for (std::string& s : argv) {
+    argp.push_back(s.data());
+  }
+  argp.push_back(nullptr);
+  const std::string dir = m_root.string();
+
+  int master = -1;
+  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) {
+      _exit(126);
+    }
+    execvpe(argp[0], argp.data(), envp.data());
+    _exit(127);
+  }
+  // No echo, so the output holds only what the program wrote; set on the master before typing.
+  termios settings{};
+  REQUIRE(tcgetattr(master, &settings) == 0);
+  settings.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+  REQUIRE(tcsetattr(master, TCSANOW, &settings) == 0);
+  // Canonical mode queues whole lines until the program reads them.
+  REQUIRE(::write(master, input.data(), input.size()) == static_cast<ssize_t>(input.size()));
+
+  Result result;
+  std::array<char, 4096> buffer{};
+  while (true) {
+    pollfd fd{master, POLLIN, 0};
+    const int ready = poll(&fd, 1, 60000);
+    if (ready == 0) {
+      kill(pid, SIGKILL);
+      ::close(master);
+      waitpid(pid, nullptr, 0);
+      FAIL("git-vault on a terminal produced no output for 60 s; output so far:\n" << result.out);
+    }
+    const ssize_t n = ::read(master, buffer.data(), buffer.size());
+    if (n <= 0) {
+      break;  // EIO once the program has exited and closed the terminal
+    }
+    result.out.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  ::close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::string::size_type pos = 0;
+  while ((pos = result.out.find("\r\n", pos)) != std::string::npos) {
+    result.out.erase(pos, 1);
+  }
+  return result;
+}
+
+Result Sandbox::run(const std::vector<std::string>& argv, std::string_view stdin_bytes,
+                    std::string_view cwd) const {
+  std::vector<std::string> env_strings = child_environment();
   std::vector<char*> envp;
   for (std::string& s : env_strings) {
     envp.push_back(s.data());

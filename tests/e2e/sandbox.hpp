@@ -35,6 +35,10 @@ class Sandbox {
   // Runs the built git-vault with `args`, in root() (or `cwd` relative to it).
   Result vault(const std::vector<std::string>& args, std::string_view stdin_bytes = {},
                std::string_view cwd = {}) const;
+  // Runs the built git-vault on a pseudo-terminal (stdin, stdout and stderr all the terminal,
+  // echo off), typing `input` as a person would. `out` is everything the terminal showed, with
+  // `\r\n` turned back into `\n`; `err` stays empty. Fails the test after 60 s without output.
+  Result vault_tty(const std::vector<std::string>& args, std::string_view input) const;
   // Runs `git` with `args` in root().
   Result git(const std::vector<std::string>& args, std::string_view cwd = {}) const;
   // Runs a shell command line in root() with the sandbox environment (PATH has git-vault).
@@ -49,6 +53,7 @@ class Sandbox {
  private:
   Result run(const std::vector<std::string>& argv, std::string_view stdin_bytes,
              std::string_view cwd) const;
+  [[nodiscard]] std::vector<std::string> child_environment() const;
 
   std::filesystem::path m_root;
   std::filesystem::path m_bin_dir;
