@@ -1,5 +1,7 @@
 #include "core/distill/finish.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "core/distill/log.hpp"
@@ -16,10 +18,10 @@ namespace gv::distill {
 namespace {
 
 // D3: a rewritten memory file never keeps a stale `token_count`.
-void refresh_token_counts(Plan& plan, const Vault& after) {
+void refresh_token_counts(Plan& plan, const Vault& after, const std::set<std::string>& verbatim) {
   for (const Memory& memory : after.memories) {
     auto it = plan.changes.find(memory.path);
-    if (it == plan.changes.end() || !it->second) {
+    if (it == plan.changes.end() || !it->second || verbatim.count(memory.path) != 0) {
       continue;
     }
     FrontmatterEditor editor(memory.path, *it->second);
@@ -66,6 +68,12 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
 
   FinishedAction done;
   done.plan = std::move(draft.plan);
+  std::set<std::string> verbatim;
+  if (draft.verbatim) {
+    for (const auto& [path, bytes] : done.plan.changes) {
+      verbatim.insert(path);
+    }
+  }
   done.pre = scoring::vault_metrics(pre.report);
 
   {
@@ -75,7 +83,7 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   }
   const OverlaySnapshot after_view(before, done.plan.changes);
   const Vault after = load_vault(after_view);
-  refresh_token_counts(done.plan, after);
+  refresh_token_counts(done.plan, after, verbatim);
 
   const IndexFiles fresh = render_index_files(after.memories, today);
   for (FileWrite& write : plan_index_writes(fresh, read_index_files(after_view))) {

@@ -27,6 +27,9 @@ struct ActionDraft {
   std::string notes;
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   bool changed_memories = false;  // counts towards memory_health.distill_count (D8)
+  // The plan's files are restored bytes (revert): written as they are, without the D3
+  // token_count refresh, so every byte the undone action changed comes back.
+  bool verbatim = false;
 };
 
 struct FinishContext {

@@ -6,6 +6,7 @@ namespace gv::distill {
 
 // Each sub-mode lives in core/distill/<name>.cpp and exports its factory here.
 std::unique_ptr<SubMode> make_purge();
+std::unique_ptr<SubMode> make_gc();
 
 namespace {
 
@@ -16,6 +17,7 @@ struct Factory {
 
 constexpr Factory k_factories[] = {
     {"purge", make_purge},
+    {"gc", make_gc},
 };
 
 }  // namespace
