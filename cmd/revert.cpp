@@ -34,12 +34,28 @@ std::map<std::string, std::string> tree_map(const git::Repo& repo,
   return files;
 }
 
+// Refuses commits that are not distill actions: nothing else has the bookkeeping a revert
+// rebuilds.
+void check_action(const git::CommitInfo& info) {
+  const std::optional<std::string> action = find_trailer(info.trailers, k_trailer_action);
+  if (!action) {
+    throw Error("{} ({}) is not a vault action: its message has no {} trailer; use `git revert`",
+                short_id(info.id), info.summary, k_trailer_action);
+  }
+  if (!distill::revertible_action(*action)) {
+    throw Error("{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert`",
+                short_id(info.id), info.summary, *action);
+  }
+}
+
 // The action commit `target` names: a log id through its Vault-Log-Id trailer, else any
 // revision whose commit carries Vault-Action and is in HEAD's history.
 git::CommitInfo find_action(const git::Repo& repo, const std::string& target) {
   const auto by_log_id = repo.trailer_index(k_trailer_log_id);
   if (const auto it = by_log_id.find(target); it != by_log_id.end() && !it->second.empty()) {
-    return repo.commit_info(it->second.front());
+    git::CommitInfo info = repo.commit_info(it->second.front());
+    check_action(info);
+    return info;
   }
   const std::optional<std::string> commit = repo.resolve_commit(target);
   if (!commit) {
@@ -52,10 +68,7 @@ git::CommitInfo find_action(const git::Repo& repo, const std::string& target) {
     throw Error("{}: no such log entry or commit", target);
   }
   git::CommitInfo info = repo.commit_info(*commit);
-  if (!find_trailer(info.trailers, k_trailer_action)) {
-    throw Error("{} ({}) is not a vault action: its message has no {} trailer; use `git revert`",
-                short_id(info.id), info.summary, k_trailer_action);
-  }
+  check_action(info);
   const auto actions = repo.trailer_index(k_trailer_action);
   for (const auto& [action, commits] : actions) {
     if (std::find(commits.begin(), commits.end(), info.id) != commits.end()) {

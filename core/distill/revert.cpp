@@ -32,6 +32,16 @@ std::vector<PathChange> diff_trees(const std::map<std::string, std::string>& par
   return changes;
 }
 
+bool revertible_action(std::string_view action) {
+  for (std::string_view known :
+       {"purge", "merge", "compress", "refine", "gc", "auto", "report", "review", "revert"}) {
+    if (action == known) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool rebuilt_on_revert(std::string_view path) {
   return path == vault_path::k_index_json || path == vault_path::k_index_md ||
          path == vault_path::k_memories_readme || path == k_log_path || path == k_state_path;

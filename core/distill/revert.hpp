@@ -27,6 +27,11 @@ struct PathChange {
 [[nodiscard]] std::vector<PathChange> diff_trees(const std::map<std::string, std::string>& parent,
                                                  const std::map<std::string, std::string>& commit);
 
+// True for the Vault-Action values a revert can undo: the distill actions, whose bookkeeping
+// (distill log, memory_health, index files) a revert knows how to rebuild. Recall maintenance
+// and hook reindexing keep other files and are undone with a plain `git revert`.
+[[nodiscard]] bool revertible_action(std::string_view action);
+
 // True for files a revert rebuilds rather than restores: the generated index files (regenerated
 // from the restored memories), the distill log (append-only: the original entry stays and a
 // `revert` entry is added) and specs/state.json (memory_health is refreshed).

@@ -15,6 +15,17 @@ TEST_CASE("diff_trees lists added, removed and changed paths in path order", "[r
   CHECK(gv::distill::diff_trees(parent, parent).empty());
 }
 
+TEST_CASE("only distill actions can be reverted by git vault revert", "[revert]") {
+  for (const char* action : {"purge", "gc", "merge", "compress", "refine", "auto", "report", "revert"}) {
+    INFO(action);
+    CHECK(gv::distill::revertible_action(action));
+  }
+  for (const char* action : {"recall-maintain", "reindex", "", "PURGE"}) {
+    INFO(action);
+    CHECK_FALSE(gv::distill::revertible_action(action));
+  }
+}
+
 TEST_CASE("a revert rebuilds indexes, the log and state.json instead of restoring them",
           "[revert]") {
   for (const char* rebuilt :
