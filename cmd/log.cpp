@@ -1,13 +1,160 @@
+#include <cstdio>
+#include <memory>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
+#include "cmd/support.hpp"
+#include "core/distill/log.hpp"
+#include "core/distill/log_resolve.hpp"
 #include "core/error.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
 
 namespace gv::cmd {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Options {
+  bool verify = false;
+};
+
+constexpr std::size_t k_notes_width = 60;
+
+// Notes on one line: whitespace runs (newlines included) become one space, long notes end in
+// `...`.
+std::string one_line(const std::string& text) {
+  std::string line;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    if (space) {
+      if (!line.empty() && line.back() != ' ') {
+        line += ' ';
+      }
+    } else {
+      line += c;
+    }
+  }
+  while (!line.empty() && line.back() == ' ') {
+    line.pop_back();
+  }
+  if (line.size() > k_notes_width) {
+    line = line.substr(0, k_notes_width - 3) + "...";
+  }
+  return line;
+}
+
+std::size_t affected_count(const Json& raw) {
+  const auto it = raw.find("affected_memories");
+  return it != raw.end() && it->is_array() ? it->size() : 0;
+}
+
+Json entry_json(const distill::ResolvedEntry& entry, bool verify) {
+  const Json& raw = entry.operation.raw;
+  Json out{{"id", entry.operation.id},
+           {"type", entry.operation.type},
+           {"timestamp", entry.operation.timestamp},
+           {"commit", entry.commit ? Json(*entry.commit) : Json(nullptr)},
+           {"affected_memories", raw.contains("affected_memories") ? raw["affected_memories"]
+                                                                   : Json::array()}};
+  // The rest of the entry as the log holds it; its own `commit` (filled in later, D7) is
+  // `logged_commit` here because `commit` is the one history says.
+  for (const auto& [key, value] : raw.items()) {
+    if (key == "commit") {
+      out["logged_commit"] = value;
+    } else if (!out.contains(key)) {
+      out[key] = value;
+    }
+  }
+  if (verify) {
+    out["legacy"] = entry.legacy;
+    out["problems"] = entry.problems;
+  }
+  return out;
+}
+
+int run(const Options& options, const Globals& globals) {
+  git::Repo repo = open_repo();
+  const WorktreeSnapshot snapshot(repo.workdir());
+  const std::optional<std::string> text = snapshot.read(distill::k_log_path);
+  distill::DistillLog log;
+  if (text) {
+    log = distill::DistillLog::parse(distill::k_log_path, *text);
+  }
+  const auto by_log_id =
+      repo.head_commit() ? repo.trailer_index(k_trailer_log_id)
+                         : std::map<std::string, std::vector<std::string>>{};
+  const std::vector<distill::ResolvedEntry> entries = distill::resolve_log(
+      log.operations(), by_log_id, [&repo](const std::string& commit) -> std::optional<std::string> {
+        const git::CommitInfo info = repo.commit_info(commit);
+        return info.parents.empty() ? std::nullopt : std::optional<std::string>(info.parents.front());
+      });
+  std::size_t with_problems = 0;
+  for (const distill::ResolvedEntry& entry : entries) {
+    with_problems += entry.problems.empty() ? 0 : 1;
+  }
+  const int code = options.verify && with_problems > 0 ? exit_code::k_no : exit_code::k_ok;
+
+  if (globals.json) {
+    Json out{{"schema", 1}, {"entries", Json::array()}};
+    for (const distill::ResolvedEntry& entry : entries) {
+      out["entries"].push_back(entry_json(entry, options.verify));
+    }
+    if (options.verify) {
+      out["ok"] = with_problems == 0;
+    }
+    print_json(out);
+    return code;
+  }
+
+  if (!text) {
+    std::fputs(fmt::format("No distill log ({}).\n", distill::k_log_path).c_str(), stdout);
+    return code;
+  }
+  std::string lines;
+  for (const distill::ResolvedEntry& entry : entries) {
+    const std::size_t count = affected_count(entry.operation.raw);
+    std::string notes;
+    if (const auto it = entry.operation.raw.find("notes"); it != entry.operation.raw.end() &&
+                                                             it->is_string()) {
+      notes = one_line(it->get<std::string>());
+    }
+    std::string line = fmt::format("{}  {}  {}  {}  {} {}", entry.operation.id,
+                                   entry.operation.type, entry.operation.timestamp,
+                                   entry.commit ? entry.commit->substr(0, 7) : "-", count,
+                                   count == 1 ? "memory" : "memories");
+    if (!notes.empty()) {
+      line += "  " + notes;
+    }
+    lines += line + "\n";
+    if (options.verify) {
+      for (const std::string& problem : entry.problems) {
+        lines += fmt::format("  ! {}\n", problem);
+      }
+      if (entry.legacy) {
+        lines += "  (written before commits were recorded; not checked)\n";
+      }
+    }
+  }
+  if (options.verify) {
+    lines += with_problems == 0
+                 ? fmt::format("All {} entries match their commits.\n", entries.size())
+                 : fmt::format("{} of {} entries do not match history.\n", with_problems,
+                               entries.size());
+  }
+  std::fputs(lines.c_str(), stdout);
+  return code;
+}
+
+}  // namespace
 
 Runner define_log(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'log' is not available yet"); };
+  auto options = std::make_shared<Options>();
+  app.add_flag("--verify", options->verify,
+               "Report entries whose commit is missing or does not match the log (exit 1)");
+  return [options](const Globals& globals) { return run(*options, globals); };
 }
 
 }  // namespace gv::cmd

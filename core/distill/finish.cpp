@@ -1,5 +1,7 @@
 #include "core/distill/finish.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "core/distill/log.hpp"
@@ -16,10 +18,10 @@ namespace gv::distill {
 namespace {
 
 // D3: a rewritten memory file never keeps a stale `token_count`.
-void refresh_token_counts(Plan& plan, const Vault& after) {
+void refresh_token_counts(Plan& plan, const Vault& after, const std::set<std::string>& verbatim) {
   for (const Memory& memory : after.memories) {
     auto it = plan.changes.find(memory.path);
-    if (it == plan.changes.end() || !it->second) {
+    if (it == plan.changes.end() || !it->second || verbatim.count(memory.path) != 0) {
       continue;
     }
     FrontmatterEditor editor(memory.path, *it->second);
@@ -61,7 +63,7 @@ std::vector<std::string> carry_retrievals(Plan& plan, const Snapshot& view, cons
 
 Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
                                     const std::optional<ExistingIndex>& existing, Date today,
-                                    ParseCache* cache) {
+                                    ParseCache* cache, const std::set<std::string>& verbatim) {
   Regeneration result;
   {
     const OverlaySnapshot edited(before, plan.changes);
@@ -70,7 +72,7 @@ Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
   }
   const OverlaySnapshot after_view(before, plan.changes);
   result.after = load_vault(after_view, cache);
-  refresh_token_counts(plan, result.after);
+  refresh_token_counts(plan, result.after, verbatim);
   const IndexFiles fresh = render_index_files(result.after.memories, today);
   for (FileWrite& write : plan_index_writes(fresh, read_index_files(after_view))) {
     result.regenerated.push_back(write.path);
@@ -88,9 +90,15 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
 
   FinishedAction done;
   done.plan = std::move(draft.plan);
+  std::set<std::string> verbatim;
+  if (draft.verbatim) {
+    for (const auto& [path, bytes] : done.plan.changes) {
+      verbatim.insert(path);
+    }
+  }
   done.pre = scoring::vault_metrics(pre.report);
   Regeneration regeneration =
-      regenerate_index_files(done.plan, before, pre.existing_index, today, cache);
+      regenerate_index_files(done.plan, before, pre.existing_index, today, cache, verbatim);
   done.regenerated = std::move(regeneration.regenerated);
   done.carried = std::move(regeneration.carried);
   done.post = scoring::vault_metrics(scoring::build_report(regeneration.after.memories, today));

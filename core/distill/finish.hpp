@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct ActionDraft {
   std::string notes;
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   bool changed_memories = false;  // counts towards memory_health.distill_count (D8)
+  // The plan's files are restored bytes (revert): written as they are, without the D3
+  // token_count refresh, so every byte the undone action changed comes back.
+  bool verbatim = false;
 };
 
 struct FinishContext {
@@ -60,10 +64,12 @@ struct Regeneration {
 
 // Step 6 of the skeleton, on its own: adds to `plan` the three index files regenerated over
 // the state `before` + `plan`, after carrying retrieval counts the old index held into
-// frontmatter (D4) and refreshing `token_count` in every memory file the plan writes (D3).
+// frontmatter (D4) and refreshing `token_count` in every memory file the plan writes (D3),
+// except the `verbatim` paths (a revert's restored files).
 [[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
                                                   const std::optional<ExistingIndex>& existing,
-                                                  Date today, ParseCache* cache);
+                                                  Date today, ParseCache* cache,
+                                                  const std::set<std::string>& verbatim = {});
 
 // Completes a sub-mode's draft into the one commit D7 describes, in the skeleton's order:
 // batch regeneration of the three index files over the state after the edits (carrying

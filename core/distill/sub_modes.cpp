@@ -8,6 +8,7 @@ namespace gv::distill {
 std::unique_ptr<SubMode> make_purge();
 std::unique_ptr<SubMode> make_refine();
 std::unique_ptr<SubMode> make_auto();  // core/distill/auto_mode.cpp
+std::unique_ptr<SubMode> make_gc();
 
 namespace {
 
@@ -20,6 +21,7 @@ constexpr Factory k_factories[] = {
     {"purge", make_purge},
     {"refine", make_refine},
     {"auto", make_auto},
+    {"gc", make_gc},
 };
 
 }  // namespace

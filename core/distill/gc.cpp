@@ -1,0 +1,144 @@
+// The gc sub-mode: hard-delete memories tombstoned at least 7 days ago (distill.md §6.3, D5).
+// The only destructive operation of the vault, so the grace period is checked on a date that
+// is really there: a tombstone without a readable date is never collected.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/distill/sub_mode.hpp"
+#include "core/error.hpp"
+#include "core/scoring/score.hpp"
+#include "core/snapshot/snapshot.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv::distill {
+namespace {
+
+// The date a memory was tombstoned: its frontmatter, else its entry in the existing index
+// (indexes written by the original scripts may hold the date the file lacks).
+std::optional<Date> tombstone_date(const Memory& memory, const std::optional<ExistingIndex>& index) {
+  if (memory.tombstoned_at) {
+    return memory.tombstoned_at;
+  }
+  if (!index || !index->document.is_object()) {
+    return std::nullopt;
+  }
+  const auto entries = index->document.find("entries");
+  if (entries == index->document.end() || !entries->is_array()) {
+    return std::nullopt;
+  }
+  for (const nlohmann::ordered_json& entry : *entries) {
+    if (!entry.is_object() || entry.value("id", std::string{}) != memory.id) {
+      continue;
+    }
+    const auto at = entry.find("tombstoned_at");
+    if (at != entry.end() && at->is_string()) {
+      return parse_date(at->get<std::string>());
+    }
+  }
+  return std::nullopt;
+}
+
+// The score the memory had before it was tombstoned, for the prompt only: the scoring engine
+// skips tombstoned memories (D5), so it is scored here as if it were still active.
+double original_score(const Vault& vault, const Memory& memory, Date today) {
+  std::vector<Memory> view;
+  for (const Memory& other : vault.memories) {
+    if (other.active()) {
+      view.push_back(other);
+    }
+  }
+  Memory revived = memory;
+  revived.tombstoned = false;
+  view.push_back(std::move(revived));
+  for (const scoring::Score& score : scoring::score_memories(view, today)) {
+    if (score.id == memory.id) {
+      return score.composite;
+    }
+  }
+  return 0.0;
+}
+
+class Gc final : public SubMode {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "gc"; }
+
+  [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
+    CandidateSet set;
+    set.question =
+        "Select tombstoned memories to permanently delete. This action cannot be undone.";
+    set.none_selected_message = "No memories selected for deletion. GC cancelled.";
+    const Date today = context.clock.today;
+    std::size_t tombstoned = 0;
+    // vault.memories is sorted by id, which is the dry run's order (CLI.md).
+    for (const Memory& memory : context.state.vault.memories) {
+      if (memory.active()) {
+        continue;
+      }
+      tombstoned += 1;
+      const std::optional<Date> at = tombstone_date(memory, context.state.existing_index);
+      if (!at || days_between(today, *at) < scoring::k_gc_grace_days) {
+        continue;
+      }
+      const std::string date = format_date(*at);
+      const std::string reason = memory.tombstone_reason.empty() ? "unknown" : memory.tombstone_reason;
+      Candidate candidate;
+      candidate.key = memory.id;
+      candidate.label = memory.id;
+      candidate.details =
+          fmt::format("Tombstoned: {} | Reason: {} | Original score: {:.2f} | Tokens: {}", date,
+                      reason, original_score(context.state.vault, memory, today),
+                      memory.token_count);
+      candidate.json = {{"id", memory.id},
+                        {"tombstoned_at", date},
+                        {"tombstone_reason", memory.tombstone_reason}};
+      set.dry_run_text += fmt::format("  - {} (tombstoned: {}, reason: {})\n", memory.id, date, reason);
+      set.candidates.push_back(std::move(candidate));
+    }
+    if (set.candidates.empty()) {
+      set.stop_message = fmt::format(
+          "No tombstoned memories past the 7-day grace period.\n"
+          "{} tombstoned memories are still within the grace period.",
+          tombstoned);
+      set.dry_run_text.clear();
+      return set;
+    }
+    set.dry_run_text = fmt::format("[DRY RUN] Would permanently delete {} memories:\n{}\nNo changes made.\n",
+                                   set.candidates.size(), set.dry_run_text);
+    return set;
+  }
+
+  [[nodiscard]] Execution execute(const SubModeContext& context,
+                                  const std::vector<Candidate>& selected) const override {
+    Execution execution;
+    ActionDraft& draft = execution.draft;
+    draft.type = "gc";
+    draft.changed_memories = true;
+    for (const Candidate& candidate : selected) {
+      const auto it = std::find_if(context.state.vault.memories.begin(),
+                                   context.state.vault.memories.end(),
+                                   [&](const Memory& m) { return m.id == candidate.key; });
+      // Only a tombstoned memory file is ever deleted, whatever the selection says.
+      if (it == context.state.vault.memories.end() || it->active() ||
+          !is_memory_path(it->path)) {
+        throw Error("{}: not a tombstoned memory; gc deletes nothing else", candidate.key);
+      }
+      draft.plan.remove(it->path);
+      draft.plan.memories.push_back(it->id);
+      draft.affected_memories.push_back(it->id);
+    }
+    draft.notes = fmt::format("Hard-deleted {} tombstoned memories", selected.size());
+    draft.plan.subject = selected.size() == 1
+                             ? fmt::format("vault(gc): delete {}", selected.front().key)
+                             : fmt::format("vault(gc): delete {} tombstoned memories", selected.size());
+    execution.summary = fmt::format("Deleted {} tombstoned {}.\n", selected.size(),
+                                    selected.size() == 1 ? "memory" : "memories");
+    return execution;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<SubMode> make_gc() { return std::make_unique<Gc>(); }
+
+}  // namespace gv::distill
