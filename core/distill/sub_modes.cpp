@@ -6,6 +6,8 @@ namespace gv::distill {
 
 // Each sub-mode lives in core/distill/<name>.cpp and exports its factory here.
 std::unique_ptr<SubMode> make_purge();
+std::unique_ptr<SubMode> make_merge();
+std::unique_ptr<SubMode> make_compress();
 
 namespace {
 
@@ -16,6 +18,8 @@ struct Factory {
 
 constexpr Factory k_factories[] = {
     {"purge", make_purge},
+    {"merge", make_merge},
+    {"compress", make_compress},
 };
 
 }  // namespace
