@@ -132,17 +132,3 @@ TEST_CASE("headings moved into History go two levels down so History stays one s
   // `# C` and `- Lead.`: the whole old text is History now.
   CHECK(compressed.tokens_after == 5);
 }
-
-TEST_CASE("headings moved into History go two levels down so History stays one section",
-          "[compress]") {
-  const std::string file =
-      "---\ntitle: \"C\"\ncreated: 2026-01-01\n---\n# C\n\nLead.\n\n## Merged From MEM-s\n\n"
-      "Text.\n\n```\n## not a heading\n```\n##### Deep\n";
-  const auto compressed = compress_file("c.md", file, "- Lead.\n", {}, today());
-  CHECK(compressed.bytes ==
-        "---\ntitle: \"C\"\ncreated: 2026-01-01\nmodified: 2026-11-30\n---\n# C\n\n- Lead.\n\n"
-        "## History\n\n### Pre-Compression (2026-11-30)\n\nLead.\n\n#### Merged From MEM-s\n\n"
-        "Text.\n\n```\n## not a heading\n```\n###### Deep\n");
-  // `# C` and `- Lead.`: the whole old text is History now.
-  CHECK(compressed.tokens_after == 5);
-}
