@@ -2,9 +2,9 @@
 // text in History (seed "Sub-Mode: compress", distill.md §6.5, D9, D10).
 #include "core/distill/compress.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/summarize.hpp"
@@ -55,9 +55,10 @@ std::string main_content_of(std::string_view path, std::string_view bytes) {
 
 std::string checked_summary(std::string_view source, std::string_view output) {
   if (const auto bad = find_invalid_utf8(output)) {
-    throw Error("summarizer `{}` printed bytes that are not UTF-8 (at offset {}); nothing was "
-                "written",
-                source, *bad);
+    throw Error(
+        "summarizer `{}` printed bytes that are not UTF-8 (at offset {}); nothing was "
+        "written",
+        source, *bad);
   }
   const std::string_view text = trim_blank_lines(output);
   if (text.empty()) {
@@ -65,9 +66,10 @@ std::string checked_summary(std::string_view source, std::string_view output) {
   }
   for (const Heading& heading : find_headings(text)) {
     if (heading.level == 2 && (heading.text == "History" || heading.text == "Connections")) {
-      throw Error("summarizer `{}` printed a `## {}` heading, which would split the memory's "
-                  "sections; nothing was written",
-                  source, heading.text);
+      throw Error(
+          "summarizer `{}` printed a `## {}` heading, which would split the memory's "
+          "sections; nothing was written",
+          source, heading.text);
     }
   }
   return fmt::format("{}\n", text);
@@ -92,9 +94,8 @@ CompressedFile compress_file(std::string_view path, std::string_view bytes,
   if (!result.keywords_added.empty()) {
     new_main += fmt::format("\n**Keywords**: {}\n", fmt::join(result.keywords_added, ", "));
   }
-  const std::string entry =
-      fmt::format("### Pre-Compression ({}){}{}{}{}", format_date(today), eol, eol,
-                  demote_headings(trim_blank_lines(old_main)), eol);
+  const std::string entry = fmt::format("### Pre-Compression ({}){}{}{}{}", format_date(today), eol,
+                                        eol, demote_headings(trim_blank_lines(old_main)), eol);
   const bool more_after_main = sections.main.end < body.size();
 
   std::vector<TextEdit> edits;
@@ -260,14 +261,14 @@ class Compress final : public SubMode {
                                   {"keywords_preserved", compressed.keywords_preserved}};
       if (!compressed.keywords_added.empty()) {
         item["keywords_added"] = compressed.keywords_added;
-        keyword_notes.push_back(fmt::format("{} ({})", memory->id,
-                                            fmt::join(compressed.keywords_added, ", ")));
+        keyword_notes.push_back(
+            fmt::format("{} ({})", memory->id, fmt::join(compressed.keywords_added, ", ")));
       }
       item["action"] = "compressed";
       draft.affected_memories.push_back(std::move(item));
       saved += compressed.tokens_before - compressed.tokens_after;
-      table += fmt::format("| {} | {} | {} | {:.2f} | {} |\n", memory->id,
-                           compressed.tokens_before, compressed.tokens_after, ratio,
+      table += fmt::format("| {} | {} | {} | {:.2f} | {} |\n", memory->id, compressed.tokens_before,
+                           compressed.tokens_after, ratio,
                            compressed.keywords_preserved ? "preserved" : "line added");
       draft.plan.write(memory->path, std::move(compressed.bytes));
       draft.plan.memories.push_back(memory->id);
@@ -276,13 +277,14 @@ class Compress final : public SubMode {
     draft.notes =
         fmt::format("Compressed {} memories. Total tokens saved: {}", selected.size(), saved);
     if (!keyword_notes.empty()) {
-      draft.notes += fmt::format(
-          ". Keyword preservation: added missing keywords to compressed content: {}",
-          fmt::join(keyword_notes, "; "));
+      draft.notes +=
+          fmt::format(". Keyword preservation: added missing keywords to compressed content: {}",
+                      fmt::join(keyword_notes, "; "));
     }
-    draft.plan.subject = selected.size() == 1
-                             ? fmt::format("vault(compress): compress {}", selected.front().key)
-                             : fmt::format("vault(compress): compress {} memories", selected.size());
+    draft.plan.subject =
+        selected.size() == 1
+            ? fmt::format("vault(compress): compress {}", selected.front().key)
+            : fmt::format("vault(compress): compress {} memories", selected.size());
     execution.summary = fmt::format(
         "## Compress Complete\n\n| Memory | Tokens Before | Tokens After | Ratio | Keywords |\n"
         "|--------|---------------|--------------|-------|----------|\n{}\n"

@@ -2,13 +2,13 @@
 // "Sub-Mode: merge", distill.md §6.4, D9).
 #include "core/distill/merge.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/text_edits.hpp"
@@ -95,9 +95,8 @@ struct ConnectionsUnion {
 };
 
 ConnectionsUnion union_connections(std::string_view primary_body, const BodySections& primary,
-                                   std::string_view secondary_body,
-                                   const BodySections& secondary, std::string_view primary_id,
-                                   std::string_view secondary_id) {
+                                   std::string_view secondary_body, const BodySections& secondary,
+                                   std::string_view primary_id, std::string_view secondary_id) {
   ConnectionsUnion result;
   std::set<std::string> targets;
   if (primary.connections) {
@@ -111,8 +110,9 @@ ConnectionsUnion union_connections(std::string_view primary_body, const BodySect
       }
       const std::vector<std::string> links = wiki_links(line_text(text, line));
       const bool only_secondary =
-          !links.empty() && std::all_of(links.begin(), links.end(),
-                                        [&](const std::string& link) { return link == secondary_id; });
+          !links.empty() && std::all_of(links.begin(), links.end(), [&](const std::string& link) {
+            return link == secondary_id;
+          });
       if (only_secondary) {
         result.drop.push_back({range.begin + line.begin, range.begin + line.next});
         continue;
@@ -153,7 +153,8 @@ std::string merged_body(std::string_view primary_body, std::string_view secondar
   const std::string_view secondary_main =
       trim_blank_lines(secondary_body.substr(s.main.begin, s.main.end - s.main.begin));
   const std::string_view secondary_history =
-      s.history ? trim_blank_lines(section_content(secondary_body, *s.history)) : std::string_view{};
+      s.history ? trim_blank_lines(section_content(secondary_body, *s.history))
+                : std::string_view{};
   const ConnectionsUnion connections =
       union_connections(primary_body, p, secondary_body, s, primary.id, secondary.id);
 
@@ -622,25 +623,27 @@ class Merge final : public SubMode {
         throw Error("{}: cannot be read back after an earlier merge of this run",
                     primary_parsed.memory ? secondary_memory->path : primary_memory->path);
       }
-      const MergeSide primary{primary_memory->path, primary_bytes, *primary_parsed.memory,
-                              effective_retrievals(*primary_parsed.memory, context.state.overrides)};
+      const MergeSide primary{
+          primary_memory->path, primary_bytes, *primary_parsed.memory,
+          effective_retrievals(*primary_parsed.memory, context.state.overrides)};
       const MergeSide secondary{
           secondary_memory->path, secondary_bytes, *secondary_parsed.memory,
           effective_retrievals(*secondary_parsed.memory, context.state.overrides)};
       MergedPair merged = merge_memories(primary, secondary, overlap, context.clock.today);
       if (!merged.missing_keywords.empty()) {
-        const std::string message =
-            fmt::format("KEYWORD SUPERSET VIOLATION: missing keywords: {}",
-                        fmt::join(merged.missing_keywords, ", "));
-        problems.push_back(fmt::format("{}: {}; both files left unchanged", candidate.key, message));
-        skipped.push_back({{"primary", primary_id},
-                           {"secondary", secondary_id},
-                           {"overlap_score", overlap},
-                           {"keywords_before", {merged.primary_keywords, merged.secondary_keywords}},
-                           {"keywords_after", merged.merged_keywords},
-                           {"keyword_superset_verified", false},
-                           {"action", "aborted"},
-                           {"reason", message}});
+        const std::string message = fmt::format("KEYWORD SUPERSET VIOLATION: missing keywords: {}",
+                                                fmt::join(merged.missing_keywords, ", "));
+        problems.push_back(
+            fmt::format("{}: {}; both files left unchanged", candidate.key, message));
+        skipped.push_back(
+            {{"primary", primary_id},
+             {"secondary", secondary_id},
+             {"overlap_score", overlap},
+             {"keywords_before", {merged.primary_keywords, merged.secondary_keywords}},
+             {"keywords_after", merged.merged_keywords},
+             {"keyword_superset_verified", false},
+             {"action", "aborted"},
+             {"reason", message}});
         continue;
       }
       edited[primary_memory->path] = std::move(merged.primary_bytes);
@@ -654,8 +657,8 @@ class Merge final : public SubMode {
         }
         if (auto rewritten = rewrite_links(current(memory.path), secondary_id, primary_id)) {
           edited[memory.path] = std::move(*rewritten);
-          link_notes.push_back(fmt::format("{}: replaced [[{}]] -> [[{}]]", memory.path,
-                                           secondary_id, primary_id));
+          link_notes.push_back(
+              fmt::format("{}: replaced [[{}]] -> [[{}]]", memory.path, secondary_id, primary_id));
           draft.plan.memories.push_back(memory.id);
         }
       }
@@ -689,8 +692,8 @@ class Merge final : public SubMode {
     if (!skipped.empty()) {
       draft.extra["skipped_pairs"] = std::move(skipped);
     }
-    draft.notes = fmt::format("Merged {} pair(s) across {} cluster(s)", merged_count,
-                              clusters.size());
+    draft.notes =
+        fmt::format("Merged {} pair(s) across {} cluster(s)", merged_count, clusters.size());
     if (!link_notes.empty()) {
       draft.notes += fmt::format(". {}", fmt::join(link_notes, "; "));
     }

@@ -71,10 +71,10 @@ struct MergeSide {
 // invariant failed: the bytes are empty and nothing may be written.
 struct MergedPair {
   std::string primary_bytes;
-  std::string secondary_bytes;  // the secondary, tombstoned `merged_into:{primary}`
-  std::size_t primary_keywords = 0;    // distinct keyword keys before
+  std::string secondary_bytes;       // the secondary, tombstoned `merged_into:{primary}`
+  std::size_t primary_keywords = 0;  // distinct keyword keys before
   std::size_t secondary_keywords = 0;
-  std::size_t merged_keywords = 0;     // distinct keyword keys of the written primary
+  std::size_t merged_keywords = 0;            // distinct keyword keys of the written primary
   std::vector<std::string> missing_keywords;  // keys, sorted
 };
 

@@ -416,8 +416,8 @@ std::string run_summarizer(const SummarizerCommand& command, std::string_view in
     const std::string_view text(*entry);
     const bool overridden =
         std::any_of(command.env.begin(), command.env.end(), [&](const auto& pair) {
-          return text.size() > pair.first.size() && text.substr(0, pair.first.size()) == pair.first &&
-                 text[pair.first.size()] == '=';
+          return text.size() > pair.first.size() &&
+                 text.substr(0, pair.first.size()) == pair.first && text[pair.first.size()] == '=';
         });
     if (!overridden) {
       env_strings.emplace_back(text);

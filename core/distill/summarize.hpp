@@ -33,7 +33,7 @@ inline constexpr std::chrono::milliseconds k_summarizer_timeout{120'000};
 // A summariser command configured by the user (git config `vault.summarizer`, never a tracked
 // file, D10).
 struct SummarizerCommand {
-  std::string command;  // run as `/bin/sh -c <command>`
+  std::string command;                                   // run as `/bin/sh -c <command>`
   std::vector<std::pair<std::string, std::string>> env;  // added to the inherited environment
   std::chrono::milliseconds timeout = k_summarizer_timeout;
 };

@@ -1,5 +1,6 @@
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/sandbox.hpp"
@@ -122,9 +123,10 @@ TEST_CASE("compress with an external summariser writes the compressed template a
           "[distill][compress]") {
   Sandbox sandbox;
   write_compress_vault(sandbox);
-  REQUIRE(sandbox.git({"config", "vault.summarizer",
-                       "test \"$GIT_VAULT_MEMORY_ID\" = MEM-big && grep -q 'Filler sentence "
-                       "number 139' && printf '%s\\n' '- Use a cache.'"})
+  REQUIRE(sandbox
+              .git({"config", "vault.summarizer",
+                    "test \"$GIT_VAULT_MEMORY_ID\" = MEM-big && grep -q 'Filler sentence "
+                    "number 139' && printf '%s\\n' '- Use a cache.'"})
               .code == 0);
   sandbox.write("notes.txt", "mine\n");
   REQUIRE(sandbox.git({"add", "notes.txt"}).code == 0);
@@ -228,8 +230,7 @@ TEST_CASE("compress with the built-in summariser keeps keyword sentences and shr
   CHECK(memory_of(report(sandbox), "MEM-big")["token_count"] == 16);
 }
 
-TEST_CASE("a failing summariser stops compress before anything is written",
-          "[distill][compress]") {
+TEST_CASE("a failing summariser stops compress before anything is written", "[distill][compress]") {
   Sandbox sandbox;
   write_compress_vault(sandbox);
   const auto head = sandbox.git({"rev-parse", "HEAD"}).out;

@@ -161,8 +161,8 @@ TEST_CASE("merge --select merges the pair as one commit with minimal edits", "[d
   INFO(result.err);
   REQUIRE(result.code == 0);
   CHECK_THAT(result.out, Catch::Contains("| MEM-p | MEM-s | 67% | 3 + 3 -> 4 |"));
-  CHECK_THAT(result.out, Catch::Contains(
-                             ".memory/10-Memories/MEM-r.md: replaced [[MEM-s]] -> [[MEM-p]]"));
+  CHECK_THAT(result.out,
+             Catch::Contains(".memory/10-Memories/MEM-r.md: replaced [[MEM-s]] -> [[MEM-p]]"));
 
   // 27 body words after the merge: token_count 35, refreshed because the file was rewritten.
   CHECK(sandbox.read(".memory/10-Memories/MEM-p.md") ==

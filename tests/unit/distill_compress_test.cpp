@@ -1,7 +1,6 @@
-#include "core/distill/compress.hpp"
-
 #include <catch2/catch.hpp>
 
+#include "core/distill/compress.hpp"
 #include "core/error.hpp"
 
 using gv::distill::checked_summary;
@@ -113,8 +112,7 @@ TEST_CASE("a summary is trimmed and must not be blank or split the sections", "[
                     "summarizer `my-cmd` printed nothing; nothing was written");
   CHECK_THROWS_WITH(checked_summary("my-cmd", "text\n## History\nx\n"),
                     Catch::Contains("printed a `## History` heading"));
-  CHECK_THROWS_WITH(checked_summary("my-cmd", "text\n\xff\n"),
-                    Catch::Contains("not UTF-8"));
+  CHECK_THROWS_WITH(checked_summary("my-cmd", "text\n\xff\n"), Catch::Contains("not UTF-8"));
   // Inside a fence it is only text.
   CHECK(checked_summary("cmd", "```\n## Connections\n```\n") == "```\n## Connections\n```\n");
 }

@@ -1,8 +1,8 @@
-#include "core/distill/merge.hpp"
-
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <catch2/catch.hpp>
+
+#include "core/distill/merge.hpp"
 #include "core/memory/parse.hpp"
 
 using gv::Date;
@@ -196,7 +196,9 @@ gv::distill::MergedPair merge(std::string_view primary_bytes, std::string_view s
   const Memory secondary = parsed(secondary_path, secondary_bytes);
   return gv::distill::merge_memories(
       {primary_path, primary_bytes, primary, {primary.retrieval_count, primary.last_retrieved}},
-      {secondary_path, secondary_bytes, secondary,
+      {secondary_path,
+       secondary_bytes,
+       secondary,
        {secondary.retrieval_count, secondary.last_retrieved}},
       overlap, date("2026-11-30"));
 }
@@ -250,8 +252,7 @@ TEST_CASE("a merged primary is the template with every other byte kept", "[merge
         "- [[MEM-third|third]]\n");
 }
 
-TEST_CASE("the absorbed memory is tombstoned merged_into its primary, all else kept",
-          "[merge]") {
+TEST_CASE("the absorbed memory is tombstoned merged_into its primary, all else kept", "[merge]") {
   const auto merged = merge(k_primary, k_secondary, 2.0 / 3);
   std::string expected = k_secondary;
   expected.replace(expected.find("retrieval_count: 2"), 0,
@@ -260,8 +261,7 @@ TEST_CASE("the absorbed memory is tombstoned merged_into its primary, all else k
   CHECK(merged.secondary_bytes == expected);
 }
 
-TEST_CASE("merging a subset leaves the primary's keyword list and counts as written",
-          "[merge]") {
+TEST_CASE("merging a subset leaves the primary's keyword list and counts as written", "[merge]") {
   const std::string primary =
       "---\ntitle: \"P\"\ncreated: 2026-01-01\nkeywords:\n  - zeta\n  - alpha\nsummary: \"p\"\n"
       "---\n\n# P\n\nBody of p.\n";
@@ -293,8 +293,8 @@ TEST_CASE("the superset check names the keywords a written primary lost", "[merg
   const Memory primary = memory("MEM-p", "a, b");
   const Memory secondary = memory("MEM-s", "B, c, d");
   CHECK(gv::distill::missing_keywords(primary, secondary, memory("MEM-p", "a, b, c, d")).empty());
-  CHECK(gv::distill::missing_keywords(primary, secondary, memory("MEM-p", "A, b, c, D, e"))
-            .empty());
+  CHECK(
+      gv::distill::missing_keywords(primary, secondary, memory("MEM-p", "A, b, c, D, e")).empty());
   CHECK(gv::distill::missing_keywords(primary, secondary, memory("MEM-p", "a, c")) ==
         std::vector<std::string>{"b", "d"});
 }

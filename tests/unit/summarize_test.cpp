@@ -1,7 +1,8 @@
 #include "core/distill/summarize.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 #include "core/error.hpp"
 #include "core/memory/tokens.hpp"
@@ -73,8 +74,8 @@ TEST_CASE("the summariser fills its budget with the sentences carrying most keyw
 TEST_CASE("the summariser is deterministic and cuts a long note by about 60%", "[summarize]") {
   std::string text;
   for (int i = 0; i < 60; ++i) {
-    text += fmt::format("Sentence {} talks about {} in detail. ", i,
-                        i % 3 == 0 ? "caching" : "others");
+    text +=
+        fmt::format("Sentence {} talks about {} in detail. ", i, i % 3 == 0 ? "caching" : "others");
     if (i % 10 == 9) {
       text += "\n\n";
     }
@@ -134,8 +135,7 @@ TEST_CASE("a failing summariser is an error naming the command", "[summarize][pr
                     Catch::Contains("`no-such-summarizer-command-here` exited with status 127"));
 }
 
-TEST_CASE("a summariser past its time limit is killed with its children",
-          "[summarize][process]") {
+TEST_CASE("a summariser past its time limit is killed with its children", "[summarize][process]") {
   SummarizerCommand command;
   command.command = "sleep 30 | cat";
   command.timeout = std::chrono::milliseconds(300);
