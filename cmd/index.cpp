@@ -38,8 +38,9 @@ void refuse_on_schema_errors(const Vault& vault) {
   }
 }
 
-int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globals) {
-  const Vault vault = load_vault(snapshot);
+int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globals,
+              ParseCache* cache) {
+  const Vault vault = load_vault(snapshot, cache);
   const std::vector<Finding> findings =
       check_index_files(render_index_files(vault.memories, clock.today), read_index_files(snapshot));
   if (globals.json) {
@@ -54,26 +55,21 @@ int run(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
+  RepoParseCache cache(repo);
   if (options.check) {
-    return run_check(snapshot, clock, globals);
+    return run_check(snapshot, clock, globals, cache.get());
   }
-  refuse_on_schema_errors(load_vault(snapshot));
+  refuse_on_schema_errors(load_vault(snapshot, cache.get()));
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), but
   // written to the work tree only: `index` is the fix the gate names, and the user stages it.
-  distill::ActionDraft draft;
-  draft.type = "index";
-  distill::FinishContext context;
-  context.clock = clock;
-  distill::FinishedAction done = distill::finish_action(std::move(draft), snapshot, context);
+  std::optional<ExistingIndex> existing;
+  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
+    existing = read_index(vault_path::k_index_json, *bytes).index;
+  }
   Plan plan;
-  for (const std::string& path : done.regenerated) {
-    plan.write(path, *done.plan.changes.at(path));
-  }
-  for (const std::string& id : done.carried) {
-    const std::string path = memory_path(id);
-    plan.write(path, *done.plan.changes.at(path));
-  }
+  const distill::Regeneration done =
+      distill::regenerate_index_files(plan, snapshot, existing, clock.today, cache.get());
   if (!plan.empty()) {
     git::ApplyOptions apply_options;
     apply_options.commit = false;

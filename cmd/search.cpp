@@ -1,13 +1,103 @@
+#include <cstdio>
+#include <memory>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
+#include "cmd/support.hpp"
+#include "core/distill/finish.hpp"
 #include "core/error.hpp"
+#include "core/git/transaction.hpp"
+#include "core/memory/frontmatter_edit.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+#include "core/vault/search.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::cmd {
+namespace {
+
+struct Options {
+  std::vector<std::string> query;
+  std::size_t limit = 5;
+  bool record = false;
+};
+
+// Counts one retrieval of every hit in its frontmatter (the source of truth, D4) and
+// regenerates the index files, in the work tree: retrieval bookkeeping happens on every agent
+// read, and a commit per read would bury the history; it lands with the user's next commit.
+void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& vault,
+                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache) {
+  Plan plan;
+  for (const SearchHit& hit : hits) {
+    const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
+                                     [&](const Memory& m) { return m.id == hit.id; });
+    const std::optional<std::string> bytes = snapshot.read(memory->path);
+    if (!bytes) {
+      throw Error("{}: cannot read", memory->path);
+    }
+    FrontmatterEditor editor(memory->path, *bytes);
+    editor.set_scalar("retrieval_count", std::to_string(memory->retrieval_count + 1));
+    editor.set_scalar("last_retrieved", format_date(clock.today));
+    plan.write(memory->path, editor.bytes());
+  }
+  std::optional<ExistingIndex> existing;
+  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
+    existing = read_index(vault_path::k_index_json, *bytes).index;
+  }
+  (void)distill::regenerate_index_files(plan, snapshot, existing, clock.today, cache);
+  git::ApplyOptions options;
+  options.commit = false;
+  options.allow_dirty = true;
+  (void)git::apply(repo, plan, options);
+}
+
+int run(const Options& options, const Globals& globals) {
+  std::string query;
+  for (const std::string& word : options.query) {
+    query += (query.empty() ? "" : " ") + word;
+  }
+  git::Repo repo = open_repo();
+  const WorktreeSnapshot snapshot(repo.workdir());
+  const Clock clock = clock_of(globals);
+  RepoParseCache cache(repo);
+  const Vault vault = load_vault(snapshot, cache.get());
+  const std::vector<SearchHit> hits = search_memories(vault.memories, query, options.limit);
+  if (options.record && !hits.empty()) {
+    record_retrievals(repo, snapshot, vault, hits, clock, cache.get());
+  }
+  if (globals.json) {
+    nlohmann::ordered_json out{{"schema", 1}, {"query", query}, {"hits", nlohmann::ordered_json::array()}};
+    for (const SearchHit& hit : hits) {
+      const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
+                                       [&](const Memory& m) { return m.id == hit.id; });
+      out["hits"].push_back({{"id", hit.id},
+                             {"path", memory->path},
+                             {"title", memory->title},
+                             {"score", hit.score}});
+    }
+    print_json(out);
+  } else {
+    for (const SearchHit& hit : hits) {
+      const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
+                                       [&](const Memory& m) { return m.id == hit.id; });
+      std::fputs(fmt::format("{}\t{}\t{}\n", memory->path, hit.score, memory->title).c_str(),
+                 stdout);
+    }
+  }
+  return hits.empty() ? exit_code::k_no : exit_code::k_ok;
+}
+
+}  // namespace
 
 Runner define_search(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'search' is not available yet"); };
+  auto options = std::make_shared<Options>();
+  app.add_option("query", options->query, "Words to look for")->required();
+  app.add_option("--limit", options->limit, "Most hits to show")->capture_default_str();
+  app.add_flag("--record", options->record,
+               "Count a retrieval of every hit in its frontmatter (work tree only)");
+  return [options](const Globals& globals) { return run(*options, globals); };
 }
 
 }  // namespace gv::cmd

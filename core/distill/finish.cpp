@@ -59,30 +59,41 @@ std::vector<std::string> carry_retrievals(Plan& plan, const Snapshot& view, cons
 
 }  // namespace
 
+Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
+                                    const std::optional<ExistingIndex>& existing, Date today,
+                                    ParseCache* cache) {
+  Regeneration result;
+  {
+    const OverlaySnapshot edited(before, plan.changes);
+    const Vault after_edits = load_vault(edited, cache);
+    result.carried = carry_retrievals(plan, edited, after_edits, existing);
+  }
+  const OverlaySnapshot after_view(before, plan.changes);
+  result.after = load_vault(after_view, cache);
+  refresh_token_counts(plan, result.after);
+  const IndexFiles fresh = render_index_files(result.after.memories, today);
+  for (FileWrite& write : plan_index_writes(fresh, read_index_files(after_view))) {
+    result.regenerated.push_back(write.path);
+    plan.write(std::move(write.path), std::move(write.bytes));
+  }
+  return result;
+}
+
 FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
                              const FinishContext& context) {
   const Date today = context.clock.today;
-  const VaultState pre = read_vault_state(before, today);
+  InMemoryParseCache local_cache;
+  ParseCache* cache = context.cache != nullptr ? context.cache : &local_cache;
+  const VaultState pre = read_vault_state(before, today, cache);
 
   FinishedAction done;
   done.plan = std::move(draft.plan);
   done.pre = scoring::vault_metrics(pre.report);
-
-  {
-    const OverlaySnapshot edited(before, done.plan.changes);
-    const Vault after_edits = load_vault(edited);
-    done.carried = carry_retrievals(done.plan, edited, after_edits, pre.existing_index);
-  }
-  const OverlaySnapshot after_view(before, done.plan.changes);
-  const Vault after = load_vault(after_view);
-  refresh_token_counts(done.plan, after);
-
-  const IndexFiles fresh = render_index_files(after.memories, today);
-  for (FileWrite& write : plan_index_writes(fresh, read_index_files(after_view))) {
-    done.regenerated.push_back(write.path);
-    done.plan.write(std::move(write.path), std::move(write.bytes));
-  }
-  done.post = scoring::vault_metrics(scoring::build_report(after.memories, today));
+  Regeneration regeneration =
+      regenerate_index_files(done.plan, before, pre.existing_index, today, cache);
+  done.regenerated = std::move(regeneration.regenerated);
+  done.carried = std::move(regeneration.carried);
+  done.post = scoring::vault_metrics(scoring::build_report(regeneration.after.memories, today));
 
   DistillLog log;
   if (const auto text = before.read(k_log_path)) {

@@ -10,9 +10,12 @@
 #include "core/dates.hpp"
 #include "core/plan.hpp"
 #include "core/scoring/report.hpp"
+#include "core/vault/index_reader.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv {
 class Snapshot;
+class ParseCache;
 }
 
 namespace gv::distill {
@@ -35,6 +38,9 @@ struct FinishContext {
   // Commits of earlier log entries, found through their Vault-Log-Id trailers; entries whose
   // `commit` is still null get it filled in (D7).
   std::map<std::string, std::string> commits_by_log_id;
+  // Parsed memories by blob id (may be null): the before and after states share most files,
+  // so each file is parsed once.
+  ParseCache* cache = nullptr;
 };
 
 struct FinishedAction {
@@ -45,6 +51,19 @@ struct FinishedAction {
   std::vector<std::string> regenerated;  // generated index files the plan rewrites
   std::vector<std::string> carried;      // memories whose retrieval counts came from the index
 };
+
+struct Regeneration {
+  Vault after;                           // the vault once the plan is applied
+  std::vector<std::string> regenerated;  // generated index files added to the plan
+  std::vector<std::string> carried;      // memories whose retrieval counts came from `existing`
+};
+
+// Step 6 of the skeleton, on its own: adds to `plan` the three index files regenerated over
+// the state `before` + `plan`, after carrying retrieval counts the old index held into
+// frontmatter (D4) and refreshing `token_count` in every memory file the plan writes (D3).
+[[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
+                                                  const std::optional<ExistingIndex>& existing,
+                                                  Date today, ParseCache* cache);
 
 // Completes a sub-mode's draft into the one commit D7 describes, in the skeleton's order:
 // batch regeneration of the three index files over the state after the edits (carrying
