@@ -9,6 +9,8 @@ std::unique_ptr<SubMode> make_purge();
 std::unique_ptr<SubMode> make_refine();
 std::unique_ptr<SubMode> make_auto();  // core/distill/auto_mode.cpp
 std::unique_ptr<SubMode> make_gc();
+std::unique_ptr<SubMode> make_merge();
+std::unique_ptr<SubMode> make_compress();
 
 namespace {
 
@@ -22,6 +24,8 @@ constexpr Factory k_factories[] = {
     {"refine", make_refine},
     {"auto", make_auto},
     {"gc", make_gc},
+    {"merge", make_merge},
+    {"compress", make_compress},
 };
 
 }  // namespace

@@ -1,0 +1,301 @@
+// The compress sub-mode: shrink oversized memories to their key points, keeping the original
+// text in History (seed "Sub-Mode: compress", distill.md §6.5, D9, D10).
+#include "core/distill/compress.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/distill/sub_mode.hpp"
+#include "core/distill/summarize.hpp"
+#include "core/distill/text_edits.hpp"
+#include "core/error.hpp"
+#include "core/memory/body.hpp"
+#include "core/memory/frontmatter.hpp"
+#include "core/memory/frontmatter_edit.hpp"
+#include "core/memory/tokens.hpp"
+#include "core/scoring/score.hpp"
+#include "core/snapshot/snapshot.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv::distill {
+namespace {
+
+constexpr double k_compress_threshold = 0.5;
+
+FrontmatterSplit checked_split(std::string_view path, std::string_view bytes) {
+  FrontmatterSplit split = split_frontmatter(bytes);
+  if (split.status != FrontmatterStatus::ok) {
+    throw Error("{}:1: no frontmatter block; cannot compress", path);
+  }
+  return split;
+}
+
+// `text` with every heading outside fenced code two levels deeper (at most `######`), so the
+// old main content can sit under `### Pre-Compression` without a `## Merged From` of its own
+// ending the History section (D3 would count the rest as live content again).
+std::string demote_headings(std::string_view text) {
+  std::vector<TextEdit> edits;
+  for (const Heading& heading : find_headings(text)) {
+    const std::size_t hashes = text.find('#', heading.begin);
+    const std::size_t extra = static_cast<std::size_t>(std::min(2, 6 - heading.level));
+    edits.push_back({hashes, hashes, std::string(extra, '#')});
+  }
+  return apply_edits(text, std::move(edits));
+}
+
+}  // namespace
+
+std::string main_content_of(std::string_view path, std::string_view bytes) {
+  const FrontmatterSplit split = checked_split(path, bytes);
+  const std::string_view body = split.body(bytes);
+  const BodySections sections = locate_sections(body);
+  return std::string(body.substr(sections.main.begin, sections.main.end - sections.main.begin));
+}
+
+std::string checked_summary(std::string_view source, std::string_view output) {
+  if (const auto bad = find_invalid_utf8(output)) {
+    throw Error(
+        "summarizer `{}` printed bytes that are not UTF-8 (at offset {}); nothing was "
+        "written",
+        source, *bad);
+  }
+  const std::string_view text = trim_blank_lines(output);
+  if (text.empty()) {
+    throw Error("summarizer `{}` printed nothing; nothing was written", source);
+  }
+  for (const Heading& heading : find_headings(text)) {
+    if (heading.level == 2 && (heading.text == "History" || heading.text == "Connections")) {
+      throw Error(
+          "summarizer `{}` printed a `## {}` heading, which would split the memory's "
+          "sections; nothing was written",
+          source, heading.text);
+    }
+  }
+  return fmt::format("{}\n", text);
+}
+
+CompressedFile compress_file(std::string_view path, std::string_view bytes,
+                             std::string_view summary, const std::vector<std::string>& keywords,
+                             Date today) {
+  const FrontmatterSplit split = checked_split(path, bytes);
+  const std::string_view eol = split.line_ending;
+  const std::string_view body = split.body(bytes);
+  const BodySections sections = locate_sections(body);
+  const std::string_view old_main =
+      body.substr(sections.main.begin, sections.main.end - sections.main.begin);
+
+  CompressedFile result;
+  result.tokens_before = token_count(body);
+  result.keywords_added = lost_keywords(old_main, summary, keywords);
+  result.keywords_preserved = result.keywords_added.empty();
+
+  std::string new_main = std::string(summary);
+  if (!result.keywords_added.empty()) {
+    new_main += fmt::format("\n**Keywords**: {}\n", fmt::join(result.keywords_added, ", "));
+  }
+  const std::string entry = fmt::format("### Pre-Compression ({}){}{}{}{}", format_date(today), eol,
+                                        eol, demote_headings(trim_blank_lines(old_main)), eol);
+  const bool more_after_main = sections.main.end < body.size();
+
+  std::vector<TextEdit> edits;
+  std::string main_text = fmt::format("{}{}", sections.title_line ? "\n" : "", new_main);
+  if (!sections.history) {
+    main_text += fmt::format("\n## History\n\n");
+    main_text = with_eol(main_text, eol) + entry;
+  } else {
+    main_text = with_eol(main_text, eol);
+  }
+  if (more_after_main) {
+    main_text += eol;  // a blank line before the heading that follows
+  }
+  edits.push_back({sections.main.begin, sections.main.end, std::move(main_text)});
+
+  if (sections.history) {
+    // The new entry goes first, right under the heading; older entries follow unchanged.
+    const ByteRange history = *sections.history;
+    const std::size_t heading_end = body.find('\n', history.begin);
+    const std::size_t content_begin =
+        heading_end == std::string_view::npos || heading_end >= history.end ? history.end
+                                                                            : heading_end + 1;
+    const std::string_view content = body.substr(content_begin, history.end - content_begin);
+    const std::string_view entries = trim_blank_lines(content);
+    std::string text = fmt::format("{}{}", eol, entry);
+    if (!entries.empty() || history.end < body.size()) {
+      text += eol;
+    }
+    const std::size_t entries_begin =
+        entries.empty() ? history.end
+                        : content_begin + static_cast<std::size_t>(entries.data() - content.data());
+    const std::string prefix = heading_end == std::string_view::npos ? std::string(eol) : "";
+    edits.push_back({content_begin, entries_begin, prefix + text});
+  }
+  const std::string new_body = apply_edits(body, std::move(edits));
+  result.tokens_after = token_count(new_body);
+
+  FrontmatterEditor editor(path, bytes);
+  editor.insert_fields({{"modified", format_date(today)}}, "created", "tags");
+  const std::string edited = editor.bytes();
+  result.bytes = edited.substr(0, split_frontmatter(edited).body_begin) + new_body;
+  return result;
+}
+
+namespace {
+
+const Memory* find_memory(const Vault& vault, std::string_view id) {
+  for (const Memory& memory : vault.memories) {
+    if (memory.id == id) {
+      return &memory;
+    }
+  }
+  return nullptr;
+}
+
+std::string summarize(const SubModeContext& context, const Memory& memory,
+                      const std::string& main_content) {
+  if (context.summarizer && !context.summarizer->empty()) {
+    SummarizerCommand command;
+    command.command = *context.summarizer;
+    command.env = {{"GIT_VAULT_MEMORY_ID", memory.id},
+                   {"GIT_VAULT_MEMORY_PATH", memory.path},
+                   {"GIT_VAULT_KEYWORDS", fmt::format("{}", fmt::join(memory.keywords, ","))}};
+    const std::string input = fmt::format("{}\n", trim_blank_lines(main_content));
+    return checked_summary(command.command, run_summarizer(command, input));
+  }
+  return checked_summary("built-in", extractive_summary(main_content, memory.keywords));
+}
+
+class Compress final : public SubMode {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "compress"; }
+
+  [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
+    CandidateSet set;
+    set.question =
+        "Select memories to compress. Original content will be preserved in a History section.";
+    set.none_selected_message = "No memories selected for compression. Operation cancelled.";
+    const Vault& vault = context.state.vault;
+    if (std::none_of(vault.memories.begin(), vault.memories.end(),
+                     [](const Memory& memory) { return memory.active(); })) {
+      set.stop_message = "No memories in vault to compress.";
+      return set;
+    }
+    std::vector<const scoring::Score*> ranked;
+    for (const scoring::Score& score : context.state.report.scores) {
+      if (scoring::above(score.size_penalty, k_compress_threshold)) {
+        ranked.push_back(&score);
+      }
+    }
+    if (ranked.empty()) {
+      set.stop_message =
+          "No compress candidates found. All memories are within size limits (token_count <= "
+          "900).";
+      return set;
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const scoring::Score* a, const scoring::Score* b) {
+                       return a->size_penalty != b->size_penalty ? a->size_penalty > b->size_penalty
+                                                                 : a->id < b->id;
+                     });
+    std::string text =
+        "## Compress Candidates (Dry Run)\n\n"
+        "| Memory | Tokens | Size Penalty | Topic | Est. Compressed |\n"
+        "|--------|--------|-------------|-------|-----------------|\n";
+    for (const scoring::Score* score : ranked) {
+      const std::int64_t estimate = score->token_count * 4 / 10;
+      text += fmt::format("| {} | {} | {:.2f} | {} | ~{} |\n", score->id, score->token_count,
+                          score->size_penalty, score->topic, estimate);
+      Candidate candidate;
+      candidate.key = score->id;
+      candidate.label = score->id;
+      candidate.details =
+          fmt::format("Tokens: {} | Size penalty: {:.2f} | Topic: {} | Retrievals: {}",
+                      score->token_count, score->size_penalty,
+                      score->topic.empty() ? "(none)" : score->topic, score->retrieval_count);
+      candidate.json = {{"id", score->id},
+                        {"token_count", score->token_count},
+                        {"size_penalty", score->size_penalty}};
+      set.candidates.push_back(std::move(candidate));
+    }
+    text += fmt::format(
+        "\n{} compress candidate(s) found.\n"
+        "Run git vault distill --compress without --dry-run to execute.\n",
+        ranked.size());
+    set.dry_run_text = std::move(text);
+    return set;
+  }
+
+  [[nodiscard]] Execution execute(const SubModeContext& context,
+                                  const std::vector<Candidate>& selected) const override {
+    Execution execution;
+    ActionDraft& draft = execution.draft;
+    draft.type = "compress";
+    draft.changed_memories = true;
+    const bool external = context.summarizer && !context.summarizer->empty();
+    std::int64_t saved = 0;
+    std::vector<std::string> keyword_notes;
+    std::string table;
+    // Every summary is made before anything is planned, so a failing command leaves no
+    // half-compressed batch behind (the plan is only applied once execute returns anyway).
+    for (const Candidate& candidate : selected) {
+      const Memory* memory = find_memory(context.state.vault, candidate.key);
+      if (memory == nullptr) {
+        throw Error("{}: no such memory", candidate.key);
+      }
+      const std::optional<std::string> bytes = context.snapshot.read(memory->path);
+      if (!bytes) {
+        throw Error("{}: cannot read", memory->path);
+      }
+      const std::string main_content = main_content_of(memory->path, *bytes);
+      const std::string summary = summarize(context, *memory, main_content);
+      CompressedFile compressed =
+          compress_file(memory->path, *bytes, summary, memory->keywords, context.clock.today);
+      const double ratio = compressed.tokens_before == 0
+                               ? 1.0
+                               : static_cast<double>(compressed.tokens_after) /
+                                     static_cast<double>(compressed.tokens_before);
+      nlohmann::ordered_json item{{"id", memory->id},
+                                  {"tokens_before", compressed.tokens_before},
+                                  {"tokens_after", compressed.tokens_after},
+                                  {"compression_ratio", ratio},
+                                  {"keywords_preserved", compressed.keywords_preserved}};
+      if (!compressed.keywords_added.empty()) {
+        item["keywords_added"] = compressed.keywords_added;
+        keyword_notes.push_back(
+            fmt::format("{} ({})", memory->id, fmt::join(compressed.keywords_added, ", ")));
+      }
+      item["action"] = "compressed";
+      draft.affected_memories.push_back(std::move(item));
+      saved += compressed.tokens_before - compressed.tokens_after;
+      table += fmt::format("| {} | {} | {} | {:.2f} | {} |\n", memory->id, compressed.tokens_before,
+                           compressed.tokens_after, ratio,
+                           compressed.keywords_preserved ? "preserved" : "line added");
+      draft.plan.write(memory->path, std::move(compressed.bytes));
+      draft.plan.memories.push_back(memory->id);
+    }
+    draft.extra["summarizer"] = external ? "external" : "built-in";
+    draft.notes =
+        fmt::format("Compressed {} memories. Total tokens saved: {}", selected.size(), saved);
+    if (!keyword_notes.empty()) {
+      draft.notes +=
+          fmt::format(". Keyword preservation: added missing keywords to compressed content: {}",
+                      fmt::join(keyword_notes, "; "));
+    }
+    draft.plan.subject =
+        selected.size() == 1
+            ? fmt::format("vault(compress): compress {}", selected.front().key)
+            : fmt::format("vault(compress): compress {} memories", selected.size());
+    execution.summary = fmt::format(
+        "## Compress Complete\n\n| Memory | Tokens Before | Tokens After | Ratio | Keywords |\n"
+        "|--------|---------------|--------------|-------|----------|\n{}\n"
+        "Total tokens saved: {}\n",
+        table, saved);
+    return execution;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<SubMode> make_compress() { return std::make_unique<Compress>(); }
+
+}  // namespace gv::distill

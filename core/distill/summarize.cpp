@@ -1,0 +1,570 @@
+#include "core/distill/summarize.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "core/error.hpp"
+#include "core/memory/lines.hpp"
+#include "core/memory/memory.hpp"
+#include "core/memory/tokens.hpp"
+
+extern char** environ;
+
+namespace gv::distill {
+namespace {
+
+// ---- the extractive summariser ----
+
+enum class UnitKind { heading, code, table, sentence, item };
+
+// One piece of the main content the summariser keeps or drops as a whole.
+struct Unit {
+  UnitKind kind = UnitKind::sentence;
+  std::string text;  // verbatim lines for heading/code/table; one joined line for prose
+  std::int64_t words = 0;
+  std::vector<std::size_t> keywords;  // indexes into the keyword keys it carries
+};
+
+[[nodiscard]] bool is_prose(UnitKind kind) {
+  return kind == UnitKind::sentence || kind == UnitKind::item || kind == UnitKind::table;
+}
+
+std::string lowered(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
+  return out;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+[[nodiscard]] bool is_heading(std::string_view line) {
+  std::size_t pos = 0;
+  while (pos < line.size() && pos < 3 && line[pos] == ' ') {
+    ++pos;
+  }
+  std::size_t hashes = 0;
+  while (pos + hashes < line.size() && line[pos + hashes] == '#') {
+    ++hashes;
+  }
+  return hashes >= 1 && hashes <= 6 &&
+         (pos + hashes == line.size() || line[pos + hashes] == ' ' || line[pos + hashes] == '\t');
+}
+
+// The text of a list item line without its marker (`- `, `* `, `+ `, `1. `, `1) `), or nullopt.
+std::optional<std::string_view> item_text(std::string_view line) {
+  const std::string_view text = trim(line);
+  if (text.size() >= 2 && (text[0] == '-' || text[0] == '*' || text[0] == '+') &&
+      (text[1] == ' ' || text[1] == '\t')) {
+    return trim(text.substr(2));
+  }
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
+    ++digits;
+  }
+  if (digits > 0 && digits + 1 < text.size() && (text[digits] == '.' || text[digits] == ')') &&
+      (text[digits + 1] == ' ' || text[digits + 1] == '\t')) {
+    return trim(text.substr(digits + 2));
+  }
+  return std::nullopt;
+}
+
+// Splits after `.`, `!` or `?` (and any closing quotes, brackets or emphasis) followed by a
+// space. Abbreviations split too; the cost is a shorter kept sentence, never a lost one.
+std::vector<std::string> split_sentences(std::string_view paragraph) {
+  std::vector<std::string> sentences;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < paragraph.size(); ++i) {
+    const char c = paragraph[i];
+    if (c != '.' && c != '!' && c != '?') {
+      continue;
+    }
+    std::size_t end = i + 1;
+    while (end < paragraph.size() && std::strchr("\"')]*_`", paragraph[end]) != nullptr) {
+      ++end;
+    }
+    if (end < paragraph.size() && paragraph[end] != ' ') {
+      continue;
+    }
+    const std::string_view sentence = trim(paragraph.substr(start, end - start));
+    if (!sentence.empty()) {
+      sentences.emplace_back(sentence);
+    }
+    start = end;
+    i = end;
+  }
+  const std::string_view rest = trim(paragraph.substr(std::min(start, paragraph.size())));
+  if (!rest.empty()) {
+    sentences.emplace_back(rest);
+  }
+  return sentences;
+}
+
+// The main content cut into units in document order: one per heading, code block, table, list
+// item and sentence.
+class Splitter {
+ public:
+  void feed(std::string_view line, bool in_fence) {
+    if (in_fence) {
+      if (m_open != UnitKind::code) {
+        flush();
+        m_open = UnitKind::code;
+      }
+      m_lines.emplace_back(line);
+      return;
+    }
+    const std::string_view text = trim(line);
+    if (text.empty()) {
+      flush();
+      return;
+    }
+    if (is_heading(line)) {
+      flush();
+      add(UnitKind::heading, std::string(line));
+      return;
+    }
+    if (text.front() == '|') {
+      if (m_open != UnitKind::table) {
+        flush();
+        m_open = UnitKind::table;
+      }
+      m_lines.emplace_back(line);
+      return;
+    }
+    if (const auto item = item_text(line)) {
+      flush();
+      m_open = UnitKind::item;
+      m_lines.emplace_back(*item);
+      return;
+    }
+    if (m_open != UnitKind::item && m_open != UnitKind::sentence) {
+      flush();
+      m_open = UnitKind::sentence;
+    }
+    m_lines.emplace_back(text);  // a paragraph line, or the continuation of an item
+  }
+
+  std::vector<Unit> finish() {
+    flush();
+    return std::move(m_units);
+  }
+
+ private:
+  void add(UnitKind kind, std::string text) {
+    Unit unit;
+    unit.kind = kind;
+    unit.words = count_words(text);
+    unit.text = std::move(text);
+    m_units.push_back(std::move(unit));
+  }
+
+  void flush() {
+    if (!m_open) {
+      return;
+    }
+    const UnitKind kind = *m_open;
+    m_open.reset();
+    const std::vector<std::string> lines = std::move(m_lines);
+    m_lines.clear();
+    std::string joined;
+    for (const std::string& line : lines) {
+      if (!joined.empty()) {
+        joined += kind == UnitKind::code || kind == UnitKind::table ? "\n" : " ";
+      }
+      joined += line;
+    }
+    if (kind != UnitKind::sentence) {
+      add(kind, std::move(joined));
+      return;
+    }
+    for (std::string& sentence : split_sentences(joined)) {
+      add(UnitKind::sentence, std::move(sentence));
+    }
+  }
+
+  std::optional<UnitKind> m_open;
+  std::vector<std::string> m_lines;
+  std::vector<Unit> m_units;
+};
+
+// A lead longer than the whole budget (an unpunctuated wall of text) is cut at the budget and
+// marked `...`; the rest becomes the next unit, so keywords it carries can still be kept.
+void split_long_lead(std::vector<Unit>& units, std::int64_t budget) {
+  const auto lead = std::find_if(units.begin(), units.end(),
+                                 [](const Unit& unit) { return is_prose(unit.kind); });
+  if (lead == units.end() || lead->kind == UnitKind::table || lead->words <= budget ||
+      budget <= 0) {
+    return;
+  }
+  std::vector<std::string_view> words;
+  const std::string_view text = lead->text;
+  std::size_t pos = 0;
+  while ((pos = text.find_first_not_of(" \t", pos)) != std::string_view::npos) {
+    const std::size_t end = std::min(text.find_first_of(" \t", pos), text.size());
+    words.push_back(text.substr(pos, end - pos));
+    pos = end;
+  }
+  const auto cut = static_cast<std::size_t>(budget);
+  std::string head;
+  std::string rest;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string& part = i < cut ? head : rest;
+    part += part.empty() ? "" : " ";
+    part += words[i];
+  }
+  Unit remainder;
+  remainder.kind = UnitKind::sentence;
+  remainder.words = count_words(rest);
+  remainder.text = std::move(rest);
+  lead->text = head + " ...";
+  lead->words = count_words(lead->text);
+  units.insert(lead + 1, std::move(remainder));
+}
+
+// ---- the external summariser ----
+
+constexpr std::size_t k_max_output = 16 * 1024 * 1024;
+
+// Ignores SIGPIPE while it lives, so a command that exits without reading all of its input
+// (`head -c 50`) turns the write into EPIPE instead of killing git-vault.
+class IgnoreSigpipe {
+ public:
+  IgnoreSigpipe() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &m_previous);
+  }
+  ~IgnoreSigpipe() { sigaction(SIGPIPE, &m_previous, nullptr); }
+  IgnoreSigpipe(const IgnoreSigpipe&) = delete;
+  IgnoreSigpipe& operator=(const IgnoreSigpipe&) = delete;
+
+ private:
+  struct sigaction m_previous {};
+};
+
+class Fd {
+ public:
+  Fd() = default;
+  ~Fd() { reset(); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  void adopt(int fd) {
+    reset();
+    m_fd = fd;
+  }
+  [[nodiscard]] int get() const { return m_fd; }
+  [[nodiscard]] bool open() const { return m_fd >= 0; }
+  void reset() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+      m_fd = -1;
+    }
+  }
+
+ private:
+  int m_fd = -1;
+};
+
+void make_pipe(Fd& read_end, Fd& write_end, std::string_view command) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    throw Error("summarizer `{}`: cannot create a pipe: {}", command, std::strerror(errno));
+  }
+  read_end.adopt(fds[0]);
+  write_end.adopt(fds[1]);
+}
+
+std::string first_line(std::string_view text) {
+  text = trim(text);
+  return std::string(text.substr(0, text.find('\n')));
+}
+
+}  // namespace
+
+std::string extractive_summary(std::string_view main_content,
+                               const std::vector<std::string>& keywords) {
+  std::vector<std::string> keys;
+  for (const std::string& keyword : keywords) {
+    std::string key = keyword_key(keyword);
+    if (!key.empty()) {
+      keys.push_back(std::move(key));
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+
+  Splitter splitter;
+  FenceTracker fence;
+  for (const TextLine& line : split_lines(main_content)) {
+    const std::string_view text = line_text(main_content, line);
+    splitter.feed(text, fence.feed(text));
+  }
+  std::vector<Unit> units = splitter.finish();
+  const std::int64_t budget = count_words(main_content) * 4 / 10;
+  split_long_lead(units, budget);
+  for (Unit& unit : units) {
+    const std::string lower = lowered(unit.text);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (lower.find(keys[k]) != std::string::npos) {
+        unit.keywords.push_back(k);
+      }
+    }
+  }
+
+  std::vector<bool> kept(units.size(), false);
+  std::vector<bool> covered(keys.size(), false);
+  std::int64_t used = 0;
+  auto keep = [&](std::size_t i) {
+    kept[i] = true;
+    used += units[i].words;
+    for (std::size_t k : units[i].keywords) {
+      covered[k] = true;
+    }
+  };
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (!is_prose(units[i].kind)) {
+      keep(i);  // headings and code are the skeleton of the note
+    }
+  }
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (is_prose(units[i].kind)) {
+      keep(i);  // the lead sentence says what the note is about
+      break;
+    }
+  }
+  // Keyword coverage comes before the budget: no keyword the text mentioned may vanish.
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    for (std::size_t i = 0; i < units.size() && !covered[k]; ++i) {
+      const auto& carried = units[i].keywords;
+      if (!kept[i] && std::find(carried.begin(), carried.end(), k) != carried.end()) {
+        keep(i);
+      }
+    }
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (!kept[i] && !units[i].keywords.empty()) {
+      order.push_back(i);
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return units[a].keywords.size() > units[b].keywords.size();
+  });
+  for (std::size_t i : order) {
+    if (used + units[i].words <= budget) {
+      keep(i);
+    }
+  }
+
+  std::string out;
+  bool previous_was_bullet = false;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (!kept[i]) {
+      continue;
+    }
+    const Unit& unit = units[i];
+    const bool bullet = unit.kind == UnitKind::sentence || unit.kind == UnitKind::item;
+    if (!out.empty() && !(bullet && previous_was_bullet)) {
+      out += '\n';  // a blank line around headings, code and tables
+    }
+    out += bullet ? "- " + unit.text : unit.text;
+    out += '\n';
+    previous_was_bullet = bullet;
+  }
+  return out;
+}
+
+std::vector<std::string> lost_keywords(std::string_view before, std::string_view after,
+                                       const std::vector<std::string>& keywords) {
+  const std::string lower_before = lowered(before);
+  const std::string lower_after = lowered(after);
+  std::vector<std::string> lost;
+  for (const std::string& keyword : keywords) {
+    const std::string key = keyword_key(keyword);
+    if (!key.empty() && lower_before.find(key) != std::string::npos &&
+        lower_after.find(key) == std::string::npos) {
+      lost.push_back(key);
+    }
+  }
+  std::sort(lost.begin(), lost.end());
+  lost.erase(std::unique(lost.begin(), lost.end()), lost.end());
+  return lost;
+}
+
+std::string run_summarizer(const SummarizerCommand& command, std::string_view input) {
+  const std::string& name = command.command;
+  // Built before fork: the child only calls async-signal-safe functions.
+  std::vector<std::string> env_strings;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const bool overridden =
+        std::any_of(command.env.begin(), command.env.end(), [&](const auto& pair) {
+          return text.size() > pair.first.size() &&
+                 text.substr(0, pair.first.size()) == pair.first && text[pair.first.size()] == '=';
+        });
+    if (!overridden) {
+      env_strings.emplace_back(text);
+    }
+  }
+  for (const auto& [key, value] : command.env) {
+    env_strings.push_back(key + "=" + value);
+  }
+  std::vector<char*> envp;
+  for (std::string& entry : env_strings) {
+    envp.push_back(entry.data());
+  }
+  envp.push_back(nullptr);
+  std::string shell = "/bin/sh";
+  std::string dash_c = "-c";
+  std::string script = name;
+  char* argv[] = {shell.data(), dash_c.data(), script.data(), nullptr};
+
+  Fd in_read, in_write, out_read, out_write, err_read, err_write;
+  make_pipe(in_read, in_write, name);
+  make_pipe(out_read, out_write, name);
+  make_pipe(err_read, err_write, name);
+
+  const IgnoreSigpipe ignore_sigpipe;
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    throw Error("summarizer `{}`: cannot start: {}", name, std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own group, so a timeout kills the pipeline it started too
+    struct sigaction fallback {};
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(SIGPIPE, &fallback, nullptr);
+    ::dup2(in_read.get(), 0);
+    ::dup2(out_write.get(), 1);
+    ::dup2(err_write.get(), 2);
+    ::execve(argv[0], argv, envp.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also from here, so the group exists before any kill below
+  in_read.reset();
+  out_write.reset();
+  err_write.reset();
+  for (const Fd* fd : {&in_write, &out_read, &err_read}) {
+    ::fcntl(fd->get(), F_SETFL, ::fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
+  }
+
+  std::string out;
+  std::string err;
+  std::size_t written = 0;
+  if (input.empty()) {
+    in_write.reset();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + command.timeout;
+  auto kill_child = [&] {
+    ::kill(-pid, SIGKILL);
+    int ignored = 0;
+    ::waitpid(pid, &ignored, 0);
+  };
+  while (out_read.open() || err_read.open()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      kill_child();
+      throw Error("summarizer `{}` did not finish within {} seconds; nothing was written", name,
+                  static_cast<double>(command.timeout.count()) / 1000.0);
+    }
+    std::vector<pollfd> fds;
+    if (in_write.open()) {
+      fds.push_back({in_write.get(), POLLOUT, 0});
+    }
+    if (out_read.open()) {
+      fds.push_back({out_read.get(), POLLIN, 0});
+    }
+    if (err_read.open()) {
+      fds.push_back({err_read.get(), POLLIN, 0});
+    }
+    const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(left.count()));
+    if (ready < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      kill_child();
+      throw Error("summarizer `{}`: poll failed: {}", name, std::strerror(errno));
+    }
+    for (const pollfd& fd : fds) {
+      if (fd.revents == 0) {
+        continue;
+      }
+      if (fd.fd == in_write.get()) {
+        const ssize_t n = ::write(fd.fd, input.data() + written, input.size() - written);
+        if (n > 0) {
+          written += static_cast<std::size_t>(n);
+        }
+        if (written == input.size() || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+          in_write.reset();  // all sent, or the command stopped reading (EPIPE)
+        }
+        continue;
+      }
+      Fd& source = fd.fd == out_read.get() ? out_read : err_read;
+      std::string& sink = fd.fd == out_read.get() ? out : err;
+      char buffer[65536];
+      const ssize_t n = ::read(fd.fd, buffer, sizeof buffer);
+      if (n > 0) {
+        sink.append(buffer, static_cast<std::size_t>(n));
+        if (out.size() > k_max_output) {
+          kill_child();
+          throw Error("summarizer `{}` printed more than {} bytes; nothing was written", name,
+                      k_max_output);
+        }
+        if (err.size() > 65536) {
+          err.resize(65536);
+        }
+      } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+        source.reset();
+      }
+    }
+  }
+  in_write.reset();
+  // A command may close its output and linger (a daemon it started): the limit still holds.
+  int status = 0;
+  while (true) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) {
+      break;
+    }
+    if (done < 0 && errno != EINTR) {
+      throw Error("summarizer `{}`: cannot wait for it: {}", name, std::strerror(errno));
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill_child();
+      throw Error("summarizer `{}` did not finish within {} seconds; nothing was written", name,
+                  static_cast<double>(command.timeout.count()) / 1000.0);
+    }
+    ::usleep(2000);
+  }
+  const std::string why = first_line(err);
+  if (WIFSIGNALED(status)) {
+    throw Error("summarizer `{}` was killed by signal {}{}{}; nothing was written", name,
+                WTERMSIG(status), why.empty() ? "" : ": ", why);
+  }
+  if (WEXITSTATUS(status) != 0) {
+    throw Error("summarizer `{}` exited with status {}{}{}; nothing was written", name,
+                WEXITSTATUS(status), why.empty() ? "" : ": ", why);
+  }
+  return out;
+}
+
+}  // namespace gv::distill
