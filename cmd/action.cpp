@@ -12,8 +12,10 @@
 namespace gv::cmd {
 
 int land_action(git::Repo& repo, const Snapshot& before, distill::ActionDraft draft,
-                const Clock& clock, const LandingFlags& flags, const Globals& globals) {
+                const Clock& clock, const LandingFlags& flags, const Globals& globals,
+                ParseCache* cache) {
   distill::FinishContext context;
+  context.cache = cache;
   context.clock = clock;
   context.parent_commit = repo.head_commit();
   for (const auto& [log_id, commits] : repo.trailer_index(k_trailer_log_id)) {

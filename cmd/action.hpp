@@ -8,6 +8,7 @@
 
 namespace gv {
 class Snapshot;
+class ParseCache;
 }
 
 namespace gv::cmd {
@@ -28,6 +29,7 @@ inline const std::vector<std::string> k_distill_guarded_paths = {".memory/", "sp
 // Prints `{"schema":1,"commit":…,"log_id":…}` with --json, a one-line note with -v, nothing
 // otherwise. Returns the exit code.
 int land_action(git::Repo& repo, const Snapshot& before, distill::ActionDraft draft,
-                const Clock& clock, const LandingFlags& flags, const Globals& globals);
+                const Clock& clock, const LandingFlags& flags, const Globals& globals,
+                ParseCache* cache = nullptr);
 
 }  // namespace gv::cmd

@@ -1,13 +1,136 @@
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/gate/cached_gate.hpp"
+#include "core/gate/gate.hpp"
+#include "core/gate/print.hpp"
+#include "core/gate/range.hpp"
+#include "core/git/repo.hpp"
+#include "core/snapshot/index_snapshot.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
 
 namespace gv::cmd {
+namespace {
+
+struct CheckOptions {
+  bool staged = false;
+  bool worktree = false;
+  std::optional<std::string> range;
+};
+
+// GIT_VAULT_SKIP=stale-index,missing-id: check names, comma separated, spaces ignored.
+std::set<std::string> skipped_checks() {
+  std::set<std::string> skip;
+  const char* env = std::getenv("GIT_VAULT_SKIP");
+  if (env == nullptr) {
+    return skip;
+  }
+  std::string name;
+  for (const char* c = env;; ++c) {
+    if (*c == ',' || *c == '\0') {
+      if (!name.empty()) {
+        skip.insert(name);
+      }
+      name.clear();
+      if (*c == '\0') {
+        break;
+      }
+    } else if (*c != ' ') {
+      name += *c;
+    }
+  }
+  return skip;
+}
+
+void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+int finish(const std::vector<Finding>& findings) {
+  return blocks(findings) ? exit_code::k_no : exit_code::k_ok;
+}
+
+int run_range(const git::Repo& repo, const std::string& range, const GateOptions& options,
+              const Globals& globals) {
+  const std::vector<CommitFindings> commits =
+      run_range_gate(repo, range, gate_cache_file(repo), options);
+  std::vector<Finding> all;
+  for (const CommitFindings& commit : commits) {
+    all.insert(all.end(), commit.findings.begin(), commit.findings.end());
+  }
+  if (globals.json) {
+    nlohmann::ordered_json document = findings_json(all);
+    std::size_t at = 0;
+    for (const CommitFindings& commit : commits) {
+      for (std::size_t i = 0; i < commit.findings.size(); ++i, ++at) {
+        document["findings"][at]["commit"] = commit.commit;
+      }
+    }
+    print(document.dump() + "\n");
+    return finish(all);
+  }
+  std::string out;
+  for (const CommitFindings& commit : commits) {
+    out += fmt::format("commit {} {}\n", commit.commit.substr(0, 12),
+                       repo.commit_info(commit.commit).summary);
+    out += format_finding_lines(commit.findings);
+  }
+  out += format_summary(all);
+  print(out);
+  return finish(all);
+}
+
+int run_check(const CheckOptions& check, const Globals& globals) {
+  if (static_cast<int>(check.staged) + static_cast<int>(check.worktree) +
+          static_cast<int>(check.range.has_value()) >
+      1) {
+    throw UsageError("check: --staged, --worktree and --range exclude each other");
+  }
+  GateOptions options;
+  options.skip = skipped_checks();
+  // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
+  // a temporary index, and that is what is being committed.
+  const git::Repo repo = git::Repo::open_from_env();
+
+  if (check.range) {
+    return run_range(repo, *check.range, options, globals);
+  }
+  std::vector<Finding> findings;
+  if (check.worktree) {
+    if (repo.is_bare()) {
+      throw UsageError("check: --worktree needs a work tree; this repository is bare");
+    }
+    const WorktreeSnapshot snapshot(repo.workdir());
+    findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
+  } else {
+    const IndexSnapshot snapshot(repo);
+    findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
+  }
+  print(globals.json ? findings_json(findings).dump() + "\n" : format_findings(findings));
+  return finish(findings);
+}
+
+}  // namespace
 
 Runner define_check(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'check' is not available yet"); };
+  auto options = std::make_shared<CheckOptions>();
+  app.add_flag("--staged", options->staged,
+               "Check the index being committed (default; honours GIT_INDEX_FILE)");
+  app.add_flag("--worktree", options->worktree, "Check the files on disk");
+  app.add_option("--range", options->range,
+                 "Check every commit in A..B, each finding under the commit that introduced it");
+  app.footer(
+      "Exit status: 0 when nothing blocks (warnings allowed), 1 when a gate rejects.\n"
+      "GIT_VAULT_SKIP=check[,check...] skips the named checks.");
+  return [options](const Globals& globals) -> int { return run_check(*options, globals); };
 }
 
 }  // namespace gv::cmd

@@ -53,7 +53,8 @@ int run_report(const Options& options, const Globals& globals) {
                 vault_path::k_root);
   }
   const Clock clock = clock_of(globals);
-  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today);
+  RepoParseCache cache(repo);
+  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today, cache.get());
   warn_findings(state.vault.findings);
   if (!state.index_findings.empty()) {
     warn(fmt::format("{} cannot be read; scores use the memory files alone",
@@ -73,7 +74,8 @@ int run_report(const Options& options, const Globals& globals) {
     if (!globals.json) {
       std::fputs(scoring::render_markdown(state.report, globals.verbose).c_str(), stdout);
     }
-    return land_action(repo, snapshot, std::move(draft), clock, options.landing, globals);
+    return land_action(repo, snapshot, std::move(draft), clock, options.landing, globals,
+                       cache.get());
   }
   std::fputs(globals.json ? scoring::render_json(state.report).c_str()
                           : scoring::render_markdown(state.report, globals.verbose).c_str(),
@@ -126,7 +128,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   git::Repo repo = open_repo();
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
-  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today);
+  RepoParseCache cache(repo);
+  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today, cache.get());
   std::vector<Finding> errors;
   for (const Finding& finding : state.vault.findings) {
     if (finding.severity == Severity::error) {
@@ -200,7 +203,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   }
 
   distill::Execution execution = mode.execute(context, selected);
-  const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing, globals);
+  const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing,
+                               globals, cache.get());
   if (!execution.summary.empty()) {
     std::fputs(execution.summary.c_str(), globals.json ? stderr : stdout);
   }

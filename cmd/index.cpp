@@ -38,8 +38,9 @@ void refuse_on_schema_errors(const Vault& vault) {
   }
 }
 
-int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globals) {
-  const Vault vault = load_vault(snapshot);
+int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globals,
+              ParseCache* cache) {
+  const Vault vault = load_vault(snapshot, cache);
   const std::vector<Finding> findings =
       check_index_files(render_index_files(vault.memories, clock.today), read_index_files(snapshot));
   if (globals.json) {
@@ -54,10 +55,11 @@ int run(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
+  RepoParseCache cache(repo);
   if (options.check) {
-    return run_check(snapshot, clock, globals);
+    return run_check(snapshot, clock, globals, cache.get());
   }
-  refuse_on_schema_errors(load_vault(snapshot));
+  refuse_on_schema_errors(load_vault(snapshot, cache.get()));
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), but
   // written to the work tree only: `index` is the fix the gate names, and the user stages it.
@@ -65,6 +67,7 @@ int run(const Options& options, const Globals& globals) {
   draft.type = "index";
   distill::FinishContext context;
   context.clock = clock;
+  context.cache = cache.get();
   distill::FinishedAction done = distill::finish_action(std::move(draft), snapshot, context);
   Plan plan;
   for (const std::string& path : done.regenerated) {

@@ -1,26 +1,32 @@
-#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
-#include <sstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <system_error>
 
-#include <fmt/chrono.h>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "cmd/command.hpp"
+#include "core/dates.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
+#include "core/plan.hpp"
+#include "core/recall/apply.hpp"
+#include "core/recall/decisions.hpp"
 #include "core/recall/gate.hpp"
 #include "core/recall/ids.hpp"
+#include "core/recall/maintain.hpp"
+#include "core/recall/maintain_render.hpp"
 #include "core/recall/metadata.hpp"
 #include "core/recall/scan.hpp"
-#include "core/snapshot/snapshot.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -30,89 +36,6 @@ namespace fs = std::filesystem;
 struct InitIdsOptions {
   bool dry_run = false;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Work-tree access. gv::WorktreeSnapshot (core/snapshot/worktree_snapshot.hpp), the repository
-// layer's root discovery and gv::resolve_clock (core/dates.hpp) are not on this branch yet; the
-// three helpers below stand in for them with the same behaviour this command relies on. When
-// they land, replace DirectorySnapshot with WorktreeSnapshot, find_project_root with the repo's
-// work-tree root, and current_instant with resolve_clock(globals.today, globals.now).now.
-// ---------------------------------------------------------------------------------------------
-
-// Regular files under `root`; symlinks are never followed, so nothing outside the tree is read.
-class DirectorySnapshot final : public Snapshot {
- public:
-  explicit DirectorySnapshot(fs::path root) : m_root(std::move(root)) {}
-
-  [[nodiscard]] std::vector<SnapshotEntry> list(std::string_view prefix) const override {
-    std::vector<SnapshotEntry> entries;
-    const std::size_t slash = prefix.rfind('/');
-    const fs::path dir = m_root / std::string{slash == std::string_view::npos ? "" : prefix.substr(0, slash)};
-    std::error_code ec;
-    if (!fs::is_directory(fs::symlink_status(dir, ec))) {
-      return entries;
-    }
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-      if (it->is_symlink(ec) || !it->is_regular_file(ec)) {
-        continue;
-      }
-      std::string relative = fs::relative(it->path(), m_root, ec).generic_string();
-      if (relative.starts_with(prefix) && relative.find(".git/") != 0) {
-        entries.push_back(SnapshotEntry{std::move(relative), {}});
-      }
-    }
-    std::sort(entries.begin(), entries.end(),
-              [](const SnapshotEntry& a, const SnapshotEntry& b) { return a.path < b.path; });
-    return entries;
-  }
-
-  [[nodiscard]] std::optional<std::string> read(std::string_view path) const override {
-    const fs::path full = m_root / std::string{path};
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::symlink_status(full, ec))) {
-      return std::nullopt;
-    }
-    std::ifstream in(full, std::ios::binary);
-    if (!in) {
-      throw Error("{}: cannot read", path);
-    }
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return bytes.str();
-  }
-
-  [[nodiscard]] std::string describe() const override { return "work tree"; }
-
- private:
-  fs::path m_root;
-};
-
-fs::path find_project_root() {
-  const fs::path start = fs::current_path();
-  for (fs::path dir = start;; dir = dir.parent_path()) {
-    std::error_code ec;
-    if (fs::exists(dir / ".git", ec)) {
-      return dir;
-    }
-    if (dir == dir.parent_path()) {
-      return start;
-    }
-  }
-}
-
-std::string current_instant(const Globals& globals) {
-  if (globals.now) {
-    return *globals.now;
-  }
-  if (const char* env = std::getenv("GIT_VAULT_NOW"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  const auto now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(now)));
-}
-
-// ---------------------------------------------------------------------------------------------
 
 struct PendingWrite {
   std::string path;  // repo-relative
@@ -156,7 +79,8 @@ void write_all_atomically(const fs::path& root, const std::vector<PendingWrite>&
       std::error_code ec;
       fs::rename(temp, target, ec);
       if (ec) {
-        throw Error("{}: cannot replace: {}", fs::relative(target, root).generic_string(), ec.message());
+        throw Error("{}: cannot replace: {}", fs::relative(target, root).generic_string(),
+                    ec.message());
       }
     }
   } catch (...) {
@@ -165,24 +89,9 @@ void write_all_atomically(const fs::path& root, const std::vector<PendingWrite>&
   }
 }
 
-std::string underline(std::string_view header) {
-  // Code points, not bytes: the header holds a multi-byte dash.
-  std::size_t width = 0;
-  for (const char c : header) {
-    if ((static_cast<unsigned char>(c) & 0xC0u) != 0x80u) {
-      ++width;
-    }
-  }
-  std::string line;
-  for (std::size_t i = 0; i < width; ++i) {
-    line += "━";
-  }
-  return line;
-}
-
 std::string render_preview(const recall::InitIdsPlan& plan) {
   const std::string header = "recall-init-ids — preview";
-  std::string out = header + "\n" + underline(header) + "\n\n";
+  std::string out = header + "\n" + recall::header_underline(header) + "\n\n";
   const int will_tag = static_cast<int>(plan.tagged.size());
   out += fmt::format("Files scanned: {}\n", plan.files_scanned);
   out += fmt::format("Entries found: {} total\n", plan.already_tagged + will_tag + plan.malformed);
@@ -202,8 +111,9 @@ std::string render_preview(const recall::InitIdsPlan& plan) {
 
 std::string render_summary(const recall::InitIdsPlan& plan, std::size_t metadata_total) {
   const std::string header = "recall-init-ids — complete";
-  std::string out = header + "\n" + underline(header) + "\n\n";
-  out += fmt::format("Tagged: {} entries across {} files\n", plan.tagged.size(), plan.rewrites.size());
+  std::string out = header + "\n" + recall::header_underline(header) + "\n\n";
+  out +=
+      fmt::format("Tagged: {} entries across {} files\n", plan.tagged.size(), plan.rewrites.size());
   out += fmt::format("Metadata: {} entries in {}\n", metadata_total, recall::k_metadata_path);
   if (!plan.rewrites.empty()) {
     std::size_t width = 0;
@@ -212,7 +122,8 @@ std::string render_summary(const recall::InitIdsPlan& plan, std::size_t metadata
     }
     out += "\nFiles modified:\n";
     for (const recall::FileRewrite& rewrite : plan.rewrites) {
-      out += fmt::format("  {:<{}}{} entries tagged\n", rewrite.display_path, width + 1, rewrite.tagged);
+      out += fmt::format("  {:<{}}{} entries tagged\n", rewrite.display_path, width + 1,
+                         rewrite.tagged);
     }
   }
   out += "\nYou can now run git vault recall maintain for pressure-based memory cleanup.\n";
@@ -220,8 +131,8 @@ std::string render_summary(const recall::InitIdsPlan& plan, std::size_t metadata
 }
 
 void print_warning(const Finding& finding) {
-  const std::string where =
-      finding.line ? fmt::format("{}:{}: ", finding.path, *finding.line) : fmt::format("{}: ", finding.path);
+  const std::string where = finding.line ? fmt::format("{}:{}: ", finding.path, *finding.line)
+                                         : fmt::format("{}: ", finding.path);
   std::fputs(fmt::format("git-vault: warning: {}{}\n", where, finding.message).c_str(), stderr);
 }
 
@@ -256,9 +167,10 @@ nlohmann::json to_json(const recall::InitIdsPlan& plan, bool dry_run, int metada
 }
 
 int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
-  const fs::path root = find_project_root();
-  const DirectorySnapshot snapshot(root);
-  const std::string now = current_instant(globals);
+  const Clock clock = resolve_clock(globals.today, globals.now);
+  const fs::path root = git::Repo::discover(fs::current_path()).workdir();
+  const WorktreeSnapshot snapshot(root);
+  const std::string now = format_instant(clock.now);
 
   // Metadata is read before anything is planned: invalid JSON stops the run with nothing written.
   recall::Metadata metadata;
@@ -285,22 +197,25 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
     // Files first, metadata last: a failure in between leaves ids without records, which the
     // next run backfills, never records pointing at nothing new.
     if (metadata_added > 0) {
-      writes.push_back({std::string{recall::k_metadata_path}, recall::serialize_metadata(metadata)});
+      writes.push_back(
+          {std::string{recall::k_metadata_path}, recall::serialize_metadata(metadata)});
     }
     write_all_atomically(root, writes);
   }
 
   if (globals.json) {
-    std::fputs((to_json(plan, options.dry_run, metadata_added, warnings).dump() + "\n").c_str(), stdout);
+    std::fputs((to_json(plan, options.dry_run, metadata_added, warnings).dump() + "\n").c_str(),
+               stdout);
     return exit_code::k_ok;
   }
   for (const Finding& finding : warnings) {
     print_warning(finding);
   }
   if (options.dry_run) {
-    std::string out = plan.tagged.empty()
-                          ? fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged)
-                          : render_preview(plan);
+    std::string out =
+        plan.tagged.empty()
+            ? fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged)
+            : render_preview(plan);
     if (metadata_added > 0) {
       out += fmt::format("Metadata: would add {}\n", metadata_added);
     }
@@ -311,13 +226,264 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
     for (const recall::TaggedLine& line : plan.tagged) {
       std::fputs(fmt::format("tagged {}:{} ^{}\n", line.path, line.line, line.id).c_str(), stderr);
     }
-    std::string out = plan.tagged.empty()
-                          ? fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged)
-                          : render_summary(plan, metadata.size());
+    std::string out =
+        plan.tagged.empty()
+            ? fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged)
+            : render_summary(plan, metadata.size());
     if (metadata_added > 0) {
       out += fmt::format("Metadata: added {}\n", metadata_added);
     }
     std::fputs(out.c_str(), stderr);
+  }
+  return exit_code::k_ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// recall maintain
+
+struct MaintainOptions {
+  bool dry_run = false;
+  bool apply_all = false;
+  bool no_commit = false;
+  bool allow_dirty = false;
+  int budget = 0;  // 0: not given
+  std::vector<std::string> decide;
+};
+
+void print_out(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+int parse_budget(std::string_view text, std::string_view source) {
+  int value = 0;
+  bool ok = !text.empty() && text.size() <= 9;
+  for (const char c : text) {
+    ok = ok && c >= '0' && c <= '9';
+    if (ok) {
+      value = value * 10 + (c - '0');
+    }
+  }
+  if (!ok || value < 1) {
+    throw UsageError("{} '{}': expected a positive whole number of words", source, text);
+  }
+  return value;
+}
+
+int resolve_budget(const MaintainOptions& options, const git::Repo& repo) {
+  if (options.budget > 0) {
+    return options.budget;
+  }
+  if (const std::optional<std::string> configured = repo.config_string("vault.recallBudget")) {
+    return parse_budget(*configured, "vault.recallBudget");
+  }
+  return recall::k_default_budget;
+}
+
+std::vector<std::string> list_daily_logs(const Snapshot& snapshot) {
+  std::vector<std::string> paths;
+  for (const SnapshotEntry& entry : snapshot.list("memory/daily/")) {
+    // Only files directly in memory/daily/ are daily logs.
+    if (entry.path.find('/', std::string_view{"memory/daily/"}.size()) == std::string::npos) {
+      paths.push_back(entry.path);
+    }
+  }
+  return paths;
+}
+
+std::optional<std::string> read_answer() {
+  std::string line;
+  if (!std::getline(std::cin, line)) {
+    return std::nullopt;
+  }
+  return line;
+}
+
+// The questions on a terminal: apply all, or one answer per candidate. nullopt: cancelled.
+std::optional<recall::Decisions> ask_decisions(const recall::Analysis& analysis) {
+  std::optional<recall::Mode> mode;
+  print_out(fmt::format("\n{} [a]ll / [i]ndividually / [c]ancel: ", recall::k_apply_prompt));
+  while (!mode) {
+    std::fflush(stdout);
+    const std::optional<std::string> answer = read_answer();
+    if (!answer) {
+      return std::nullopt;
+    }
+    mode = recall::parse_mode_answer(*answer);
+    if (!mode) {
+      print_out("Answer a (apply all), i (decide individually) or c (cancel): ");
+    }
+  }
+  if (*mode == recall::Mode::cancel) {
+    return std::nullopt;
+  }
+  if (*mode == recall::Mode::apply_all) {
+    return recall::resolve_decisions(analysis, {}, true);
+  }
+  recall::Decisions decisions;
+  const std::vector<const recall::Candidate*> numbered = analysis.numbered();
+  for (std::size_t i = 0; i < numbered.size(); ++i) {
+    const recall::Candidate& candidate = *numbered[i];
+    const bool pressure = candidate.kind == recall::CandidateKind::pressure;
+    std::optional<recall::Decision> decision;
+    while (!decision) {
+      print_out(fmt::format("{}. ^{} [{}]: ", i + 1, candidate.id,
+                            pressure ? "k/p/s [days]/d/a/m" : "a/k"));
+      std::fflush(stdout);
+      const std::optional<std::string> answer = read_answer();
+      if (!answer) {
+        return std::nullopt;
+      }
+      decision = recall::parse_candidate_answer(*answer, candidate.kind);
+    }
+    decisions.emplace(candidate.id, *decision);
+  }
+  return decisions;
+}
+
+Plan make_plan(const recall::MaintainResult& result, Instant now) {
+  Plan plan;
+  for (const auto& [path, bytes] : result.writes) {
+    plan.write(path, bytes);
+  }
+  plan.subject = "vault(recall-maintain): " + recall::describe_run(result);
+  for (const auto& [id, action] : result.applied) {
+    plan.body += fmt::format("{} ^{}\n", recall::action_name(action), id);
+  }
+  plan.action = "recall-maintain";
+  plan.log_id = fmt::format("recall_{}", now.seconds);
+  plan.memories = result.affected_ids;
+  return plan;
+}
+
+int run_maintain(const MaintainOptions& options, const Globals& globals) {
+  const Clock clock = resolve_clock(globals.today, globals.now);
+  git::Repo repo = git::Repo::discover(fs::current_path());
+  const fs::path root = repo.workdir();
+  const WorktreeSnapshot snapshot(root);
+
+  std::error_code ec;
+  if (!fs::exists(root / "CLAUDE.local.md", ec) && !fs::is_directory(root / "memory", ec)) {
+    std::fputs(
+        "Memory system not initialized: there is no CLAUDE.local.md and no memory/ folder.\n",
+        stderr);
+    return exit_code::k_no;
+  }
+
+  // Preconditions come first and write nothing: every entry has an id, and no id repeats.
+  recall::MaintainInput input;
+  input.files = recall::scan_managed_files(snapshot);
+  if (const std::optional<std::string> refusal =
+          recall::maintain_refusal(recall::evaluate_id_gate(input.files))) {
+    std::fputs(refusal->c_str(), stderr);
+    return exit_code::k_no;
+  }
+
+  std::vector<Finding> warnings;
+  input.metadata_bytes = snapshot.read(recall::k_metadata_path);
+  if (input.metadata_bytes) {
+    // Invalid JSON throws `path:line: …` (exit 128) before anything is written.
+    recall::MetadataRead read =
+        recall::parse_metadata(*input.metadata_bytes, recall::k_metadata_path);
+    input.metadata = std::move(read.records);
+    warnings = std::move(read.findings);
+  }
+  input.now = clock.now;
+  input.today = clock.today;
+  input.budget = resolve_budget(options, repo);
+  input.daily_logs = list_daily_logs(snapshot);
+  for (const recall::ParsedFile& parsed : input.files) {
+    warnings.insert(warnings.end(), parsed.findings.begin(), parsed.findings.end());
+  }
+
+  const recall::Analysis analysis = recall::analyze(input);
+  warnings.insert(warnings.end(), analysis.warnings.begin(), analysis.warnings.end());
+  for (const Finding& finding : warnings) {
+    print_warning(finding);
+  }
+
+  // --decide ids are checked before anything is shown, so a typo never half-applies.
+  const bool flags_decide = options.apply_all || !options.decide.empty();
+  recall::Decisions decisions;
+  if (flags_decide) {
+    decisions = recall::resolve_decisions(analysis, options.decide, options.apply_all);
+  }
+
+  if (options.dry_run) {
+    if (globals.json) {
+      print_out(recall::analysis_json(analysis).dump() + "\n");
+    } else {
+      print_out(recall::render_presentation(analysis));
+      print_out("\n" +
+                recall::render_secondary(recall::run_secondary_checks(
+                    input.files, analysis.metadata, input.now, input.today, input.daily_logs)));
+    }
+    return exit_code::k_ok;
+  }
+
+  if (!globals.json) {
+    print_out(recall::render_presentation(analysis));
+  }
+  if (analysis.candidate_count() > 0 && !flags_decide) {
+    if (globals.json || ::isatty(STDIN_FILENO) == 0 || ::isatty(STDOUT_FILENO) == 0) {
+      std::fputs(
+          "git-vault: nothing changed: no terminal to ask on; pass --decide ID=ACTION[:days] "
+          "(repeatable) or --apply-all, or --dry-run to look only\n",
+          stderr);
+      return exit_code::k_no;
+    }
+    std::optional<recall::Decisions> asked = ask_decisions(analysis);
+    if (!asked) {
+      print_out("\nCancelled. Nothing changed.\n");
+      return exit_code::k_no;
+    }
+    decisions = std::move(*asked);
+  }
+
+  const recall::MaintainResult result = recall::plan_maintain(input, analysis, decisions);
+  if (const std::optional<std::string> changed =
+          recall::changed_since_scan(input, result, snapshot)) {
+    throw Error("{}: changed while maintain was running; nothing was written, run it again",
+                *changed);
+  }
+
+  recall::RecallApplyOutcome outcome;
+  if (!result.empty()) {
+    outcome = recall::apply_recall_plan(repo, make_plan(result, clock.now),
+                                        {!options.no_commit, options.allow_dirty});
+    if (outcome.untracked) {
+      std::fputs(
+          "git-vault: note: CLAUDE.local.md and memory/ are not tracked by git; the changes are in "
+          "the work tree only (no commit)\n",
+          stderr);
+    } else if (!outcome.work_tree_only.empty() && outcome.commit) {
+      std::string list;
+      for (const std::string& path : outcome.work_tree_only) {
+        list += (list.empty() ? "" : ", ") + path;
+      }
+      std::fputs(
+          fmt::format("git-vault: note: ignored by git, written without a commit: {}\n", list)
+              .c_str(),
+          stderr);
+    }
+  }
+
+  if (globals.json) {
+    nlohmann::json document = recall::analysis_json(analysis);
+    nlohmann::json applied = nlohmann::json::array();
+    for (const auto& [id, action] : result.applied) {
+      applied.push_back({{"id", id}, {"action", recall::action_name(action)}});
+    }
+    nlohmann::json written = nlohmann::json::array();
+    for (const auto& [path, bytes] : result.writes) {
+      written.push_back(path);
+    }
+    document["applied"] = std::move(applied);
+    document["written"] = std::move(written);
+    document["commit"] = outcome.commit ? nlohmann::json(*outcome.commit) : nlohmann::json(nullptr);
+    print_out(document.dump() + "\n");
+    return exit_code::k_ok;
+  }
+  print_out("\n" + recall::render_secondary(result.secondary) + "\n" + result.summary);
+  if (outcome.commit) {
+    print_out(fmt::format("Committed {}\n", outcome.commit->substr(0, 12)));
   }
   return exit_code::k_ok;
 }
@@ -327,13 +493,39 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
 Runner define_recall(CLI::App& app) {
   app.require_subcommand(1);
   auto init_options = std::make_shared<InitIdsOptions>();
-  CLI::App* init_ids = app.add_subcommand("init-ids", "Give every untagged working-memory entry a ^tr id");
+  CLI::App* init_ids =
+      app.add_subcommand("init-ids", "Give every untagged working-memory entry a ^tr id");
   init_ids->fallthrough();
-  init_ids->add_flag("--dry-run", init_options->dry_run, "Show what would be tagged; write nothing");
+  init_ids->add_flag("--dry-run", init_options->dry_run,
+                     "Show what would be tagged; write nothing");
 
-  return [init_ids, init_options](const Globals& globals) -> int {
+  auto maintain_options = std::make_shared<MaintainOptions>();
+  CLI::App* maintain = app.add_subcommand(
+      "maintain", "Pressure-based demotion, superseded cleanup and secondary checks");
+  maintain->fallthrough();
+  maintain->add_flag("--dry-run", maintain_options->dry_run,
+                     "Show the candidates and checks; write nothing");
+  maintain
+      ->add_option("--decide", maintain_options->decide,
+                   "Decide one candidate: ID=keep|pin|snooze[:days]|demote|archive|mark-superseded")
+      ->type_name("ID=ACTION[:days]");
+  maintain->add_flag("--apply-all", maintain_options->apply_all,
+                     "Apply the recommended action to every candidate not decided by --decide");
+  maintain
+      ->add_option("--budget", maintain_options->budget,
+                   "Working-memory word budget (default 1500)")
+      ->check(CLI::PositiveNumber);
+  maintain->add_flag("--no-commit", maintain_options->no_commit,
+                     "Write the work tree only; make no commit");
+  maintain->add_flag("--allow-dirty", maintain_options->allow_dirty,
+                     "Run even when CLAUDE.local.md or memory/ has uncommitted changes");
+
+  return [init_ids, init_options, maintain, maintain_options](const Globals& globals) -> int {
     if (init_ids->parsed()) {
       return run_init_ids(*init_options, globals);
+    }
+    if (maintain->parsed()) {
+      return run_maintain(*maintain_options, globals);
     }
     throw UsageError("recall: unknown subcommand");
   };

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
+#include "core/gate/cached_gate.hpp"
 
 namespace gv::cmd {
 
@@ -31,6 +32,16 @@ void warn(std::string_view message) {
 }
 
 void note(std::string_view message) { std::fputs(fmt::format("git-vault: {}\n", message).c_str(), stderr); }
+
+RepoParseCache::RepoParseCache(const git::Repo& repo)
+    : m_file(gate_cache_file(repo)), m_cache(PersistentParseCache::load(m_file)) {}
+
+RepoParseCache::~RepoParseCache() {
+  // A cache that cannot be written only costs speed next time; it never fails the command.
+  if (m_cache.dirty()) {
+    (void)m_cache.save(m_file);
+  }
+}
 
 bool interactive() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }
 

@@ -6,6 +6,7 @@
 
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
+#include "core/gate/cached_gate.hpp"
 #include "core/gate/print.hpp"
 #include "core/hooks/skip.hpp"
 #include "core/snapshot/index_snapshot.hpp"
@@ -34,7 +35,12 @@ int run_pre_commit(std::span<const std::string> git_args) {
   // not .git/index, and in a linked worktree GIT_DIR names the worktree's git dir.
   const git::Repo repo = git::Repo::open_from_env();
   const IndexSnapshot snapshot(repo);
-  const std::vector<Finding> findings = run_gate(snapshot, GateOptions{skip.checks});
+  // The cached gate re-parses only memory files whose blob changed since a state it has seen,
+  // so the hook costs what the commit changes, not what the vault holds.
+  GateOptions options;
+  options.skip = skip.checks;
+  const std::vector<Finding> findings =
+      run_cached_gate(snapshot, gate_cache_file(repo), options);
   std::fputs(format_findings(findings).c_str(), stderr);
   if (!blocks(findings)) {
     return 0;

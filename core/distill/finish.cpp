@@ -62,7 +62,9 @@ std::vector<std::string> carry_retrievals(Plan& plan, const Snapshot& view, cons
 FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
                              const FinishContext& context) {
   const Date today = context.clock.today;
-  const VaultState pre = read_vault_state(before, today);
+  InMemoryParseCache local_cache;
+  ParseCache* cache = context.cache != nullptr ? context.cache : &local_cache;
+  const VaultState pre = read_vault_state(before, today, cache);
 
   FinishedAction done;
   done.plan = std::move(draft.plan);
@@ -70,11 +72,11 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
 
   {
     const OverlaySnapshot edited(before, done.plan.changes);
-    const Vault after_edits = load_vault(edited);
+    const Vault after_edits = load_vault(edited, cache);
     done.carried = carry_retrievals(done.plan, edited, after_edits, pre.existing_index);
   }
   const OverlaySnapshot after_view(before, done.plan.changes);
-  const Vault after = load_vault(after_view);
+  const Vault after = load_vault(after_view, cache);
   refresh_token_counts(done.plan, after);
 
   const IndexFiles fresh = render_index_files(after.memories, today);

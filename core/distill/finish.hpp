@@ -13,6 +13,7 @@
 
 namespace gv {
 class Snapshot;
+class ParseCache;
 }
 
 namespace gv::distill {
@@ -35,6 +36,9 @@ struct FinishContext {
   // Commits of earlier log entries, found through their Vault-Log-Id trailers; entries whose
   // `commit` is still null get it filled in (D7).
   std::map<std::string, std::string> commits_by_log_id;
+  // Parsed memories by blob id (may be null): the before and after states share most files,
+  // so each file is parsed once.
+  ParseCache* cache = nullptr;
 };
 
 struct FinishedAction {

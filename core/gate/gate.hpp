@@ -9,17 +9,24 @@
 namespace gv {
 
 class Snapshot;
+class PersistentParseCache;
 
 // What `git vault check` and the pre-commit hook run over one Snapshot.
 struct GateOptions {
   // Check names to skip (GIT_VAULT_SKIP=stale-index,missing-id).
   std::set<std::string> skip;
+  // Parsed memories by blob id and findings by vault state, kept between runs (see
+  // core/gate/cached_gate.hpp). Null: everything is parsed.
+  PersistentParseCache* cache = nullptr;
 };
 
 // Every gate over one state of the repository: validate-on-read of the generated index
 // files, the frontmatter schema of every memory, working-memory ids (missing, duplicate,
 // malformed), memory ids that differ only in case, and the warnings that never block
 // (dangling wiki links). Findings are sorted by path, then line, then check.
+//
+// A repository without a vault (no memory file and no generated index file under `.memory/`)
+// and without working-memory files has nothing to check and passes.
 [[nodiscard]] std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& options);
 
 // True when any finding is an error (the commit is blocked).

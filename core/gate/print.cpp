@@ -1,46 +1,104 @@
 #include "core/gate/print.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/gate/gate.hpp"
+#include "core/recall/gate.hpp"
 
 namespace gv {
+namespace {
 
-std::string format_findings(const std::vector<Finding>& findings) {
+std::string_view severity_name(Severity severity) {
+  return severity == Severity::error ? "error" : "warning";
+}
+
+std::string plural(std::size_t count, std::string_view word) {
+  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string format_finding_line(const Finding& finding) {
+  const std::string where =
+      finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
+  return fmt::format("{}: {}: {}", where, severity_name(finding.severity), finding.message);
+}
+
+std::string format_finding_lines(const std::vector<Finding>& findings) {
   std::string out;
-  std::size_t errors = 0;
   for (const Finding& finding : findings) {
-    const bool error = finding.severity == Severity::error;
-    errors += error ? 1 : 0;
-    const std::string where =
-        finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
-    out += fmt::format("{}: {}: {}\n", where, error ? "error" : "warning", finding.message);
+    out += format_finding_line(finding);
+    out += '\n';
     if (!finding.fix.empty()) {
       out += fmt::format("  fix: {}\n", finding.fix);
     }
   }
+  return out;
+}
+
+std::string format_summary(const std::vector<Finding>& findings) {
+  std::size_t errors = 0;
+  std::size_t missing = 0;
+  std::set<std::string> duplicate_ids;
+  for (const Finding& finding : findings) {
+    if (finding.severity == Severity::error) {
+      ++errors;
+      if (finding.check == "missing-id" || finding.check == "malformed-id") {
+        ++missing;
+      } else if (finding.check == "duplicate-id") {
+        duplicate_ids.insert(finding.id);
+      }
+    }
+  }
+  std::string out;
+  // The working-memory refusals in the words of the original commands; the offenders are
+  // listed above them by file and line.
+  if (missing > 0) {
+    out += fmt::format("{} missing IDs.\n", missing == 1 ? std::string("1 entry is")
+                                                         : fmt::format("{} entries are", missing));
+    out += fmt::format("Run {} first to tag all entries.\n", recall::k_init_ids_command);
+  }
+  if (!duplicate_ids.empty()) {
+    out += fmt::format("Duplicate ID found: ^{}. Resolve manually.\n",
+                       fmt::join(duplicate_ids, ", ^"));
+  }
   if (!findings.empty()) {
-    out += fmt::format("{} error(s), {} warning(s)\n", errors, findings.size() - errors);
+    out += fmt::format("{}, {}\n", plural(errors, "error"),
+                       plural(findings.size() - errors, "warning"));
   }
   return out;
+}
+
+std::string format_findings(const std::vector<Finding>& findings) {
+  return format_finding_lines(findings) + format_summary(findings);
+}
+
+nlohmann::ordered_json finding_json(const Finding& finding) {
+  nlohmann::ordered_json item;
+  item["check"] = finding.check;
+  item["severity"] = severity_name(finding.severity);
+  item["path"] = finding.path;
+  item["line"] = finding.line ? nlohmann::ordered_json(*finding.line) : nlohmann::ordered_json();
+  item["id"] = finding.id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(finding.id);
+  item["message"] = finding.message;
+  item["fix"] =
+      finding.fix.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(finding.fix);
+  return item;
 }
 
 nlohmann::ordered_json findings_json(const std::vector<Finding>& findings) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Finding& finding : findings) {
-    list.push_back({{"check", finding.check},
-                    {"severity", finding.severity == Severity::error ? "error" : "warning"},
-                    {"path", finding.path},
-                    {"line", finding.line ? nlohmann::ordered_json(*finding.line) : nullptr},
-                    {"id", finding.id},
-                    {"message", finding.message},
-                    {"fix", finding.fix}});
+    list.push_back(finding_json(finding));
   }
-  const bool ok = std::none_of(findings.begin(), findings.end(), [](const Finding& finding) {
-    return finding.severity == Severity::error;
-  });
-  return {{"schema", 1}, {"ok", ok}, {"findings", list}};
+  nlohmann::ordered_json document;
+  document["schema"] = 1;
+  document["ok"] = !blocks(findings);
+  document["findings"] = std::move(list);
+  return document;
 }
 
 }  // namespace gv

@@ -1,20 +1,38 @@
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/finding.hpp"
 
 namespace gv {
 
-// Findings for people: `path:line: error: message`, then `  fix: <command>` when there is one,
-// then a one-line count. Empty when there are no findings.
+// Findings for people, as `git vault check` and the pre-commit hook print them (to stderr):
+//
+//   CLAUDE.local.md:7: error: entry has no id: "Prefers tabs"
+//     fix: git vault recall init-ids
+//
+// one line per finding (`path:` alone when no line is at fault), the fix indented below it,
+// then the seed's refusal sentences when working-memory ids block, then a one-line count
+// (`2 errors, 1 warning`). Empty when there are no findings. `check`, `index --check` and the
+// pre-commit hook all print this.
 [[nodiscard]] std::string format_findings(const std::vector<Finding>& findings);
 
-// The `--json` document of `check` and `index --check`:
-// {"schema":1,"ok":…,"findings":[{"check","severity","path","line","id","message","fix"}]}.
+// The two halves of format_findings, for callers that group findings (`check --range` prints
+// a heading per commit): the finding lines with their fixes, and everything after them.
+[[nodiscard]] std::string format_finding_lines(const std::vector<Finding>& findings);
+[[nodiscard]] std::string format_summary(const std::vector<Finding>& findings);
+
+// One finding line without the fix: `path:line: severity: message`.
+[[nodiscard]] std::string format_finding_line(const Finding& finding);
+
+// The JSON of one finding: {"check","severity","path","line","id","message","fix"}, with
+// `line` and `id` null when absent.
+[[nodiscard]] nlohmann::ordered_json finding_json(const Finding& finding);
+
+// The `--json` document of `check` and `index --check`: {"schema": 1, "ok": bool,
+// "findings": [...]}; ok is false exactly when a finding is an error.
 [[nodiscard]] nlohmann::ordered_json findings_json(const std::vector<Finding>& findings);
 
 }  // namespace gv

@@ -409,6 +409,13 @@ std::vector<std::string> Repo::dirty_paths(const std::vector<std::string>& paths
   return out;
 }
 
+bool Repo::is_ignored(std::string_view path) const {
+  int ignored = 0;
+  check(git_ignore_path_is_ignored(&ignored, raw(), std::string{path}.c_str()),
+        "check whether " + std::string{path} + " is ignored");
+  return ignored != 0;
+}
+
 std::vector<SnapshotEntry> Repo::index_entries(std::string_view prefix) const {
   const IndexPtr index = repo_index(raw());
   const std::string prefix_text(prefix);

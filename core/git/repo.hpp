@@ -91,6 +91,10 @@ class Repo {
   [[nodiscard]] std::vector<std::string> dirty_paths(
       const std::vector<std::string>& pathspecs) const;
 
+  // True when git ignores `path` (repo-relative) through .gitignore, info/exclude or
+  // core.excludesFile. The path need not exist.
+  [[nodiscard]] bool is_ignored(std::string_view path) const;
+
   // The index (GIT_INDEX_FILE when opened from the environment), stage 0 regular files only.
   [[nodiscard]] std::vector<SnapshotEntry> index_entries(std::string_view prefix) const;
   [[nodiscard]] std::optional<std::string> index_blob_id(std::string_view path) const;

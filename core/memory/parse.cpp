@@ -221,7 +221,8 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
 
   if (bytes.size() > k_max_memory_file_bytes) {
     Checker checker(path, id, nullptr);
-    checker.add(Severity::error, std::nullopt,
+    // Line 1: editors jump to the file, which is the whole problem here.
+    checker.add(Severity::error, 1,
                 fmt::format("file is {} bytes, larger than the {} MiB a memory may have",
                             bytes.size(), k_max_memory_file_bytes / (1024 * 1024)));
     result.findings = checker.take();

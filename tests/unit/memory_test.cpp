@@ -265,7 +265,7 @@ TEST_CASE("a file above the size limit is rejected without parsing", "[memory]")
   bytes.append(gv::k_max_memory_file_bytes, 'x');
   const auto parsed = parse(bytes);
   const auto& finding = only_error(parsed);
-  CHECK_FALSE(finding.line);
+  CHECK(finding.line == 1);
   CHECK_FALSE(parsed.memory);
 }
 

@@ -1,0 +1,361 @@
+#include "core/recall/secondary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "core/recall/files.hpp"
+
+namespace gv::recall {
+namespace {
+
+constexpr std::int64_t k_stale_seconds = 30 * 86400;
+constexpr std::int64_t k_daily_log_days = 30;
+constexpr double k_min_overlap = 0.5;
+
+// Common words of three letters or more that say nothing about a claim's topic.
+constexpr std::array<std::string_view, 40> k_stop_words{
+    "about", "after", "all",  "also",  "and",  "any",  "are",    "because", "been", "but",
+    "can",   "does",  "for",  "from",  "had",  "has",  "have",   "into",    "its",  "just",
+    "more",  "not",   "now",  "only",  "our",  "over", "should", "than",    "that", "the",
+    "their", "them",  "then", "there", "this", "was",  "were",   "when",    "will", "with"};
+
+bool is_ascii_alnum(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool has_digit(std::string_view token) {
+  return std::any_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_stop_word(std::string_view token) {
+  return std::find(k_stop_words.begin(), k_stop_words.end(), token) != k_stop_words.end();
+}
+
+const Record* record_of(const Metadata& metadata, const std::string& id) {
+  const auto it = metadata.find(id);
+  return it == metadata.end() ? nullptr : &it->second;
+}
+
+std::string status_of(const Metadata& metadata, const std::string& id) {
+  const Record* record = record_of(metadata, id);
+  return record == nullptr ? "active" : record->status;
+}
+
+// --- stale -----------------------------------------------------------------------------------
+
+std::vector<StaleEntry> find_stale(const std::vector<ParsedFile>& files, const Metadata& metadata,
+                                   Instant now) {
+  struct Ranked {
+    std::optional<Instant> reviewed;
+    StaleEntry entry;
+  };
+  std::vector<Ranked> ranked;
+  for (const ParsedFile& parsed : files) {
+    if (parsed.file.tier != Tier::register_) {
+      continue;
+    }
+    for (const Entry& entry : parsed.entries) {
+      if (entry.state != EntryState::tagged) {
+        continue;
+      }
+      const Record* record = record_of(metadata, entry.id);
+      const std::string status = record == nullptr ? "active" : record->status;
+      if (status == "superseded" || status == "archived") {
+        continue;
+      }
+      std::optional<Instant> reviewed;
+      if (record != nullptr && record->last_reviewed_at) {
+        reviewed = parse_instant(*record->last_reviewed_at);
+      }
+      if (reviewed && now.seconds - reviewed->seconds <= k_stale_seconds) {
+        continue;
+      }
+      StaleEntry stale{entry.id,   parsed.file.path, parsed.file.display_path,
+                       entry.line, entry.text,       std::nullopt};
+      if (reviewed) {
+        stale.reviewed = date_of(*reviewed);
+      }
+      ranked.push_back({reviewed, std::move(stale)});
+    }
+  }
+  // Never reviewed sorts first (nullopt < any instant); ties keep scan order.
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Ranked& a, const Ranked& b) { return a.reviewed < b.reviewed; });
+  std::vector<StaleEntry> out;
+  for (Ranked& item : ranked) {
+    out.push_back(std::move(item.entry));
+  }
+  return out;
+}
+
+// --- contradictions ---------------------------------------------------------------------------
+
+struct Claim {
+  ContradictionSide side;
+  std::size_t file = 0;  // index in scan order: entries of one file never contradict each other
+  std::set<std::string> content;
+  std::set<std::string> values;
+  std::string normalised;
+};
+
+double jaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
+  if (a.empty() || b.empty()) {
+    return 0.0;
+  }
+  std::size_t shared = 0;
+  for (const std::string& token : a) {
+    shared += b.count(token);
+  }
+  return static_cast<double>(shared) / static_cast<double>(a.size() + b.size() - shared);
+}
+
+std::vector<Contradiction> find_contradictions(const std::vector<ParsedFile>& files,
+                                               const Metadata& metadata) {
+  std::vector<Claim> claims;  // scan order
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const ParsedFile& parsed = files[f];
+    for (const Entry& entry : parsed.entries) {
+      if (entry.state != EntryState::tagged) {
+        continue;
+      }
+      const std::string status = status_of(metadata, entry.id);
+      const bool superseded = status == "superseded";
+      // Active claims compete only in the tiers that are loaded; a superseded one anywhere.
+      if (!superseded && (status != "active" || parsed.file.tier == Tier::archive)) {
+        continue;
+      }
+      Claim claim;
+      claim.side = {entry.id, parsed.file.display_path, entry.line, entry.text, superseded};
+      claim.file = f;
+      for (const std::string& token : normalised_tokens(entry.text)) {
+        claim.normalised += (claim.normalised.empty() ? "" : " ") + token;
+        if (has_digit(token)) {
+          claim.values.insert(token);
+        } else if (token.size() >= 3 && !is_stop_word(token)) {
+          claim.content.insert(token);
+        }
+      }
+      claims.push_back(std::move(claim));
+    }
+  }
+  std::vector<Contradiction> out;
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    for (std::size_t j = i + 1; j < claims.size(); ++j) {
+      const Claim& a = claims[i];
+      const Claim& b = claims[j];
+      if (a.file == b.file || (a.side.superseded && b.side.superseded)) {
+        continue;
+      }
+      bool flagged = false;
+      if (a.side.superseded || b.side.superseded) {
+        flagged = !a.normalised.empty() && a.normalised == b.normalised;
+      } else {
+        flagged = jaccard(a.content, b.content) >= k_min_overlap && !a.values.empty() &&
+                  !b.values.empty() && a.values != b.values;
+      }
+      if (flagged) {
+        out.push_back({a.side, b.side});
+      }
+    }
+  }
+  return out;
+}
+
+// --- open loops -------------------------------------------------------------------------------
+
+// The `## ` heading a byte offset falls under, trimmed; empty before the first one.
+std::string section_at(std::string_view bytes, std::size_t offset) {
+  std::string section;
+  std::size_t begin = 0;
+  while (begin < offset && begin < bytes.size()) {
+    std::size_t end = bytes.find('\n', begin);
+    if (end == std::string_view::npos) {
+      end = bytes.size();
+    }
+    std::string_view line = bytes.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (line.starts_with("## ")) {
+      line.remove_prefix(3);
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) {
+        line.remove_suffix(1);
+      }
+      section = std::string{line};
+    }
+    begin = end + 1;
+  }
+  return section;
+}
+
+// The date after a word such as `due ` that stands on its own (not `overdue `).
+std::optional<Date> dated(std::string_view text, std::string_view word) {
+  for (std::size_t pos = text.find(word); pos != std::string_view::npos;
+       pos = text.find(word, pos + 1)) {
+    if (pos > 0 && is_ascii_alnum(static_cast<unsigned char>(text[pos - 1]))) {
+      continue;
+    }
+    const std::string_view rest = text.substr(pos + word.size());
+    if (rest.size() >= 10 &&
+        (rest.size() == 10 || !is_ascii_alnum(static_cast<unsigned char>(rest[10])))) {
+      if (const std::optional<Date> date = parse_date(rest.substr(0, 10))) {
+        return date;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void check_open_loops(const std::vector<ParsedFile>& files, Date today, SecondaryReport& report) {
+  for (const ParsedFile& parsed : files) {
+    if (parsed.file.path != k_open_loops_path) {
+      continue;
+    }
+    for (const Entry& entry : parsed.entries) {
+      if (entry.state != EntryState::tagged) {
+        continue;
+      }
+      const std::string_view text{entry.text};
+      const bool open = text.starts_with("[ ] ");
+      const bool closed = text.starts_with("[x] ") || text.starts_with("[X] ");
+      if (!open && !closed) {
+        continue;
+      }
+      OpenLoopFlag flag;
+      flag.id = entry.id;
+      flag.display_path = parsed.file.display_path;
+      flag.line = entry.line;
+      flag.text = std::string{text.substr(4)};
+      if (open) {
+        ++report.open_loops_active;
+        const std::optional<Date> due = dated(text, "due ");
+        if (due && *due < today) {
+          flag.kind = OpenLoopFlag::Kind::past_due;
+          flag.due = due;
+          report.open_loop_flags.push_back(std::move(flag));
+        }
+      } else {
+        ++report.open_loops_closed;
+        if (section_at(parsed.bytes, entry.begin) == "Active") {
+          flag.kind = OpenLoopFlag::Kind::resolved;
+          report.open_loop_flags.push_back(std::move(flag));
+        }
+      }
+    }
+  }
+}
+
+// --- daily logs -------------------------------------------------------------------------------
+
+int count_old_daily_logs(const std::vector<std::string>& daily_logs, Date today) {
+  constexpr std::string_view prefix = "memory/daily/";
+  int count = 0;
+  for (const std::string& path : daily_logs) {
+    const std::string_view view{path};
+    if (!view.starts_with(prefix)) {
+      continue;
+    }
+    const std::string_view name = view.substr(prefix.size());
+    if (name.size() != 13 || !name.ends_with(".md")) {
+      continue;
+    }
+    const std::optional<Date> date = parse_date(name.substr(0, 10));
+    if (date && days_between(today, *date) > k_daily_log_days) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+std::string quoted_side(const ContradictionSide& side) {
+  return fmt::format("{} says \"{}\"{}", side.display_path, side.text,
+                     side.superseded ? " (superseded)" : "");
+}
+
+}  // namespace
+
+std::vector<std::string> normalised_tokens(std::string_view text) {
+  constexpr std::string_view marks = "*_`~[]()#>";
+  std::vector<std::string> tokens;
+  std::string current;
+  for (const char c : text) {
+    if (marks.find(c) != std::string_view::npos) {
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(c);
+    if (is_ascii_alnum(byte) || byte >= 0x80) {
+      current += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    } else if (!current.empty()) {
+      tokens.push_back(std::move(current));
+      current.clear();
+    }
+  }
+  if (!current.empty()) {
+    tokens.push_back(std::move(current));
+  }
+  return tokens;
+}
+
+SecondaryReport run_secondary_checks(const std::vector<ParsedFile>& files, const Metadata& metadata,
+                                     Instant now, Date today,
+                                     const std::vector<std::string>& daily_logs) {
+  SecondaryReport report;
+  report.stale = find_stale(files, metadata, now);
+  report.contradictions = find_contradictions(files, metadata);
+  check_open_loops(files, today, report);
+  report.old_daily_logs = count_old_daily_logs(daily_logs, today);
+  return report;
+}
+
+std::string render_secondary(const SecondaryReport& report) {
+  std::string out;
+  if (report.stale.empty()) {
+    out += "Stale entries: none.\n";
+  } else {
+    out += "Stale entries (not reviewed in 30+ days):\n";
+    for (std::size_t i = 0; i < report.stale.size(); ++i) {
+      const StaleEntry& stale = report.stale[i];
+      out += fmt::format("  {}. [{}] Last reviewed: {}\n", i + 1, stale.display_path,
+                         stale.reviewed ? format_date(*stale.reviewed) : "never");
+      out += fmt::format("     \"{}\" ^{}\n", stale.text, stale.id);
+    }
+  }
+
+  out += "\n";
+  if (report.contradictions.empty()) {
+    out += "Potential contradictions: none found.\n";
+  } else {
+    out += "Potential contradictions:\n";
+    for (std::size_t i = 0; i < report.contradictions.size(); ++i) {
+      const Contradiction& pair = report.contradictions[i];
+      const std::string number = fmt::format("{}. ", i + 1);
+      const std::string indent(number.size(), ' ');
+      out += fmt::format("\n{}{}\n{}{}\n{}→ Which is current?\n", number, quoted_side(pair.first),
+                         indent, quoted_side(pair.second), indent);
+    }
+  }
+
+  out += fmt::format("\nOpen loops: {} active, {} closed\n", report.open_loops_active,
+                     report.open_loops_closed);
+  for (std::size_t i = 0; i < report.open_loop_flags.size(); ++i) {
+    const OpenLoopFlag& flag = report.open_loop_flags[i];
+    const std::string label = flag.kind == OpenLoopFlag::Kind::resolved
+                                  ? std::string{"resolved"}
+                                  : "past due " + format_date(*flag.due);
+    out += fmt::format("  {}. [{}] \"{}\" ^{}\n", i + 1, label, flag.text, flag.id);
+  }
+
+  if (report.old_daily_logs > 0) {
+    out += fmt::format(
+        "\nDaily logs older than 30 days: {} — suggest archiving to memory/archive/daily/\n",
+        report.old_daily_logs);
+  } else {
+    out += "\nDaily logs older than 30 days: 0\n";
+  }
+  return out;
+}
+
+}  // namespace gv::recall

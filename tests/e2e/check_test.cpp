@@ -1,0 +1,274 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
+
+using gv::test::Result;
+using gv::test::Sandbox;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr const char* k_working = "# Working\n- Prefers tabs ^tr0000000001\n";
+
+// The shared five-memory vault (indexed and committed) plus tagged working memory.
+void clean_vault(Sandbox& sandbox) {
+  sandbox.write("CLAUDE.local.md", k_working);
+  sandbox.write("memory/registers/people.md", "# People\n- Sam is the PM ^tr0000000002\n");
+  gv::test::write_scored_vault(sandbox);
+}
+
+json check_json(const Sandbox& sandbox, std::vector<std::string> args = {}) {
+  args.insert(args.begin(), {"--json", "check"});
+  const Result result = sandbox.vault(args);
+  INFO(result.err);
+  REQUIRE((result.code == 0 || result.code == 1));
+  json document = json::parse(result.out);
+  CHECK(document["ok"] == (result.code == 0));
+  return document;
+}
+
+// The one finding with this check, failing the test when there is not exactly one.
+json only(const json& document, const std::string& check) {
+  json found;
+  int count = 0;
+  for (const json& finding : document["findings"]) {
+    if (finding["check"] == check) {
+      found = finding;
+      ++count;
+    }
+  }
+  INFO(document.dump(2));
+  REQUIRE(count == 1);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("check passes a clean vault", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  const Result human = sandbox.vault({"check"});
+  CHECK(human.code == 0);
+  CHECK(human.out.empty());
+  const json document = check_json(sandbox);
+  CHECK(document["schema"] == 1);
+  CHECK(document["findings"].empty());
+}
+
+TEST_CASE("check passes a repository without a vault", "[e2e][check]") {
+  Sandbox sandbox;
+  sandbox.write("README.md", "hello\n");
+  sandbox.commit_all();
+  CHECK(sandbox.vault({"check"}).code == 0);
+  CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
+  CHECK(check_json(sandbox)["findings"].empty());
+}
+
+TEST_CASE("check blocks on working-memory ids with file and line", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+
+  SECTION("a missing id") {
+    sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged note\n");
+    sandbox.git({"add", "-A"});
+    const Result result = sandbox.vault({"check"});
+    CHECK(result.code == 1);
+    CHECK_THAT(result.out, Catch::Contains("CLAUDE.local.md:3: error: entry has no id: \"Untagged "
+                                           "note\"\n  fix: git vault recall init-ids\n"));
+    CHECK_THAT(result.out, Catch::Contains("1 entry is missing IDs.\nRun git vault recall "
+                                           "init-ids first to tag all entries.\n"));
+    const json finding = only(check_json(sandbox), "missing-id");
+    CHECK(finding["path"] == "CLAUDE.local.md");
+    CHECK(finding["line"] == 3);
+    CHECK(finding["severity"] == "error");
+  }
+  SECTION("a duplicate id inside one file") {
+    sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Copy ^tr0000000001\n");
+    sandbox.git({"add", "-A"});
+    const json finding = only(check_json(sandbox), "duplicate-id");
+    CHECK(finding["path"] == "CLAUDE.local.md");
+    CHECK(finding["line"] == 3);
+    CHECK(finding["id"] == "tr0000000001");
+    CHECK(finding["message"] ==
+          "duplicate id ^tr0000000001 on 2 lines: CLAUDE.local.md line 2, CLAUDE.local.md line 3");
+  }
+  SECTION("a duplicate id across tiers") {
+    sandbox.write("memory/archive/2026/old.md", "- Archived ^tr0000000002\n");
+    sandbox.git({"add", "-A"});
+    const json finding = only(check_json(sandbox), "duplicate-id");
+    CHECK(finding["path"] == "memory/archive/2026/old.md");
+    CHECK(finding["line"] == 1);
+    CHECK(finding["message"] ==
+          "duplicate id ^tr0000000002 on 2 lines: registers/people.md "
+          "line 2, archive/2026/old.md line 1");
+  }
+  SECTION("a malformed id blocks like a missing one") {
+    sandbox.write("memory/registers/people.md", "# People\n- Sam ^tr12\n");
+    sandbox.git({"add", "-A"});
+    const json document = check_json(sandbox);
+    CHECK(document["ok"] == false);
+    const json finding = only(document, "malformed-id");
+    CHECK(finding["path"] == "memory/registers/people.md");
+    CHECK(finding["line"] == 2);
+    CHECK(finding["severity"] == "error");
+  }
+}
+
+TEST_CASE("check blocks a stale index", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+
+  SECTION("a memory edited without regenerating") {
+    sandbox.write(".memory/10-Memories/MEM-alpha.md",
+                  gv::test::memory_file("Alpha renamed", "2026-11-20", "a, b, c, d, e", 0, "null"));
+    sandbox.git({"add", "-A"});
+    const Result result = sandbox.vault({"check"});
+    CHECK(result.code == 1);
+    CHECK_THAT(result.out, Catch::Contains("fix: git vault index && git add .memory"));
+    const json document = check_json(sandbox);
+    bool named = false;
+    for (const json& finding : document["findings"]) {
+      CHECK(finding["check"] == "stale-index");
+      named = named || (finding["path"] == ".memory/memory-index.json" &&
+                        finding["id"] == "MEM-alpha" && finding["line"].is_number());
+    }
+    CHECK(named);
+
+    SECTION("regenerating and staging fixes it") {
+      REQUIRE(sandbox.vault({"index"}).code == 0);
+      sandbox.git({"add", "-A"});
+      CHECK(sandbox.vault({"check"}).code == 0);
+    }
+  }
+  SECTION("no memory-index.json at all") {
+    sandbox.git({"rm", "-q", "--cached", ".memory/memory-index.json"});
+    const json finding = only(check_json(sandbox), "stale-index");
+    CHECK(finding["path"] == ".memory/memory-index.json");
+    CHECK(finding["message"] == "missing; a regeneration creates it");
+  }
+}
+
+TEST_CASE("check reports broken frontmatter with its line", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-zeta.md",
+                "---\ntitle: \"Zeta\"\ncreated: not-a-date\n---\n\n# Zeta\n");
+  sandbox.git({"add", "-A"});
+  const json document = check_json(sandbox);
+  CHECK(document["ok"] == false);
+  const json finding = only(document, "schema");
+  CHECK(finding["path"] == ".memory/10-Memories/MEM-zeta.md");
+  CHECK(finding["line"] == 3);
+  CHECK(finding["severity"] == "error");
+}
+
+TEST_CASE("check blocks memory ids that differ only in case", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  // Through the index only: the sandbox's file system may itself be case-insensitive.
+  const Result blob = sandbox.sh(
+      "git update-index --add --cacheinfo 100644,$(git hash-object -w "
+      ".memory/10-Memories/MEM-beta.md),.memory/10-Memories/MEM-Beta.md");
+  REQUIRE(blob.code == 0);
+  const json finding = only(check_json(sandbox), "id-case-collision");
+  CHECK(finding["path"] == ".memory/10-Memories/MEM-beta.md");
+  CHECK(finding["id"] == "MEM-beta");
+}
+
+TEST_CASE("check warns about dangling links without blocking", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-gamma.md",
+                gv::test::memory_file("Gamma", "2026-05-01", "z", 0, "null", {}, 10, "python/x") +
+                    "\nSee [[MEM-nowhere]] and [[MEM-eps]].\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.git({"add", "-A"});
+  const Result result = sandbox.vault({"check"});
+  CHECK(result.code == 0);
+  CHECK_THAT(result.out, Catch::Contains("warning: link [[MEM-nowhere]] names no memory"));
+  CHECK_THAT(result.out, Catch::Contains("warning: link [[MEM-eps]] names a tombstoned memory"));
+  CHECK_THAT(result.out, Catch::Contains("0 errors, 2 warnings"));
+}
+
+TEST_CASE("check --staged reads the index, never the work tree", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+
+  SECTION("a bad file staged, then fixed only on disk, still blocks") {
+    sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged\n");
+    sandbox.git({"add", "CLAUDE.local.md"});
+    sandbox.write("CLAUDE.local.md", k_working);
+    CHECK(sandbox.vault({"check"}).code == 1);
+    CHECK(sandbox.vault({"check", "--staged"}).code == 1);
+    CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
+  }
+  SECTION("a bad file only on disk does not block the commit") {
+    sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged\n");
+    CHECK(sandbox.vault({"check"}).code == 0);
+    const Result worktree = sandbox.vault({"check", "--worktree"});
+    CHECK(worktree.code == 1);
+    CHECK_THAT(worktree.out, Catch::Contains("CLAUDE.local.md:3: error: entry has no id"));
+  }
+  SECTION("GIT_INDEX_FILE names the index being committed") {
+    sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged\n");
+    REQUIRE(sandbox
+                .sh("cp .git/index .git/other-index && "
+                    "GIT_INDEX_FILE=.git/other-index git add CLAUDE.local.md")
+                .code == 0);
+    CHECK(sandbox.vault({"check"}).code == 0);
+    CHECK(sandbox.sh("GIT_INDEX_FILE=.git/other-index git vault check >/dev/null").code == 1);
+  }
+}
+
+TEST_CASE("check --range reports each finding under the commit that introduced it",
+          "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  const std::string base = sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 40);
+
+  sandbox.write("notes.txt", "unrelated\n");
+  sandbox.commit_all("good one");
+  sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged\n");
+  sandbox.commit_all("bad one");
+  const std::string bad = sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 40);
+  sandbox.write("notes.txt", "still unrelated\n");
+  sandbox.commit_all("after the bad one");
+
+  const Result human = sandbox.vault({"check", "--range", base + "..HEAD"});
+  CHECK(human.code == 1);
+  CHECK_THAT(human.out, Catch::StartsWith("commit " + bad.substr(0, 12) +
+                                          " bad one\n"
+                                          "CLAUDE.local.md:3: error: entry has no id"));
+
+  const json document = check_json(sandbox, {"--range", base + "..HEAD"});
+  REQUIRE(document["findings"].size() == 1);  // not repeated for the last commit
+  CHECK(document["findings"][0]["commit"] == bad);
+  CHECK(document["findings"][0]["check"] == "missing-id");
+
+  SECTION("a range before the bad commit passes") {
+    CHECK(sandbox.vault({"check", "--range", base + ".." + bad + "~1"}).code == 0);
+  }
+}
+
+TEST_CASE("check rejects more than one mode", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  CHECK(sandbox.vault({"check", "--staged", "--worktree"}).code == 129);
+}
+
+TEST_CASE("check answers again from its cache after a corrupt cache file", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  REQUIRE(sandbox.vault({"check"}).code == 0);
+  REQUIRE(sandbox.exists(".git/git-vault/parse-cache"));
+  sandbox.write(".git/git-vault/parse-cache", "garbage");
+  sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged\n");
+  sandbox.git({"add", "-A"});
+  CHECK(sandbox.vault({"check"}).code == 1);
+  sandbox.write("CLAUDE.local.md", k_working);
+  sandbox.git({"add", "-A"});
+  CHECK(sandbox.vault({"check"}).code == 0);
+}

@@ -1,0 +1,479 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+
+using gv::test::Sandbox;
+
+namespace {
+
+constexpr const char* k_working =
+    "# Working Memory\n"
+    "> Last updated: 2026-11-01\n"
+    "\n"
+    "## Critical Preferences\n"
+    "- Dave prefers concise error messages and no unnecessary logging ^tr0000000001\n"
+    "- Deploy target is AWS us-east-1 with fallback to us-west-2 ^tr0000000002\n"
+    "- Short note ^tr0000000003\n"
+    "- Another fact here ^tr0000000004\n";
+
+constexpr const char* k_tech_stack =
+    "# Tech Stack\n"
+    "\n"
+    "- Using Node 16 in production ^tr00000000aa\n"
+    "- Using Postgres 15 ^tr00000000bb\n";
+
+// Scores at 2026-11-30T12:00:00Z: 1 = 9 + 4.5, 2 = 9 + 3, 3 = 2 + 0, 4 = 3 + 1; aa is superseded.
+constexpr const char* k_metadata = R"({
+  "tr0000000001": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-10-16T12:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "working"},
+  "tr0000000002": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-10-31T12:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "working"},
+  "tr0000000003": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-11-30T12:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "working"},
+  "tr0000000004": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-11-20T12:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "working"},
+  "tr00000000aa": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-11-01T00:00:00Z", "pinned": false, "snoozed_until": null, "status": "superseded", "tier": "register"},
+  "tr00000000bb": {"created_at": "2026-01-01T00:00:00Z", "last_reviewed_at": "2026-11-01T00:00:00Z", "pinned": false, "snoozed_until": null, "status": "active", "tier": "register"}
+}
+)";
+
+void write_vault(const Sandbox& sandbox) {
+  sandbox.write("CLAUDE.local.md", k_working);
+  sandbox.write("memory/registers/tech-stack.md", k_tech_stack);
+  sandbox.write("memory/.recall/metadata.json", k_metadata);
+}
+
+std::string head(const Sandbox& sandbox) { return sandbox.git({"rev-parse", "HEAD"}).out; }
+
+bool contains(const std::string& haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("maintain demotes, archives, pins and snoozes in one commit, moving whole lines",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.write("README.md", "project\n");
+  sandbox.commit_all();
+  const std::string before = head(sandbox);
+  // A user's unrelated staged change must stay staged and out of the commit.
+  sandbox.write("notes.txt", "mine\n");
+  REQUIRE(sandbox.git({"add", "notes.txt"}).code == 0);
+
+  const auto result =
+      sandbox.vault({"recall", "maintain", "--budget", "1", "--decide", "tr0000000001=demote",
+                     "--decide", "^tr0000000002=archive", "--decide", "tr0000000003=pin",
+                     "--decide", "tr0000000004=snooze:14", "--apply-all"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+
+  CHECK(sandbox.read("CLAUDE.local.md") ==
+        "# Working Memory\n"
+        "> Last updated: 2026-11-01\n"
+        "\n"
+        "## Critical Preferences\n"
+        "- Short note ^tr0000000003\n"
+        "- Another fact here ^tr0000000004\n");
+  CHECK(sandbox.read("memory/registers/_inbox.md") ==
+        "# Inbox\n"
+        "> Entries demoted from working memory. Review and file into appropriate registers.\n"
+        "\n"
+        "- Dave prefers concise error messages and no unnecessary logging ^tr0000000001\n");
+  CHECK(sandbox.read("memory/archive/ARCHIVE.md") ==
+        "# Archive\n"
+        "> Archived memory entries. Searchable but never auto-loaded.\n"
+        "\n"
+        "- Deploy target is AWS us-east-1 with fallback to us-west-2 ^tr0000000002\n"
+        "- Using Node 16 in production ^tr00000000aa\n");
+  CHECK(sandbox.read("memory/registers/tech-stack.md") ==
+        "# Tech Stack\n"
+        "\n"
+        "- Using Postgres 15 ^tr00000000bb\n");
+  CHECK(sandbox.read("memory/.recall/metadata.json") == R"({
+  "tr0000000001": {
+    "created_at": "2026-01-01T00:00:00Z",
+    "last_reviewed_at": "2026-11-30T12:00:00Z",
+    "pinned": false,
+    "snoozed_until": null,
+    "status": "active",
+    "tier": "register"
+  },
+  "tr0000000002": {
+    "created_at": "2026-01-01T00:00:00Z",
+    "last_reviewed_at": "2026-11-30T12:00:00Z",
+    "pinned": false,
+    "snoozed_until": null,
+    "status": "archived",
+    "tier": "archive"
+  },
+  "tr0000000003": {
+    "created_at": "2026-01-01T00:00:00Z",
+    "last_reviewed_at": "2026-11-30T12:00:00Z",
+    "pinned": true,
+    "snoozed_until": null,
+    "status": "active",
+    "tier": "working"
+  },
+  "tr0000000004": {
+    "created_at": "2026-01-01T00:00:00Z",
+    "last_reviewed_at": "2026-11-30T12:00:00Z",
+    "pinned": false,
+    "snoozed_until": "2026-12-14T12:00:00Z",
+    "status": "active",
+    "tier": "working"
+  },
+  "tr00000000aa": {
+    "created_at": "2026-01-01T00:00:00Z",
+    "last_reviewed_at": "2026-11-30T12:00:00Z",
+    "pinned": false,
+    "snoozed_until": null,
+    "status": "archived",
+    "tier": "archive"
+  },
+  "tr00000000bb": {
+    "created_at": "2026-01-01T00:00:00Z",
+    "last_reviewed_at": "2026-11-01T00:00:00Z",
+    "pinned": false,
+    "snoozed_until": null,
+    "status": "active",
+    "tier": "register"
+  }
+}
+)");
+
+  // Exactly one new commit, holding exactly the recall paths, with the trailers.
+  CHECK(sandbox.git({"rev-parse", "HEAD~1"}).out == before);
+  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out ==
+        "CLAUDE.local.md\n"
+        "memory/.recall/metadata.json\n"
+        "memory/archive/ARCHIVE.md\n"
+        "memory/registers/_inbox.md\n"
+        "memory/registers/tech-stack.md\n");
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(recall-maintain): demote 1, archive 2, pin 1, snooze 1\n");
+  CHECK(sandbox.git({"log", "-1", "--format=%(trailers)"}).out ==
+        "Vault-Action: recall-maintain\n"
+        "Vault-Log-Id: recall_1796040000\n"
+        "Vault-Memories: tr0000000001, tr0000000002, tr0000000003, tr0000000004, tr00000000aa\n"
+        "\n");
+  CHECK(sandbox.git({"diff", "--cached", "--name-only"}).out == "notes.txt\n");
+  CHECK(sandbox.git({"status", "--porcelain"}).out == "A  notes.txt\n");
+
+  // The presentation lists the candidates in selection order, then the summary.
+  CHECK(contains(result.out, "recall-maintain — 5 candidates\n"));
+  CHECK(contains(result.out, "Working memory: 23 words (target: 1, over by 22)\n"));
+  CHECK(contains(result.out,
+                 "1. [CLAUDE.local.md] 9 words, last reviewed 45 days ago\n"
+                 "   \"Dave prefers concise error messages and no unnecessary logging\"\n"));
+  CHECK(contains(result.out, "3. [CLAUDE.local.md] 3 words, last reviewed 10 days ago\n"));
+  CHECK(contains(result.out, "5. [registers/tech-stack.md] status: superseded\n"));
+  CHECK(contains(result.out,
+                 "Working memory: 23 -> 5 words (target: 1)\n\n"
+                 "Actions taken:\n"
+                 "  Kept (reviewed): 0\n"
+                 "  Pinned: 1\n"
+                 "  Snoozed: 1 (until 2026-12-14)\n"
+                 "  Demoted to _inbox.md: 1\n"
+                 "  Archived: 2\n"
+                 "  Marked superseded: 0\n"));
+  CHECK(contains(result.out, "Metadata: 6 entries in memory/.recall/metadata.json\n"));
+}
+
+TEST_CASE("a dirty CLAUDE.local.md is refused and nothing changes", "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const std::string before = head(sandbox);
+  const std::string edited = std::string{k_working} + "- typed by hand ^tr0000000005\n";
+  sandbox.write("CLAUDE.local.md", edited);
+
+  const auto refused = sandbox.vault({"recall", "maintain", "--budget", "1", "--apply-all"});
+  CHECK(refused.code == 128);
+  CHECK(contains(refused.err, "uncommitted changes in vault paths"));
+  CHECK(contains(refused.err, "CLAUDE.local.md"));
+  CHECK(sandbox.read("CLAUDE.local.md") == edited);
+  CHECK(sandbox.read("memory/.recall/metadata.json") == k_metadata);
+  CHECK_FALSE(sandbox.exists("memory/registers/_inbox.md"));
+  CHECK(head(sandbox) == before);
+
+  const auto allowed =
+      sandbox.vault({"recall", "maintain", "--budget", "100", "--apply-all", "--allow-dirty"});
+  INFO(allowed.err);
+  CHECK(allowed.code == 0);
+  CHECK(sandbox.read("memory/registers/tech-stack.md") ==
+        "# Tech Stack\n\n- Using Postgres 15 ^tr00000000bb\n");
+}
+
+TEST_CASE("recall files that git ignores are written to the work tree without a commit",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write(".gitignore", "CLAUDE.local.md\nmemory/\n");
+  sandbox.commit_all();
+  write_vault(sandbox);
+  const std::string before = head(sandbox);
+
+  const auto result = sandbox.vault({"recall", "maintain", "--apply-all"});
+  INFO(result.err);
+  CHECK(result.code == 0);
+  CHECK(contains(result.err, "not tracked by git"));
+  CHECK(head(sandbox) == before);
+  // Under budget: only the superseded entry is archived.
+  CHECK(sandbox.read("memory/archive/ARCHIVE.md") ==
+        "# Archive\n"
+        "> Archived memory entries. Searchable but never auto-loaded.\n"
+        "\n"
+        "- Using Node 16 in production ^tr00000000aa\n");
+  CHECK(sandbox.read("CLAUDE.local.md") == k_working);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("--no-commit leaves the changes in the work tree", "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const std::string before = head(sandbox);
+  const auto result =
+      sandbox.vault({"recall", "maintain", "--decide", "tr00000000aa=keep", "--no-commit"});
+  INFO(result.err);
+  CHECK(result.code == 0);
+  CHECK(head(sandbox) == before);
+  CHECK(sandbox.git({"status", "--porcelain"}).out == " M memory/.recall/metadata.json\n");
+  CHECK(contains(sandbox.read("memory/.recall/metadata.json"),
+                 "  \"tr00000000aa\": {\n"
+                 "    \"created_at\": \"2026-01-01T00:00:00Z\",\n"
+                 "    \"last_reviewed_at\": \"2026-11-30T12:00:00Z\",\n"
+                 "    \"pinned\": false,\n"
+                 "    \"snoozed_until\": null,\n"
+                 "    \"status\": \"superseded\",\n"));
+}
+
+TEST_CASE("CRLF working memory demotes into a new LF inbox; a missing final newline stays safe",
+          "[e2e][recall][maintain][edge-13][edge-14]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# W\r\n- one two ^tr0000000001\r\n- four five ^tr0000000002");
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain", "--budget", "1", "--decide",
+                                     "tr0000000001=demote", "--decide", "tr0000000002=archive"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(sandbox.read("CLAUDE.local.md") == "# W\r\n");
+  CHECK(sandbox.read("memory/registers/_inbox.md") ==
+        "# Inbox\n"
+        "> Entries demoted from working memory. Review and file into appropriate registers.\n"
+        "\n"
+        "- one two ^tr0000000001\n");
+  CHECK(sandbox.read("memory/archive/ARCHIVE.md").ends_with("\n\n- four five ^tr0000000002\n"));
+  // New records: created and reviewed now, moved to their new tiers.
+  const auto metadata = nlohmann::json::parse(sandbox.read("memory/.recall/metadata.json"));
+  CHECK(metadata["tr0000000001"]["tier"] == "register");
+  CHECK(metadata["tr0000000001"]["created_at"] == "2026-11-30T12:00:00Z");
+  CHECK(metadata["tr0000000002"]["status"] == "archived");
+}
+
+TEST_CASE("maintain refuses entries without ids, naming init-ids, and writes nothing",
+          "[e2e][recall][maintain][edge-5][edge-8]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md",
+                "- [ ] Call Sam ^tr0123456789\n- [x] Done thing\n- foo ^tr0000000001 bar\n");
+  const auto result = sandbox.vault({"recall", "maintain", "--apply-all"});
+  CHECK(result.code == 1);
+  CHECK(result.err ==
+        "Cannot run maintain: 2 entries are missing IDs.\n"
+        "Run git vault recall init-ids first to tag all entries.\n"
+        "  malformed: CLAUDE.local.md line 3\n");
+  CHECK_FALSE(sandbox.exists("memory/.recall/metadata.json"));
+}
+
+TEST_CASE("maintain refuses duplicate ids across tiers, listing every location",
+          "[e2e][recall][maintain][edge-16][edge-17]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# W\n- a ^tr8f2a1c3d7e\n");
+  sandbox.write("memory/archive/2025/q4/old.md", "# Old\n\n- a again ^tr8f2a1c3d7e\n");
+  sandbox.write("memory/registers/sub/x.md", "- not scanned ^tr8f2a1c3d7e\n");
+  const auto result = sandbox.vault({"recall", "maintain", "--dry-run"});
+  CHECK(result.code == 1);
+  CHECK(result.err ==
+        "Cannot run maintain: duplicate ID found.\n"
+        "ID: ^tr8f2a1c3d7e\n"
+        "  1. CLAUDE.local.md line 2\n"
+        "  2. archive/2025/q4/old.md line 3\n"
+        "Resolve manually before running maintain.\n");
+}
+
+TEST_CASE("invalid metadata JSON stops maintain and stays byte-identical",
+          "[e2e][recall][maintain][edge-18]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "- a ^tr0000000001\n");
+  const std::string broken = "{\n  \"tr0000000001\": {,\n}\n";
+  sandbox.write("memory/.recall/metadata.json", broken);
+  const auto result = sandbox.vault({"recall", "maintain", "--apply-all"});
+  CHECK(result.code == 128);
+  CHECK(contains(result.err, "git-vault: error: memory/.recall/metadata.json:2: invalid JSON"));
+  CHECK(sandbox.read("memory/.recall/metadata.json") == broken);
+}
+
+TEST_CASE("--dry-run writes nothing and --json gives the fixed shape",
+          "[e2e][recall][maintain][edge-19]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const auto json = sandbox.vault({"--json", "recall", "maintain", "--dry-run", "--budget", "10"});
+  REQUIRE(json.code == 0);
+  CHECK(
+      json.out ==
+      R"({"budget":10,"pressure_candidates":[{"id":"tr0000000001","line":5,"path":"CLAUDE.local.md","score":13.5,"words":9},)"
+      R"({"id":"tr0000000002","line":6,"path":"CLAUDE.local.md","score":12.0,"words":9}],"schema":1,)"
+      R"("superseded":[{"id":"tr00000000aa","line":3,"path":"memory/registers/tech-stack.md"}],"working_words":23})"
+      "\n");
+  const auto text = sandbox.vault({"recall", "maintain", "--dry-run"});
+  CHECK(text.code == 0);
+  CHECK(text.out.starts_with("recall-maintain — 1 candidates\n"));
+  CHECK(contains(text.out, "\nStale entries: none.\n"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("without a terminal or decision flags nothing changes and the flags are named",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain"});
+  CHECK(result.code == 1);
+  CHECK(contains(result.out, "recall-maintain — 1 candidates\n"));
+  CHECK(contains(result.err, "--decide ID=ACTION[:days]"));
+  CHECK(contains(result.err, "--apply-all"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("--decide for an entry that is not a candidate is a usage error",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain", "--decide", "tr00000000bb=archive"});
+  CHECK(result.code == 129);
+  CHECK(contains(result.err, "^tr00000000bb is not a candidate"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("keep twice at the same instant gives byte-identical metadata and no second commit",
+          "[e2e][recall][maintain][edge-19]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  REQUIRE(sandbox.vault({"recall", "maintain", "--decide", "tr00000000aa=keep"}).code == 0);
+  const std::string metadata = sandbox.read("memory/.recall/metadata.json");
+  const std::string after_first = head(sandbox);
+  const auto again = sandbox.vault({"recall", "maintain", "--decide", "tr00000000aa=keep"});
+  CHECK(again.code == 0);
+  CHECK(sandbox.read("memory/.recall/metadata.json") == metadata);
+  CHECK(head(sandbox) == after_first);
+}
+
+TEST_CASE("the budget comes from git config vault.recallBudget", "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  REQUIRE(sandbox.git({"config", "vault.recallBudget", "20"}).code == 0);
+  const auto result = sandbox.vault({"--json", "recall", "maintain", "--dry-run"});
+  REQUIRE(result.code == 0);
+  const auto document = nlohmann::json::parse(result.out);
+  CHECK(document["budget"] == 20);
+  CHECK(document["pressure_candidates"].size() == 1);
+  // The flag wins over the config.
+  const auto flag =
+      sandbox.vault({"--json", "recall", "maintain", "--dry-run", "--budget", "1500"});
+  CHECK(nlohmann::json::parse(flag.out)["pressure_candidates"].empty());
+  REQUIRE(sandbox.git({"config", "vault.recallBudget", "lots"}).code == 0);
+  CHECK(sandbox.vault({"recall", "maintain", "--dry-run"}).code == 129);
+}
+
+TEST_CASE("an all-clear run reconciles metadata, runs the checks and prints the summary",
+          "[e2e][recall][maintain][edge-18][edge-30]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "- a b c ^tr0000000001\n");
+  sandbox.write("memory/daily/2026-10-01.md", "# 2026-10-01\n");
+  sandbox.write("memory/daily/notes.md", "x\n");
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain"});
+  INFO(result.err);
+  CHECK(result.code == 0);
+  CHECK(
+      result.out.starts_with("recall-maintain — all clear\n"
+                             "━━━━━━━━━━━━━━━━━━━━━━━━━━━\n"
+                             "\n"
+                             "Working memory: 3 words (target: 1500) - under budget\n"
+                             "No superseded entries pending cleanup.\n"
+                             "No action needed.\n"
+                             "\n"
+                             "Stale entries: none.\n"));
+  CHECK(
+      contains(result.out,
+               "Daily logs older than 30 days: 1 — suggest archiving to memory/archive/daily/\n"));
+  CHECK(contains(result.out, "Working memory: 3 -> 3 words (target: 1500)\n"));
+  CHECK(sandbox.read("memory/.recall/metadata.json") ==
+        "{\n"
+        "  \"tr0000000001\": {\n"
+        "    \"created_at\": \"2026-11-30T12:00:00Z\",\n"
+        "    \"last_reviewed_at\": \"2026-11-30T12:00:00Z\",\n"
+        "    \"pinned\": false,\n"
+        "    \"snoozed_until\": null,\n"
+        "    \"status\": \"active\",\n"
+        "    \"tier\": \"working\"\n"
+        "  }\n"
+        "}\n");
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(recall-maintain): reconcile metadata\n");
+}
+
+TEST_CASE("maintain outside an initialised memory system says so", "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  const auto result = sandbox.vault({"recall", "maintain"});
+  CHECK(result.code == 1);
+  CHECK(contains(result.err, "Memory system not initialized"));
+}
+
+TEST_CASE("on a terminal each candidate is asked for in turn", "[e2e][recall][maintain][tty]") {
+  Sandbox sandbox;
+  if (sandbox.sh("command -v script").code != 0) {
+    WARN("util-linux `script` is not installed; the terminal case is not run");
+    return;
+  }
+  write_vault(sandbox);
+  sandbox.commit_all();
+  // script(1) gives the command a pseudo-terminal; the answers arrive through it. `x` is not a
+  // choice and is asked again.
+  const auto result = sandbox.sh(
+      "printf 'i\\nd\\nx\\nsnooze 3\\nk\\n' | "
+      "script -qec 'git vault recall maintain --budget 10' /dev/null");
+  INFO(result.out);
+  CHECK(result.code == 0);
+  CHECK(contains(result.out, "Apply all / decide individually?"));
+  CHECK(sandbox.read("memory/registers/_inbox.md")
+            .ends_with("\n- Dave prefers concise error messages and no unnecessary logging "
+                       "^tr0000000001\n"));
+  CHECK(sandbox.read("memory/registers/tech-stack.md") == k_tech_stack);
+  const auto metadata = nlohmann::json::parse(sandbox.read("memory/.recall/metadata.json"));
+  CHECK(metadata["tr0000000002"]["snoozed_until"] == "2026-12-03T12:00:00Z");
+  CHECK(metadata["tr00000000aa"]["status"] == "superseded");
+  CHECK(metadata["tr00000000aa"]["last_reviewed_at"] == "2026-11-30T12:00:00Z");
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(recall-maintain): demote 1, snooze 1, keep 1\n");
+}
+
+TEST_CASE("an ignored metadata file is written but kept out of the commit",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write(".gitignore", "memory/.recall/\n");
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain", "--apply-all"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(contains(result.err,
+                 "ignored by git, written without a commit: memory/.recall/metadata.json"));
+  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out ==
+        "memory/archive/ARCHIVE.md\n"
+        "memory/registers/tech-stack.md\n");
+  CHECK(contains(sandbox.read("memory/.recall/metadata.json"), "\"status\": \"archived\""));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}

@@ -1,0 +1,199 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/vault/parse_cache_file.hpp"
+#include "tests/unit/index_test_fixtures.hpp"
+
+using gv::Finding;
+using gv::Memory;
+using gv::ParsedMemory;
+using gv::PersistentParseCache;
+using gv::Severity;
+using gv::test::ymd;
+
+namespace {
+
+Memory full_memory() {
+  Memory m = gv::test::memory("MEM-full", "Full \"title\" é", ymd(2026, 4, 13));
+  m.blob_oid = "0123456789abcdef0123456789abcdef01234567";
+  m.modified = ymd(2026, 5, 2);
+  m.tags = {"PATTERN", "x"};
+  m.topic = "python/libs";
+  m.keywords = {"retry", " Backoff "};
+  m.summary = "sum\nmary";
+  m.source = "seed";
+  m.category = "PATTERN";
+  m.retrieval_count = -3;  // the codec must not assume non-negative numbers
+  m.last_retrieved = ymd(2026, 5, 1);
+  m.tombstoned = true;
+  m.tombstoned_at = ymd(1960, 1, 1);
+  m.tombstone_reason = "purge";
+  m.token_count = 123456789012;
+  m.links = {"MEM-a", "MEM-b"};
+  return m;
+}
+
+Finding finding(std::string check, std::optional<int> line) {
+  Finding f;
+  f.check = std::move(check);
+  f.severity = Severity::warning;
+  f.path = ".memory/10-Memories/MEM-full.md";
+  f.line = line;
+  f.id = "MEM-full";
+  f.message = "message";
+  f.fix = "fix";
+  return f;
+}
+
+void check_same(const Memory& a, const Memory& b) {
+  CHECK(a.id == b.id);
+  CHECK(a.path == b.path);
+  CHECK(a.blob_oid == b.blob_oid);
+  CHECK(a.title == b.title);
+  CHECK(a.created == b.created);
+  CHECK(a.modified == b.modified);
+  CHECK(a.tags == b.tags);
+  CHECK(a.topic == b.topic);
+  CHECK(a.keywords == b.keywords);
+  CHECK(a.summary == b.summary);
+  CHECK(a.source == b.source);
+  CHECK(a.category == b.category);
+  CHECK(a.retrieval_count == b.retrieval_count);
+  CHECK(a.last_retrieved == b.last_retrieved);
+  CHECK(a.tombstoned == b.tombstoned);
+  CHECK(a.tombstoned_at == b.tombstoned_at);
+  CHECK(a.tombstone_reason == b.tombstone_reason);
+  CHECK(a.token_count == b.token_count);
+  CHECK(a.links == b.links);
+}
+
+PersistentParseCache filled_cache() {
+  PersistentParseCache cache;
+  cache.store(".memory/10-Memories/MEM-full.md", "oid1",
+              ParsedMemory{full_memory(), {finding("schema", 4), finding("schema", std::nullopt)}});
+  cache.store(".memory/10-Memories/MEM-bad.md", "oid2",
+              ParsedMemory{std::nullopt, {finding("schema", 1)}});
+  cache.store_fragment(".memory/10-Memories/MEM-full.md", "oid1", "    {\n      \"id\": 1\n    }");
+  cache.store_state("digest-a", {finding("dangling-link", 9)});
+  return cache;
+}
+
+}  // namespace
+
+TEST_CASE("the parse cache round-trips every field of a parsed memory", "[gate][cache]") {
+  const PersistentParseCache loaded = PersistentParseCache::from_bytes(filled_cache().to_bytes());
+  REQUIRE(loaded.size() == 2);
+
+  const ParsedMemory* full = loaded.find(".memory/10-Memories/MEM-full.md", "oid1");
+  REQUIRE(full != nullptr);
+  REQUIRE(full->memory);
+  check_same(*full->memory, full_memory());
+  REQUIRE(full->findings.size() == 2);
+  CHECK(full->findings[0].line == 4);
+  CHECK_FALSE(full->findings[1].line);
+  CHECK(full->findings[0].severity == Severity::warning);
+  CHECK(full->findings[0].fix == "fix");
+
+  const ParsedMemory* bad = loaded.find(".memory/10-Memories/MEM-bad.md", "oid2");
+  REQUIRE(bad != nullptr);
+  CHECK_FALSE(bad->memory);
+  CHECK(bad->findings.size() == 1);
+
+  CHECK(loaded.find(".memory/10-Memories/MEM-full.md", "oid2") == nullptr);
+  CHECK(loaded.find_fragment(".memory/10-Memories/MEM-full.md", "oid1") ==
+        std::optional<std::string_view>("    {\n      \"id\": 1\n    }"));
+  CHECK_FALSE(loaded.find_fragment(".memory/10-Memories/MEM-bad.md", "oid2"));
+
+  const auto* state = loaded.find_state("digest-a");
+  REQUIRE(state != nullptr);
+  REQUIRE(state->size() == 1);
+  CHECK((*state)[0].check == "dangling-link");
+  CHECK(loaded.find_state("digest-b") == nullptr);
+  CHECK_FALSE(loaded.dirty());
+}
+
+TEST_CASE("a damaged or foreign cache file is ignored", "[gate][cache]") {
+  const std::string good = filled_cache().to_bytes();
+  REQUIRE(PersistentParseCache::from_bytes(good).size() == 2);
+
+  SECTION("truncated") {
+    CHECK(PersistentParseCache::from_bytes(good.substr(0, good.size() - 1)).size() == 0);
+    CHECK(PersistentParseCache::from_bytes(good.substr(0, 10)).size() == 0);
+  }
+  SECTION("one byte changed in the body") {
+    std::string bad = good;
+    bad[bad.size() / 2] = static_cast<char>(bad[bad.size() / 2] ^ 0x20);
+    const PersistentParseCache cache = PersistentParseCache::from_bytes(bad);
+    CHECK(cache.size() == 0);
+    CHECK(cache.find_state("digest-a") == nullptr);
+  }
+  SECTION("another format version") {
+    std::string other = good;
+    other[4] = static_cast<char>(other[4] + 1);
+    CHECK(PersistentParseCache::from_bytes(other).size() == 0);
+  }
+  SECTION("not a cache at all") {
+    CHECK(PersistentParseCache::from_bytes("").size() == 0);
+    CHECK(PersistentParseCache::from_bytes(std::string(100, '\xff')).size() == 0);
+  }
+}
+
+TEST_CASE("the cache file is written atomically and only when something changed", "[gate][cache]") {
+  const auto dir = std::filesystem::temp_directory_path() / "gv-gate-cache-test";
+  std::filesystem::remove_all(dir);
+  const auto file = gv::parse_cache_path(dir);
+  CHECK(file == dir / "git-vault" / "parse-cache");
+
+  PersistentParseCache missing = PersistentParseCache::load(file);
+  CHECK(missing.size() == 0);
+  CHECK(missing.save(file));
+  CHECK_FALSE(std::filesystem::exists(file));  // nothing to save
+
+  PersistentParseCache cache = filled_cache();
+  REQUIRE(cache.save(file));
+  REQUIRE(std::filesystem::exists(file));
+  CHECK(std::distance(std::filesystem::directory_iterator(file.parent_path()),
+                      std::filesystem::directory_iterator()) == 1);  // no temporary left
+
+  const PersistentParseCache loaded = PersistentParseCache::load(file);
+  CHECK(loaded.size() == 2);
+  CHECK(loaded.find_state("digest-a") != nullptr);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("saving keeps entries used in this run and drops the oldest beyond the bound",
+          "[gate][cache]") {
+  PersistentParseCache cache;
+  for (int i = 0; i < 5000; ++i) {
+    cache.store("p" + std::to_string(i), "o", ParsedMemory{});
+  }
+  PersistentParseCache reloaded = PersistentParseCache::from_bytes(cache.to_bytes());
+  CHECK(reloaded.size() == 5000);  // all used in the run that stored them
+
+  // A later run uses 10 of them: those stay, plus at most 4096 unused ones.
+  for (int i = 0; i < 10; ++i) {
+    CHECK(reloaded.find("p" + std::to_string(i), "o") != nullptr);
+  }
+  reloaded.store_state("d", {});
+  const PersistentParseCache pruned = PersistentParseCache::from_bytes(reloaded.to_bytes());
+  CHECK(pruned.size() == 10 + 4096);
+  for (int i = 0; i < 10; ++i) {
+    CHECK(pruned.find("p" + std::to_string(i), "o") != nullptr);
+  }
+}
+
+TEST_CASE("the cache remembers at most sixteen vault states, newest first", "[gate][cache]") {
+  PersistentParseCache cache;
+  for (int i = 0; i < 20; ++i) {
+    cache.store_state("d" + std::to_string(i), {});
+  }
+  cache.store_state("d5", {finding("x", 1)});  // re-storing moves it to the front
+  const PersistentParseCache loaded = PersistentParseCache::from_bytes(cache.to_bytes());
+  CHECK(loaded.find_state("d19") != nullptr);
+  CHECK(loaded.find_state("d5") != nullptr);
+  CHECK(loaded.find_state("d5")->size() == 1);
+  CHECK(loaded.find_state("d4") != nullptr);
+  CHECK(loaded.find_state("d3") == nullptr);  // 19..5 minus the moved 5, plus 5, plus 4
+}

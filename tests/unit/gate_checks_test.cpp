@@ -1,0 +1,256 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/gate/gate.hpp"
+#include "core/gate/print.hpp"
+#include "core/gate/range.hpp"
+#include "core/gate/vault_checks.hpp"
+#include "core/vault/index_files.hpp"
+#include "core/vault/parse_cache_file.hpp"
+#include "core/vault/vault.hpp"
+#include "tests/unit/gate_test_snapshot.hpp"
+
+using gv::Finding;
+using gv::GateOptions;
+using gv::Severity;
+using gv::test::MapSnapshot;
+
+namespace {
+
+std::string note(const std::string& title, const std::string& extra = {},
+                 const std::string& body = {}) {
+  return "---\ntitle: \"" + title + "\"\ncreated: 2026-01-01\n" + extra + "---\n\n# " + title +
+         "\n" + body;
+}
+
+// Writes the three generated files for the memories currently in the snapshot.
+void regenerate(MapSnapshot& snapshot) {
+  const gv::Vault vault = gv::load_vault(snapshot);
+  snapshot.set(".memory/memory-index.json", gv::render_index_json(vault.memories, "2026-11-30"));
+  snapshot.set(".memory/20-Indices/index.md", gv::render_index_md(vault.memories));
+  snapshot.set(".memory/10-Memories/README.md", gv::render_memories_readme(vault.memories));
+}
+
+MapSnapshot clean_vault() {
+  MapSnapshot snapshot({
+      {".memory/10-Memories/MEM-alpha.md", note("Alpha", "", "See [[MEM-beta]].\n")},
+      {".memory/10-Memories/MEM-beta.md", note("Beta")},
+      {"CLAUDE.local.md", "# Working\n- Prefers tabs ^tr0000000001\n"},
+      {"memory/registers/people.md", "- Sam is the PM ^tr0000000002\n"},
+  });
+  regenerate(snapshot);
+  return snapshot;
+}
+
+std::vector<std::string> checks_of(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& finding : findings) {
+    out.push_back(finding.check);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a clean vault passes every gate", "[gate]") {
+  const MapSnapshot snapshot = clean_vault();
+  const auto findings = gv::run_gate(snapshot, {});
+  CHECK(findings.empty());
+  CHECK_FALSE(gv::blocks(findings));
+}
+
+TEST_CASE("a repository without a vault or working memory has nothing to check", "[gate]") {
+  const MapSnapshot snapshot({{"README.md", "hello\n"}, {".memory/00-Inbox/.gitkeep", ""}});
+  CHECK(gv::run_gate(snapshot, {}).empty());
+}
+
+TEST_CASE("memories without any generated index file are stale", "[gate]") {
+  const MapSnapshot snapshot({{".memory/10-Memories/MEM-a.md", note("A")}});
+  const auto findings = gv::run_gate(snapshot, {});
+  REQUIRE(findings.size() == 3);
+  for (const Finding& finding : findings) {
+    CHECK(finding.check == "stale-index");
+    CHECK(finding.severity == Severity::error);
+    CHECK(finding.fix == "git vault index && git add .memory");
+  }
+  CHECK(findings[0].path == ".memory/10-Memories/README.md");
+  CHECK(findings[1].path == ".memory/20-Indices/index.md");
+  CHECK(findings[2].path == ".memory/memory-index.json");
+}
+
+TEST_CASE("an edited memory without a regeneration makes the index stale", "[gate]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set(".memory/10-Memories/MEM-beta.md", note("Beta renamed"));
+  const auto findings = gv::run_gate(snapshot, {});
+  REQUIRE_FALSE(findings.empty());
+  CHECK(gv::blocks(findings));
+  bool named = false;
+  for (const Finding& finding : findings) {
+    CHECK(finding.check == "stale-index");
+    named = named || (finding.path == ".memory/memory-index.json" && finding.id == "MEM-beta");
+  }
+  CHECK(named);
+}
+
+TEST_CASE("schema errors carry the memory's path and line", "[gate]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set(".memory/10-Memories/MEM-gamma.md", "---\ntitle: \"Gamma\"\n---\n\n# Gamma\n");
+  regenerate(snapshot);  // the broken file is not in the index, so only the schema error stays
+  const auto findings = gv::run_gate(snapshot, {});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].check == "schema");
+  CHECK(findings[0].severity == Severity::error);
+  CHECK(findings[0].path == ".memory/10-Memories/MEM-gamma.md");
+  CHECK(findings[0].line.has_value());
+  CHECK(findings[0].fix == "edit the frontmatter by hand");
+}
+
+TEST_CASE("memory ids that differ only in case collide", "[gate]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set(".memory/10-Memories/MEM-Alpha.md", note("Alpha again"));
+  regenerate(snapshot);
+  const auto findings = gv::run_gate(snapshot, {});
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].check == "id-case-collision");
+  CHECK(findings[0].path == ".memory/10-Memories/MEM-alpha.md");  // `A` sorts before `a`
+  CHECK(findings[0].message ==
+        "memory id MEM-alpha differs from MEM-Alpha only in case: they are one file on macOS "
+        "and Windows");
+}
+
+TEST_CASE("working-memory id findings come from every managed file", "[gate]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set("CLAUDE.local.md",
+               "# Working\n- Prefers tabs ^tr0000000001\n- untagged\n- bad ^tr12\n");
+  snapshot.set("memory/archive/2026/old.md", "- archived ^tr0000000001\n");
+  const auto findings = gv::run_gate(snapshot, {});
+  REQUIRE(checks_of(findings) ==
+          std::vector<std::string>{"missing-id", "malformed-id", "duplicate-id"});
+  CHECK(findings[0].path == "CLAUDE.local.md");
+  CHECK(findings[0].line == 3);
+  CHECK(findings[1].line == 4);
+  CHECK(findings[1].severity == Severity::error);
+  CHECK(findings[2].path == "memory/archive/2026/old.md");
+  CHECK(findings[2].line == 1);
+  CHECK(findings[2].message ==
+        "duplicate id ^tr0000000001 on 2 lines: CLAUDE.local.md line 2, archive/2026/old.md "
+        "line 1");
+}
+
+TEST_CASE("dangling wiki links warn and never block", "[gate]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set(".memory/10-Memories/MEM-alpha.md",
+               note("Alpha", "",
+                    "See [[MEM-beta]].\n\nAnd [[MEM-gone|the old one]].\n"
+                    "Also [[MEM-dead.md]] and [[20-Indices/index]].\n"));
+  snapshot.set(".memory/10-Memories/MEM-dead.md",
+               note("Dead", "status: tombstoned\ntombstoned_at: 2026-02-01\n"));
+  regenerate(snapshot);
+  const auto findings = gv::run_gate(snapshot, {});
+  REQUIRE(findings.size() == 2);
+  CHECK_FALSE(gv::blocks(findings));
+  CHECK(findings[0].check == "dangling-link");
+  CHECK(findings[0].line == 9);
+  CHECK(findings[0].message == "link [[MEM-gone]] names no memory");
+  CHECK(findings[1].line == 10);
+  CHECK(findings[1].message == "link [[MEM-dead.md]] names a tombstoned memory");
+}
+
+TEST_CASE("skipped checks are left out", "[gate]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set("CLAUDE.local.md", "- untagged\n");
+  GateOptions options;
+  options.skip = {"missing-id"};
+  CHECK(gv::run_gate(snapshot, options).empty());
+}
+
+TEST_CASE("a remembered vault state answers without reading memory files", "[gate][cache]") {
+  MapSnapshot snapshot = clean_vault();
+  snapshot.set(".memory/10-Memories/MEM-alpha.md", note("Alpha", "", "[[MEM-nowhere]]\n"));
+  regenerate(snapshot);
+  gv::PersistentParseCache cache;
+  GateOptions options;
+  options.cache = &cache;
+  const auto first = gv::run_gate(snapshot, options);
+  REQUIRE(first.size() == 1);
+
+  gv::PersistentParseCache reloaded = gv::PersistentParseCache::from_bytes(cache.to_bytes());
+  options.cache = &reloaded;
+  snapshot.reads = 0;
+  const auto second = gv::run_gate(snapshot, options);
+  // Only working memory, which is always read: CLAUDE.local.md (twice: listed, then parsed) and
+  // the register.
+  CHECK(snapshot.reads == 3);
+  REQUIRE(second.size() == 1);
+  CHECK(second[0].message == first[0].message);
+  CHECK(second[0].line == first[0].line);
+
+  SECTION("a changed memory is parsed again; the others come from the cache") {
+    snapshot.set(".memory/10-Memories/MEM-beta.md", note("Beta 2"));
+    regenerate(snapshot);
+    snapshot.reads = 0;
+    const auto third = gv::run_gate(snapshot, options);
+    CHECK(third.size() == 1);
+    // Working memory (3), MEM-beta.md, the three generated files, MEM-alpha.md for the link line.
+    CHECK(snapshot.reads == 8);
+  }
+  SECTION("a stale index is still caught with cached entry texts") {
+    snapshot.set(".memory/10-Memories/MEM-beta.md", note("Beta 2"));
+    const auto third = gv::run_gate(snapshot, options);
+    CHECK(gv::blocks(third));
+  }
+}
+
+TEST_CASE("range findings are reported under the first commit that has them", "[gate][range]") {
+  Finding a;
+  a.check = "missing-id";
+  a.path = "CLAUDE.local.md";
+  a.line = 3;
+  a.message = "entry has no id: \"x\"";
+  Finding moved = a;
+  moved.line = 5;  // same finding after lines were inserted above it
+  Finding b = a;
+  b.message = "entry has no id: \"y\"";
+
+  const auto out = gv::first_introduced({{"c1", {}}, {"c2", {a}}, {"c3", {moved, b}}});
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].commit == "c2");
+  REQUIRE(out[0].findings.size() == 1);
+  CHECK(out[0].findings[0].line == 3);
+  CHECK(out[1].commit == "c3");
+  REQUIRE(out[1].findings.size() == 1);
+  CHECK(out[1].findings[0].message == "entry has no id: \"y\"");
+}
+
+TEST_CASE("findings print as path:line lines with their fix and a count", "[gate][print]") {
+  Finding missing;
+  missing.check = "missing-id";
+  missing.path = "CLAUDE.local.md";
+  missing.line = 3;
+  missing.message = "entry has no id: \"x\"";
+  missing.fix = "git vault recall init-ids";
+  Finding warning;
+  warning.check = "dangling-link";
+  warning.severity = Severity::warning;
+  warning.path = ".memory/10-Memories/MEM-a.md";
+  warning.message = "link [[MEM-b]] names no memory";
+
+  CHECK(gv::format_findings({}).empty());
+  CHECK(gv::format_findings({missing, warning}) ==
+        "CLAUDE.local.md:3: error: entry has no id: \"x\"\n"
+        "  fix: git vault recall init-ids\n"
+        ".memory/10-Memories/MEM-a.md: warning: link [[MEM-b]] names no memory\n"
+        "1 entry is missing IDs.\n"
+        "Run git vault recall init-ids first to tag all entries.\n"
+        "1 error, 1 warning\n");
+
+  const auto json = gv::findings_json({missing, warning});
+  CHECK(json.dump() ==
+        R"({"schema":1,"ok":false,"findings":[)"
+        R"({"check":"missing-id","severity":"error","path":"CLAUDE.local.md","line":3,"id":null,)"
+        R"("message":"entry has no id: \"x\"","fix":"git vault recall init-ids"},)"
+        R"({"check":"dangling-link","severity":"warning","path":".memory/10-Memories/MEM-a.md",)"
+        R"("line":null,"id":null,"message":"link [[MEM-b]] names no memory","fix":null}]})");
+  CHECK(gv::findings_json({warning})["ok"] == true);
+}
