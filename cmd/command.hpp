@@ -43,5 +43,6 @@ Runner define_review(CLI::App& app);
 Runner define_search(CLI::App& app);
 Runner define_hook(CLI::App& app);
 Runner define_merge_driver(CLI::App& app);
+Runner define_diff_text(CLI::App& app);
 
 }  // namespace gv::cmd

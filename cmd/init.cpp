@@ -10,6 +10,7 @@
 
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
+#include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
 #include "core/hooks/installer.hpp"
 #include "core/vault/scaffold.hpp"
@@ -21,6 +22,8 @@ struct Options {
   bool recall = false;
   bool no_hooks = false;
   bool allow_global_hooks_path = false;
+  std::string ci;  // `github`: also write the CI workflow
+  ci::GithubWorkflowOptions workflow;
 };
 
 // Creates `path` with `bytes` only if nothing is there: O_EXCL makes "never rewrite an
@@ -58,6 +61,9 @@ int run(const Options& options, const Globals& globals) {
     for (ScaffoldFile& file : recall_scaffold()) {
       files.push_back(std::move(file));
     }
+  }
+  if (options.ci == "github") {
+    files.push_back({std::string(ci::k_github_workflow_path), ci::github_workflow(options.workflow)});
   }
   std::vector<std::string> created;
   for (const ScaffoldFile& file : files) {
@@ -104,6 +110,16 @@ Runner define_init(CLI::App& app) {
                "Do not install the git hooks and merge drivers (see `git vault hooks`)");
   app.add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
                "Install into a core.hooksPath set in global config (it serves every repository)");
+  app.add_option("--ci", options->ci,
+                 "Also write a CI workflow running the gate and the review (github: "
+                 ".github/workflows/git-vault.yml)")
+      ->check(CLI::IsMember(std::vector<std::string>{"github"}));
+  app.add_option("--ci-source", options->workflow.source,
+                 "URL of the git-vault sources the workflow builds (default: the repository "
+                 "variable GIT_VAULT_SOURCE)");
+  app.add_option("--ci-ref", options->workflow.ref,
+                 "Tag or commit of git-vault the workflow builds")
+      ->capture_default_str();
   return [options](const Globals& globals) { return run(*options, globals); };
 }
 

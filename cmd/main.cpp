@@ -28,6 +28,8 @@ constexpr std::array k_commands{
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
             define_merge_driver, true},
+    Command{"diff-text", "Textconv of the memory diff driver: frontmatter one field per line",
+            define_diff_text, true},
 };
 
 int run(int argc, char** argv) {

@@ -1,13 +1,106 @@
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cmd/command.hpp"
+#include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/git/merge_base.hpp"
+#include "core/review/build.hpp"
+#include "core/review/render.hpp"
+#include "core/snapshot/tree_snapshot.hpp"
 
 namespace gv::cmd {
+namespace {
+
+struct Options {
+  std::string range;
+  std::size_t limit = 20;
+};
+
+struct Ends {
+  std::string base;
+  std::string head;
+};
+
+std::string commit_of(const git::Repo& repo, std::string_view rev) {
+  const std::string name = rev.empty() ? std::string("HEAD") : std::string(rev);
+  const std::optional<std::string> commit = repo.resolve_commit(name);
+  if (!commit) {
+    throw UsageError("'{}' names no commit", name);
+  }
+  return *commit;
+}
+
+std::string merge_base_of(const git::Repo& repo, const std::string& a, const std::string& b) {
+  const std::optional<std::string> base = git::merge_base(repo, a, b);
+  if (!base) {
+    throw Error("{} and {} have no common ancestor", a.substr(0, 12), b.substr(0, 12));
+  }
+  return *base;
+}
+
+// `BASE...HEAD` compares HEAD with the merge base (what a pull request shows); `BASE..HEAD`
+// compares with BASE itself; a single revision means `REV...HEAD`; nothing means the merge base
+// with the upstream or default branch.
+Ends resolve_ends(const git::Repo& repo, const std::string& range) {
+  if (range.empty()) {
+    const std::string head = commit_of(repo, "HEAD");
+    const std::optional<git::DefaultBase> base = git::default_base(repo);
+    if (!base) {
+      throw UsageError(
+          "no upstream, origin/HEAD, main or master to compare with; name a range "
+          "(git vault review BASE...HEAD)");
+    }
+    return {merge_base_of(repo, base->commit, head), head};
+  }
+  if (const std::size_t dots = range.find("..."); dots != std::string::npos) {
+    const std::string head = commit_of(repo, range.substr(dots + 3));
+    return {merge_base_of(repo, commit_of(repo, range.substr(0, dots)), head), head};
+  }
+  if (const std::size_t dots = range.find(".."); dots != std::string::npos) {
+    return {commit_of(repo, range.substr(0, dots)), commit_of(repo, range.substr(dots + 2))};
+  }
+  const std::string head = commit_of(repo, "HEAD");
+  return {merge_base_of(repo, commit_of(repo, range), head), head};
+}
+
+int run(const Options& options, const Globals& globals) {
+  const git::Repo repo = open_repo();
+  const Ends ends = resolve_ends(repo, options.range);
+  std::vector<git::CommitInfo> commits;
+  if (ends.base != ends.head) {
+    for (const std::string& id : repo.resolve_range(ends.base + ".." + ends.head)) {
+      commits.push_back(repo.commit_info(id));
+    }
+  }
+  const TreeSnapshot base(repo, ends.base);
+  const TreeSnapshot head(repo, ends.head);
+  review::Review review = review::build_review(base, head, commits, clock_of(globals).today);
+  review.base = ends.base;
+  review.head = ends.head;
+  if (globals.json) {
+    print_json(review::review_json(review));
+  } else {
+    std::fputs(review::render_markdown(review, {options.limit}).c_str(), stdout);
+  }
+  return exit_code::k_ok;
+}
+
+}  // namespace
 
 Runner define_review(CLI::App& app) {
-  (void)app;
-  return [](const Globals&) -> int { throw Error("'review' is not available yet"); };
+  auto options = std::make_shared<Options>();
+  app.add_option("range", options->range,
+                 "BASE...HEAD (against the merge base), BASE..HEAD, or BASE; default: the merge "
+                 "base with the upstream or default branch");
+  app.add_option("--limit", options->limit, "Rows per table before the rest is summarised")
+      ->check(CLI::PositiveNumber);
+  return [options](const Globals& globals) { return run(*options, globals); };
 }
 
 }  // namespace gv::cmd

@@ -7,14 +7,16 @@
 namespace gv::hooks {
 
 // The `.gitattributes` lines that route the vault's generated and merge-prone files to
-// git-vault's merge drivers. The attributes are versioned; the drivers they name live in each
-// clone's .git/config (see merge_drivers.hpp).
-inline constexpr std::array<std::string_view, 5> k_gitattributes_lines{
+// git-vault's merge drivers, and memory files to its diff driver. The attributes are
+// versioned; the drivers they name live in each clone's .git/config (see merge_drivers.hpp and
+// diff_driver.hpp).
+inline constexpr std::array<std::string_view, 6> k_gitattributes_lines{
     ".memory/memory-index.json merge=vault-generated",
     ".memory/20-Indices/index.md merge=vault-generated",
     ".memory/10-Memories/README.md merge=vault-generated",
     ".memory/distill-log.json merge=vault-log",
     "memory/.recall/metadata.json merge=vault-recall-metadata",
+    ".memory/10-Memories/*.md diff=vault-memory",
 };
 
 // `existing` (the current `.gitattributes`, possibly empty) with every line of

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/hooks/diff_driver.hpp"
 #include "core/hooks/gitattributes.hpp"
 #include "core/hooks/merge_drivers.hpp"
 #include "core/hooks/shim.hpp"
@@ -107,6 +108,9 @@ InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
     report.notes.emplace_back("merge drivers vault-generated, vault-log and vault-recall-metadata "
                               "defined in .git/config");
   }
+  if (configure_diff_driver(repo)) {
+    report.notes.emplace_back("diff driver vault-memory defined in .git/config");
+  }
 
   if (options.gitattributes && !repo.is_bare()) {
     const fs::path path = repo.workdir() / ".gitattributes";
@@ -142,6 +146,9 @@ InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
         removed_any = true;
       }
     }
+  }
+  if (remove_diff_driver(repo)) {
+    report.notes.emplace_back("diff driver vault-memory removed from .git/config");
   }
   if (removed_any) {
     report.notes.emplace_back("merge drivers removed from .git/config (.gitattributes left as is)");

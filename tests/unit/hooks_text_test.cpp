@@ -15,7 +15,8 @@ const std::string k_all_lines =
     ".memory/20-Indices/index.md merge=vault-generated\n"
     ".memory/10-Memories/README.md merge=vault-generated\n"
     ".memory/distill-log.json merge=vault-log\n"
-    "memory/.recall/metadata.json merge=vault-recall-metadata\n";
+    "memory/.recall/metadata.json merge=vault-recall-metadata\n"
+    ".memory/10-Memories/*.md diff=vault-memory\n";
 
 }  // namespace
 
@@ -39,13 +40,14 @@ TEST_CASE("ensure_gitattributes appends only missing lines, after a missing fina
             ".memory/memory-index.json merge=vault-generated\n"
             ".memory/20-Indices/index.md merge=vault-generated\n"
             ".memory/10-Memories/README.md merge=vault-generated\n"
-            "memory/.recall/metadata.json merge=vault-recall-metadata\n");
+            "memory/.recall/metadata.json merge=vault-recall-metadata\n"
+            ".memory/10-Memories/*.md diff=vault-memory\n");
 }
 
 TEST_CASE("a CRLF .gitattributes gets CRLF lines", "[hooks]") {
   const std::string result = ensure_gitattributes("*.png binary\r\n");
   CHECK(result.starts_with("*.png binary\r\n.memory/memory-index.json merge=vault-generated\r\n"));
-  CHECK(result.ends_with("metadata.json merge=vault-recall-metadata\r\n"));
+  CHECK(result.ends_with(".memory/10-Memories/*.md diff=vault-memory\r\n"));
   CHECK(ensure_gitattributes(result) == result);
 }
 

@@ -1,0 +1,38 @@
+// The diff driver's textconv (`diff.vault-memory.textconv`): git hands it a temporary copy of a
+// memory file and diffs what it prints, so frontmatter changes show field by field.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cmd/command.hpp"
+#include "core/error.hpp"
+#include "core/review/frontmatter_fields.hpp"
+
+namespace gv::cmd {
+namespace {
+
+int run(const std::string& path) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) {
+    throw Error("{}: cannot read", path);
+  }
+  std::ostringstream buffer;
+  buffer << stream.rdbuf();
+  const std::string text = review::normalise_for_diff(buffer.str());
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return exit_code::k_ok;
+}
+
+}  // namespace
+
+Runner define_diff_text(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  app.add_option("file", *path, "The memory file to print normalised")->required();
+  return [path](const Globals&) { return run(*path); };
+}
+
+}  // namespace gv::cmd

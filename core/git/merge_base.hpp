@@ -1,0 +1,25 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gv::git {
+
+class Repo;
+
+// The best common ancestor of two commits (40 hex each), or nullopt when their histories never
+// meet. Throws gv::Error when either id names no commit.
+[[nodiscard]] std::optional<std::string> merge_base(const Repo& repo, std::string_view one,
+                                                    std::string_view two);
+
+// The commit a branch is compared against when the user names none: the current branch's
+// upstream (`@{upstream}`), else `origin/HEAD`, else `main`, else `master`. Returns the
+// revision that resolved (so messages can name it) and its commit id; nullopt when none does.
+struct DefaultBase {
+  std::string rev;
+  std::string commit;
+};
+[[nodiscard]] std::optional<DefaultBase> default_base(const Repo& repo);
+
+}  // namespace gv::git

@@ -1,0 +1,211 @@
+#include "core/review/memory_diff.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/memory/body.hpp"
+#include "core/memory/frontmatter.hpp"
+#include "core/memory/parse.hpp"
+#include "core/review/frontmatter_fields.hpp"
+#include "core/snapshot/snapshot.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv::review {
+namespace {
+
+constexpr std::string_view k_merged_into = "merged_into:";
+
+// One side of a changed memory file: what the lists are decided from.
+struct Version {
+  std::optional<Memory> memory;
+  std::vector<RenderedField> fields;
+  std::string body;
+  int pre_compressions = 0;                // `### Pre-Compression …` headings
+  std::set<std::string> merged_from;       // `## Merged From <id>` headings
+};
+
+Version read_version(const Snapshot& snapshot, const SnapshotEntry& entry, ParseCache* cache) {
+  Version version;
+  const std::optional<std::string> bytes = snapshot.read(entry.path);
+  if (!bytes) {
+    return version;
+  }
+  if (const ParsedMemory* cached = cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr) {
+    version.memory = cached->memory;
+  } else {
+    ParsedMemory parsed = parse_memory(entry.path, *bytes, entry.oid);
+    version.memory = parsed.memory;
+    if (cache != nullptr) {
+      cache->store(entry.path, entry.oid, std::move(parsed));
+    }
+  }
+  version.fields = render_fields(*bytes).value_or(std::vector<RenderedField>{});
+  const FrontmatterSplit split = split_frontmatter(*bytes);
+  version.body = std::string(split.body(*bytes));
+  for (const Heading& heading : find_headings(version.body)) {
+    if (heading.level == 3 && heading.text.starts_with("Pre-Compression")) {
+      ++version.pre_compressions;
+    } else if (heading.level == 2 && heading.text.starts_with("Merged From ")) {
+      version.merged_from.insert(std::string(heading.text.substr(12)));
+    }
+  }
+  return version;
+}
+
+const RenderedField* find_field(const std::vector<RenderedField>& fields, std::string_view key) {
+  for (const RenderedField& field : fields) {
+    if (field.key == key) {
+      return &field;
+    }
+  }
+  return nullptr;
+}
+
+// Fields added, changed or removed, in HEAD's order, then the removed ones in base order.
+std::vector<std::string> changed_fields(const Version& before, const Version& after) {
+  std::vector<std::string> out;
+  for (const RenderedField& field : after.fields) {
+    const RenderedField* old = find_field(before.fields, field.key);
+    if (old == nullptr || !(*old == field)) {
+      out.push_back(field.key);
+    }
+  }
+  for (const RenderedField& field : before.fields) {
+    if (find_field(after.fields, field.key) == nullptr) {
+      out.push_back(field.key);
+    }
+  }
+  return out;
+}
+
+// The primary a tombstoned secondary names: a `merged_into:` field, else the reason
+// `merged_into:<id>` merge writes.
+std::optional<std::string> merged_into(const Version& version) {
+  if (const RenderedField* field = find_field(version.fields, "merged_into")) {
+    if (!field->inline_value.empty() && field->inline_value != "null") {
+      return field->inline_value;
+    }
+  }
+  const std::string& reason = version.memory->tombstone_reason;
+  if (reason.starts_with(k_merged_into)) {
+    std::string primary = reason.substr(k_merged_into.size());
+    primary.erase(0, primary.find_first_not_of(' '));
+    return primary;
+  }
+  return std::nullopt;
+}
+
+// Fields whose change the dedicated lists already explain.
+bool explained_elsewhere(std::string_view field, bool tombstone_changed, bool retrieval_listed) {
+  if (tombstone_changed && (field == "status" || field == "tombstoned_at" ||
+                            field == "tombstone_reason" || field == "merged_into")) {
+    return true;
+  }
+  return retrieval_listed && (field == "retrieval_count" || field == "last_retrieved");
+}
+
+void compare(const std::string& id, const Version& before, const Version& after,
+             MemoryDiff& diff, std::set<MergedPair>& merged) {
+  const Memory& old = *before.memory;
+  const Memory& now = *after.memory;
+  const bool tombstone_changed = old.tombstoned != now.tombstoned;
+  if (!old.tombstoned && now.tombstoned) {
+    if (auto primary = merged_into(after)) {
+      merged.insert({*primary, id});
+    } else {
+      diff.tombstoned.push_back({id, now.title, now.tombstone_reason});
+    }
+  } else if (old.tombstoned && !now.tombstoned) {
+    diff.restored.push_back(id);
+  }
+  for (const std::string& secondary : after.merged_from) {
+    if (!before.merged_from.contains(secondary)) {
+      merged.insert({id, secondary});
+    }
+  }
+  const bool compressed = after.pre_compressions > before.pre_compressions;
+  if (compressed) {
+    diff.compressed.push_back({id, old.token_count, now.token_count});
+  }
+  const bool retrieval = old.retrieval_count != now.retrieval_count ||
+                         old.last_retrieved != now.last_retrieved;
+  if (retrieval) {
+    diff.retrieval.push_back(
+        {id, old.retrieval_count, now.retrieval_count, old.last_retrieved, now.last_retrieved});
+  }
+  if (compressed || tombstone_changed) {
+    return;  // the body and `modified`/`token_count` edits are what those actions do
+  }
+  ChangedMemory changed{id, now.title, {}, before.body != after.body, old.token_count,
+                        now.token_count};
+  for (std::string& field : changed_fields(before, after)) {
+    if (!explained_elsewhere(field, tombstone_changed, retrieval)) {
+      changed.fields.push_back(std::move(field));
+    }
+  }
+  if (changed.body_changed || !changed.fields.empty()) {
+    diff.changed.push_back(std::move(changed));
+  }
+}
+
+std::map<std::string, SnapshotEntry> memory_entries(const Snapshot& snapshot) {
+  std::map<std::string, SnapshotEntry> out;
+  for (SnapshotEntry& entry : snapshot.list(vault_path::k_memories)) {
+    if (is_memory_path(entry.path)) {
+      std::string id = memory_id_from_path(entry.path);
+      out.emplace(std::move(id), std::move(entry));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head, ParseCache* cache) {
+  const std::map<std::string, SnapshotEntry> before = memory_entries(base);
+  const std::map<std::string, SnapshotEntry> after = memory_entries(head);
+  MemoryDiff diff;
+  std::set<MergedPair> merged;
+
+  for (const auto& [id, entry] : after) {
+    const auto old = before.find(id);
+    if (old != before.end() && old->second.oid == entry.oid) {
+      ++diff.unchanged;
+      continue;
+    }
+    const Version now = read_version(head, entry, cache);
+    if (!now.memory) {
+      diff.unreadable.push_back(id);
+      continue;
+    }
+    if (old == before.end()) {
+      diff.added.push_back({id, now.memory->title, category_key(*now.memory), now.memory->topic,
+                            now.memory->token_count, now.memory->tombstoned});
+      continue;
+    }
+    const Version then = read_version(base, old->second, cache);
+    if (!then.memory) {
+      // Unreadable before, readable now: a repair. Everything about it is new to the reader.
+      diff.changed.push_back({id, now.memory->title, {}, true, 0, now.memory->token_count});
+      continue;
+    }
+    compare(id, then, now, diff, merged);
+  }
+  for (const auto& [id, entry] : before) {
+    if (after.contains(id)) {
+      continue;
+    }
+    const Version then = read_version(base, entry, cache);
+    DeletedMemory deleted{id, {}, false};
+    if (then.memory) {
+      deleted.title = then.memory->title;
+      deleted.was_tombstoned = then.memory->tombstoned;
+    }
+    diff.deleted.push_back(std::move(deleted));
+  }
+  diff.merged.assign(merged.begin(), merged.end());
+  return diff;
+}
+
+}  // namespace gv::review

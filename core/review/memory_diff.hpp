@@ -1,0 +1,93 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dates.hpp"
+
+namespace gv {
+class Snapshot;
+class ParseCache;
+}  // namespace gv
+
+namespace gv::review {
+
+struct AddedMemory {
+  std::string id;
+  std::string title;
+  std::string category;  // upper-cased; empty when the memory has none
+  std::string topic;
+  std::int64_t token_count = 0;
+  bool tombstoned = false;  // added already tombstoned (unusual, but possible)
+};
+
+// A memory whose file changed in ways the other lists do not explain.
+struct ChangedMemory {
+  std::string id;
+  std::string title;
+  std::vector<std::string> fields;  // frontmatter fields added, removed or changed, file order
+  bool body_changed = false;
+  std::int64_t tokens_before = 0;
+  std::int64_t tokens_after = 0;
+};
+
+struct TombstonedMemory {
+  std::string id;
+  std::string title;
+  std::string reason;  // tombstone_reason as written; empty when absent
+};
+
+struct DeletedMemory {
+  std::string id;
+  std::string title;
+  bool was_tombstoned = false;  // true: what gc does; false: an active memory vanished
+};
+
+// `primary` absorbed `secondary` (merge): the secondary's tombstone says `merged_into:<primary>`
+// or the primary's body gained `## Merged From <secondary>`.
+struct MergedPair {
+  std::string primary;
+  std::string secondary;
+  friend auto operator<=>(const MergedPair&, const MergedPair&) = default;
+};
+
+struct CompressedMemory {
+  std::string id;
+  std::int64_t tokens_before = 0;
+  std::int64_t tokens_after = 0;
+};
+
+struct RetrievalChange {
+  std::string id;
+  std::int64_t count_before = 0;
+  std::int64_t count_after = 0;
+  std::optional<Date> last_before;
+  std::optional<Date> last_after;
+};
+
+// What a range does to `.memory/10-Memories/`. Every list is sorted by id (merged pairs by
+// primary, then secondary). A memory can sit in several lists: a merge primary is also
+// "changed" (its keywords grew), a retrieval bump of an edited memory is also "changed".
+struct MemoryDiff {
+  std::vector<AddedMemory> added;
+  std::vector<ChangedMemory> changed;
+  std::vector<TombstonedMemory> tombstoned;  // merge secondaries are in `merged` instead
+  std::vector<DeletedMemory> deleted;
+  std::vector<MergedPair> merged;
+  std::vector<CompressedMemory> compressed;
+  std::vector<std::string> restored;  // tombstoned before, active after
+  std::vector<RetrievalChange> retrieval;
+  // Changed files that do not parse as a memory on the HEAD side; the gate explains why.
+  std::vector<std::string> unreadable;
+  std::size_t unchanged = 0;  // memory files with the same blob on both sides
+};
+
+// Compares the memory files of two snapshots. Blob ids are compared first: only files whose
+// blob differs are read and parsed, so the cost follows the size of the change, not the vault.
+// `cache` (may be null) lets the caller share parses with a later load_vault.
+[[nodiscard]] MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
+                                       ParseCache* cache = nullptr);
+
+}  // namespace gv::review
