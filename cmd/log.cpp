@@ -1,13 +1,14 @@
-#include <cstdio>
-#include <memory>
+#include "core/distill/log.hpp"
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
-#include "core/distill/log.hpp"
 #include "core/distill/log_resolve.hpp"
 #include "core/error.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -57,8 +58,8 @@ Json entry_json(const distill::ResolvedEntry& entry, bool verify) {
            {"type", entry.operation.type},
            {"timestamp", entry.operation.timestamp},
            {"commit", entry.commit ? Json(*entry.commit) : Json(nullptr)},
-           {"affected_memories", raw.contains("affected_memories") ? raw["affected_memories"]
-                                                                   : Json::array()}};
+           {"affected_memories",
+            raw.contains("affected_memories") ? raw["affected_memories"] : Json::array()}};
   // The rest of the entry as the log holds it; its own `commit` (filled in later, D7) is
   // `logged_commit` here because `commit` is the one history says.
   for (const auto& [key, value] : raw.items()) {
@@ -83,13 +84,14 @@ int run(const Options& options, const Globals& globals) {
   if (text) {
     log = distill::DistillLog::parse(distill::k_log_path, *text);
   }
-  const auto by_log_id =
-      repo.head_commit() ? repo.trailer_index(k_trailer_log_id)
-                         : std::map<std::string, std::vector<std::string>>{};
+  const auto by_log_id = repo.head_commit() ? repo.trailer_index(k_trailer_log_id)
+                                            : std::map<std::string, std::vector<std::string>>{};
   const std::vector<distill::ResolvedEntry> entries = distill::resolve_log(
-      log.operations(), by_log_id, [&repo](const std::string& commit) -> std::optional<std::string> {
+      log.operations(), by_log_id,
+      [&repo](const std::string& commit) -> std::optional<std::string> {
         const git::CommitInfo info = repo.commit_info(commit);
-        return info.parents.empty() ? std::nullopt : std::optional<std::string>(info.parents.front());
+        return info.parents.empty() ? std::nullopt
+                                    : std::optional<std::string>(info.parents.front());
       });
   std::size_t with_problems = 0;
   for (const distill::ResolvedEntry& entry : entries) {
@@ -117,14 +119,14 @@ int run(const Options& options, const Globals& globals) {
   for (const distill::ResolvedEntry& entry : entries) {
     const std::size_t count = affected_count(entry.operation.raw);
     std::string notes;
-    if (const auto it = entry.operation.raw.find("notes"); it != entry.operation.raw.end() &&
-                                                             it->is_string()) {
+    if (const auto it = entry.operation.raw.find("notes");
+        it != entry.operation.raw.end() && it->is_string()) {
       notes = one_line(it->get<std::string>());
     }
-    std::string line = fmt::format("{}  {}  {}  {}  {} {}", entry.operation.id,
-                                   entry.operation.type, entry.operation.timestamp,
-                                   entry.commit ? entry.commit->substr(0, 7) : "-", count,
-                                   count == 1 ? "memory" : "memories");
+    std::string line =
+        fmt::format("{}  {}  {}  {}  {} {}", entry.operation.id, entry.operation.type,
+                    entry.operation.timestamp, entry.commit ? entry.commit->substr(0, 7) : "-",
+                    count, count == 1 ? "memory" : "memories");
     if (!notes.empty()) {
       line += "  " + notes;
     }

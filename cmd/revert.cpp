@@ -1,14 +1,15 @@
+#include "core/distill/revert.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <map>
 #include <memory>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
-#include "core/distill/revert.hpp"
 #include "core/error.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 
@@ -43,8 +44,9 @@ void check_action(const git::CommitInfo& info) {
                 short_id(info.id), info.summary, k_trailer_action);
   }
   if (!distill::revertible_action(*action)) {
-    throw Error("{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert`",
-                short_id(info.id), info.summary, *action);
+    throw Error(
+        "{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert`",
+        short_id(info.id), info.summary, *action);
   }
 }
 
@@ -85,8 +87,9 @@ std::string describe_later_changes(const git::Repo& repo, const std::string& com
   for (const std::string& id : repo.resolve_range(commit + "..HEAD")) {
     const git::CommitInfo info = repo.commit_info(id);
     const std::optional<std::string> parent_tree =
-        info.parents.empty() ? std::nullopt
-                             : std::optional<std::string>(repo.commit_info(info.parents.front()).tree);
+        info.parents.empty()
+            ? std::nullopt
+            : std::optional<std::string>(repo.commit_info(info.parents.front()).tree);
     std::vector<std::string> touched;
     for (const std::string& path : paths) {
       const auto now = repo.tree_blob_id(info.tree, path);
@@ -96,7 +99,8 @@ std::string describe_later_changes(const git::Repo& repo, const std::string& com
       }
     }
     if (!touched.empty()) {
-      text += fmt::format("  {} {}: {}\n", short_id(info.id), info.summary, fmt::join(touched, ", "));
+      text +=
+          fmt::format("  {} {}: {}\n", short_id(info.id), info.summary, fmt::join(touched, ", "));
     }
   }
   return text;

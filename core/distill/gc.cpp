@@ -1,9 +1,9 @@
 // The gc sub-mode: hard-delete memories tombstoned at least 7 days ago (distill.md §6.3, D5).
 // The only destructive operation of the vault, so the grace period is checked on a date that
 // is really there: a tombstone without a readable date is never collected.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
@@ -16,7 +16,8 @@ namespace {
 
 // The date a memory was tombstoned: its frontmatter, else its entry in the existing index
 // (indexes written by the original scripts may hold the date the file lacks).
-std::optional<Date> tombstone_date(const Memory& memory, const std::optional<ExistingIndex>& index) {
+std::optional<Date> tombstone_date(const Memory& memory,
+                                   const std::optional<ExistingIndex>& index) {
   if (memory.tombstoned_at) {
     return memory.tombstoned_at;
   }
@@ -81,18 +82,19 @@ class Gc final : public SubMode {
         continue;
       }
       const std::string date = format_date(*at);
-      const std::string reason = memory.tombstone_reason.empty() ? "unknown" : memory.tombstone_reason;
+      const std::string reason =
+          memory.tombstone_reason.empty() ? "unknown" : memory.tombstone_reason;
       Candidate candidate;
       candidate.key = memory.id;
       candidate.label = memory.id;
-      candidate.details =
-          fmt::format("Tombstoned: {} | Reason: {} | Original score: {:.2f} | Tokens: {}", date,
-                      reason, original_score(context.state.vault, memory, today),
-                      memory.token_count);
+      candidate.details = fmt::format(
+          "Tombstoned: {} | Reason: {} | Original score: {:.2f} | Tokens: {}", date, reason,
+          original_score(context.state.vault, memory, today), memory.token_count);
       candidate.json = {{"id", memory.id},
                         {"tombstoned_at", date},
                         {"tombstone_reason", memory.tombstone_reason}};
-      set.dry_run_text += fmt::format("  - {} (tombstoned: {}, reason: {})\n", memory.id, date, reason);
+      set.dry_run_text +=
+          fmt::format("  - {} (tombstoned: {}, reason: {})\n", memory.id, date, reason);
       set.candidates.push_back(std::move(candidate));
     }
     if (set.candidates.empty()) {
@@ -103,8 +105,9 @@ class Gc final : public SubMode {
       set.dry_run_text.clear();
       return set;
     }
-    set.dry_run_text = fmt::format("[DRY RUN] Would permanently delete {} memories:\n{}\nNo changes made.\n",
-                                   set.candidates.size(), set.dry_run_text);
+    set.dry_run_text =
+        fmt::format("[DRY RUN] Would permanently delete {} memories:\n{}\nNo changes made.\n",
+                    set.candidates.size(), set.dry_run_text);
     return set;
   }
 
@@ -115,12 +118,11 @@ class Gc final : public SubMode {
     draft.type = "gc";
     draft.changed_memories = true;
     for (const Candidate& candidate : selected) {
-      const auto it = std::find_if(context.state.vault.memories.begin(),
-                                   context.state.vault.memories.end(),
-                                   [&](const Memory& m) { return m.id == candidate.key; });
+      const auto it =
+          std::find_if(context.state.vault.memories.begin(), context.state.vault.memories.end(),
+                       [&](const Memory& m) { return m.id == candidate.key; });
       // Only a tombstoned memory file is ever deleted, whatever the selection says.
-      if (it == context.state.vault.memories.end() || it->active() ||
-          !is_memory_path(it->path)) {
+      if (it == context.state.vault.memories.end() || it->active() || !is_memory_path(it->path)) {
         throw Error("{}: not a tombstoned memory; gc deletes nothing else", candidate.key);
       }
       draft.plan.remove(it->path);
@@ -128,9 +130,10 @@ class Gc final : public SubMode {
       draft.affected_memories.push_back(it->id);
     }
     draft.notes = fmt::format("Hard-deleted {} tombstoned memories", selected.size());
-    draft.plan.subject = selected.size() == 1
-                             ? fmt::format("vault(gc): delete {}", selected.front().key)
-                             : fmt::format("vault(gc): delete {} tombstoned memories", selected.size());
+    draft.plan.subject =
+        selected.size() == 1
+            ? fmt::format("vault(gc): delete {}", selected.front().key)
+            : fmt::format("vault(gc): delete {} tombstoned memories", selected.size());
     execution.summary = fmt::format("Deleted {} tombstoned {}.\n", selected.size(),
                                     selected.size() == 1 ? "memory" : "memories");
     return execution;

@@ -39,8 +39,8 @@ std::vector<ResolvedEntry> resolve_log(
       continue;
     }
     if (found->second.size() > 1) {
-      entry.problems.push_back(fmt::format("{} commits carry its Vault-Log-Id (cherry-picked?)",
-                                           found->second.size()));
+      entry.problems.push_back(
+          fmt::format("{} commits carry its Vault-Log-Id (cherry-picked?)", found->second.size()));
     }
     if (operation.commit && *operation.commit != *entry.commit) {
       entry.problems.push_back(fmt::format("the log records commit {} but the trailer is on {}",

@@ -30,11 +30,12 @@ std::string tombstone(std::string_view at, std::string_view reason) {
 void write_gc_vault(Sandbox& sandbox) {
   sandbox.write(".memory/10-Memories/MEM-alpha.md",
                 memory_file("Alpha", "2026-11-20", "a, b", 0, "null", {}, 10));
-  sandbox.write(".memory/10-Memories/MEM-fresh.md",
-                memory_file("Fresh", "2026-03-01", "f", 0, "null", tombstone("2026-11-25", "purge")));
-  sandbox.write(".memory/10-Memories/MEM-old1.md",
-                memory_file("Old one", "2026-02-01", "o", 0, "null", tombstone("2026-11-01", "purge"),
-                            20));
+  sandbox.write(
+      ".memory/10-Memories/MEM-fresh.md",
+      memory_file("Fresh", "2026-03-01", "f", 0, "null", tombstone("2026-11-25", "purge")));
+  sandbox.write(
+      ".memory/10-Memories/MEM-old1.md",
+      memory_file("Old one", "2026-02-01", "o", 0, "null", tombstone("2026-11-01", "purge"), 20));
   sandbox.write(".memory/10-Memories/MEM-old2.md",
                 memory_file("Old two", "2026-02-01", "p", 0, "null",
                             tombstone("2026-11-23", "merged into MEM-alpha"), 30));
@@ -133,7 +134,8 @@ TEST_CASE("gc on a terminal with an empty answer cancels with the seed's message
   INFO(result.out << result.err);
   CHECK_THAT(result.out, Catch::Contains("Select tombstoned memories to permanently delete. "
                                          "This action cannot be undone. (2 found)"));
-  CHECK_THAT(result.out, Catch::Contains("Tombstoned: 2026-11-01 | Reason: purge | Original score: "));
+  CHECK_THAT(result.out,
+             Catch::Contains("Tombstoned: 2026-11-01 | Reason: purge | Original score: "));
   CHECK_THAT(result.out, Catch::Contains("No memories selected for deletion. GC cancelled."));
   CHECK(head_of(sandbox) == head);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
@@ -201,9 +203,8 @@ TEST_CASE("gc --select by number deletes the candidate at that place", "[distill
   const auto result = sandbox.vault({"distill", "--gc", "--select", "1"});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  CHECK(sandbox.git({"show", "--name-status", "--format=", "HEAD", "--",
-                     ".memory/10-Memories/"}).out ==
-        "D\t.memory/10-Memories/MEM-old1.md\n");
+  CHECK(sandbox.git({"show", "--name-status", "--format=", "HEAD", "--", ".memory/10-Memories/"})
+            .out == "D\t.memory/10-Memories/MEM-old1.md\n");
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(gc): delete MEM-old1\n");
 }
 
@@ -223,7 +224,8 @@ TEST_CASE("gc refuses a vault with uncommitted changes", "[distill][gc]") {
   Sandbox sandbox;
   write_gc_vault(sandbox);
   const std::string head = head_of(sandbox);
-  sandbox.write(".memory/10-Memories/MEM-alpha.md", memory_file("Alpha", "2026-11-20", "a", 0, "null"));
+  sandbox.write(".memory/10-Memories/MEM-alpha.md",
+                memory_file("Alpha", "2026-11-20", "a", 0, "null"));
   const auto result = sandbox.vault({"distill", "--gc", "--all"});
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::Contains("MEM-alpha.md"));

@@ -138,8 +138,7 @@ TEST_CASE("purge keeps token_count after the inserted fields", "[distill][purge]
   CHECK(sandbox.read(".memory/10-Memories/MEM-gamma.md") == expected);
 }
 
-TEST_CASE("purge prints link-scan warnings for active memories and logs them",
-          "[distill][purge]") {
+TEST_CASE("purge prints link-scan warnings for active memories and logs them", "[distill][purge]") {
   Sandbox sandbox;
   write_linked_vault(sandbox);
   const auto result = sandbox.vault({"distill", "--purge", "--select", "MEM-delta"});
@@ -158,8 +157,9 @@ TEST_CASE("purge prints link-scan warnings for active memories and logs them",
   CHECK(log["operations"][0]["affected_memories"] == json::array({"MEM-delta"}));
   CHECK(log["summary"]["total_purged"] == 1);
   // The referencing file is reported, never edited.
-  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD", "--", ".memory/10-Memories/"}).out ==
-        ".memory/10-Memories/MEM-delta.md\n.memory/10-Memories/README.md\n");
+  CHECK(
+      sandbox.git({"show", "--name-only", "--format=", "HEAD", "--", ".memory/10-Memories/"}).out ==
+      ".memory/10-Memories/MEM-delta.md\n.memory/10-Memories/README.md\n");
 }
 
 TEST_CASE("a tombstoned memory is not scored by later runs", "[distill][purge]") {
@@ -227,7 +227,8 @@ TEST_CASE("purge --select by number picks the candidate at that place", "[distil
   gv::test::write_scored_vault(sandbox);
   REQUIRE(sandbox.vault({"distill", "--purge", "--select", "2"}).code == 0);  // MEM-gamma
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(purge): tombstone MEM-gamma\n");
-  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-gamma.md"), Catch::Contains("status: tombstoned\n"));
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-gamma.md"),
+             Catch::Contains("status: tombstoned\n"));
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-delta.md"), !Catch::Contains("status:"));
 }
 

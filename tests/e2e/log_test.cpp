@@ -74,7 +74,8 @@ TEST_CASE("log prints one line per entry, oldest first", "[log]") {
   CHECK(result.out ==
         "distill_1796040000  purge  2026-11-30T12:00:00Z  " + commits.purge.substr(0, 7) +
             "  1 memory  Tombstoned 1 memories. Link-scan warnings: none\n"
-            "distill_1796043600  report  2026-11-30T13:00:00Z  " + commits.record.substr(0, 7) +
+            "distill_1796043600  report  2026-11-30T13:00:00Z  " +
+            commits.record.substr(0, 7) +
             "  0 memories  Health report: 0 purge, 1 merge, 1 compress, 2 review can...\n");
 }
 
@@ -97,8 +98,10 @@ TEST_CASE("log --verify reports entries whose commit was squashed away", "[log]"
   const auto result = sandbox.vault({"log", "--verify"});
   CHECK(result.code == 1);
   CHECK_THAT(result.out, Catch::Contains("  -  1 memory"));
-  CHECK_THAT(result.out, Catch::Contains("is not in the history of HEAD (squashed, rebased or reset away?)"));
-  CHECK_THAT(result.out, Catch::Contains("no commit in the history of HEAD carries its Vault-Log-Id"));
+  CHECK_THAT(result.out,
+             Catch::Contains("is not in the history of HEAD (squashed, rebased or reset away?)"));
+  CHECK_THAT(result.out,
+             Catch::Contains("no commit in the history of HEAD carries its Vault-Log-Id"));
   CHECK_THAT(result.out, Catch::EndsWith("2 of 2 entries do not match history.\n"));
   const auto plain = sandbox.vault({"log", "--json"});
   CHECK(plain.code == 0);  // without --verify the listing is not a verdict
@@ -142,8 +145,9 @@ TEST_CASE("log --verify reports a logged commit that is not the trailer's", "[lo
   sandbox.commit_all("edit the log by hand");
   const auto result = sandbox.vault({"log", "--verify"});
   CHECK(result.code == 1);
-  CHECK_THAT(result.out, Catch::Contains("  ! the log records commit aaaaaaaaaaaa but the trailer is on " +
-                                         commits.purge.substr(0, 12) + "\n"));
+  CHECK_THAT(result.out,
+             Catch::Contains("  ! the log records commit aaaaaaaaaaaa but the trailer is on " +
+                             commits.purge.substr(0, 12) + "\n"));
   CHECK_THAT(result.out, Catch::EndsWith("1 of 2 entries do not match history.\n"));
 }
 

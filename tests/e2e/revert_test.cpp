@@ -63,9 +63,11 @@ TEST_CASE("revert of a purge gives back every byte of the memory files", "[rever
   CHECK(sandbox.git({"rev-parse", "HEAD~1"}).out.substr(0, 40) == action);
   CHECK(sandbox.git({"log", "-1", "--format=%B"}).out ==
         "vault(revert): vault(purge): tombstone 2 memories\n\n"
-        "This reverts commit " + action + ".\n\n"
-        "Vault-Action: revert\nVault-Log-Id: distill_1796043600\n"
-        "Vault-Memories: MEM-delta, MEM-gamma\n\n");
+        "This reverts commit " +
+            action +
+            ".\n\n"
+            "Vault-Action: revert\nVault-Log-Id: distill_1796043600\n"
+            "Vault-Memories: MEM-delta, MEM-gamma\n\n");
   CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out ==
         ".memory/10-Memories/MEM-delta.md\n.memory/10-Memories/MEM-gamma.md\n"
         ".memory/10-Memories/README.md\n.memory/20-Indices/index.md\n"
@@ -166,9 +168,11 @@ TEST_CASE("revert refuses a commit that is not a vault action", "[revert]") {
   // A vault action of another kind: its bookkeeping is not the distill log's.
   sandbox.write("CLAUDE.local.md", "# Working memory\n");
   REQUIRE(sandbox.git({"add", "CLAUDE.local.md"}).code == 0);
-  REQUIRE(sandbox.git({"commit", "-qm",
-                       "vault(recall-maintain): demote\n\nVault-Action: recall-maintain\n"
-                       "Vault-Log-Id: recall_1\n"}).code == 0);
+  REQUIRE(sandbox
+              .git({"commit", "-qm",
+                    "vault(recall-maintain): demote\n\nVault-Action: recall-maintain\n"
+                    "Vault-Log-Id: recall_1\n"})
+              .code == 0);
   const std::string recall = head_of(sandbox);
   for (const char* target : {"HEAD", "recall_1"}) {
     INFO(target);

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <map>
 
 #include "core/distill/sub_mode.hpp"
@@ -74,11 +73,11 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("gc offers memories tombstoned at least 7 days ago, in id order", "[distill][gc]") {
-  const Fixture f({{path("MEM-b"), memory("b", tombstone("2026-11-23"))},   // 7 days
-                   {path("MEM-a"), memory("a", tombstone("2026-10-01"))},   // 60 days
-                   {path("MEM-c"), memory("c", tombstone("2026-11-24"))},   // 6 days
-                   {path("MEM-d"), memory("d", "")},                        // active
-                   {path("MEM-e"), memory("e", tombstone(""))}});           // no date
+  const Fixture f({{path("MEM-b"), memory("b", tombstone("2026-11-23"))},  // 7 days
+                   {path("MEM-a"), memory("a", tombstone("2026-10-01"))},  // 60 days
+                   {path("MEM-c"), memory("c", tombstone("2026-11-24"))},  // 6 days
+                   {path("MEM-d"), memory("d", "")},                       // active
+                   {path("MEM-e"), memory("e", tombstone(""))}});          // no date
   CHECK(f.keys() == std::vector<std::string>{"MEM-a", "MEM-b"});
   const CandidateSet set = f.gc->candidates(f.context);
   CHECK_FALSE(set.stop_message);
@@ -96,8 +95,8 @@ TEST_CASE("gc takes the tombstone date from the index entry when the file has no
           "[distill][gc]") {
   const std::string index = R"({"version": "1.0.0", "entries": [
       {"id": "MEM-e", "status": "tombstoned", "tombstoned_at": "2026-11-01"}]})";
-  const Fixture f({{path("MEM-e"), memory("e", tombstone(""))},
-                   {".memory/memory-index.json", index}});
+  const Fixture f(
+      {{path("MEM-e"), memory("e", tombstone(""))}, {".memory/memory-index.json", index}});
   REQUIRE(f.keys() == std::vector<std::string>{"MEM-e"});
   CHECK(f.gc->candidates(f.context).candidates[0].json["tombstoned_at"] == "2026-11-01");
 }
@@ -136,6 +135,5 @@ TEST_CASE("gc execution deletes exactly the selected files and nothing else", "[
   // Even a forged selection never deletes an active memory.
   Candidate active;
   active.key = "MEM-c";
-  CHECK_THROWS_WITH(f.gc->execute(f.context, {active}),
-                    Catch::Contains("not a tombstoned memory"));
+  CHECK_THROWS_WITH(f.gc->execute(f.context, {active}), Catch::Contains("not a tombstoned memory"));
 }

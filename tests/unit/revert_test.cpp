@@ -1,8 +1,9 @@
+#include "core/distill/revert.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "core/distill/log.hpp"
 #include "core/distill/log_resolve.hpp"
-#include "core/distill/revert.hpp"
 
 using gv::distill::PathChange;
 
@@ -16,7 +17,8 @@ TEST_CASE("diff_trees lists added, removed and changed paths in path order", "[r
 }
 
 TEST_CASE("only distill actions can be reverted by git vault revert", "[revert]") {
-  for (const char* action : {"purge", "gc", "merge", "compress", "refine", "auto", "report", "revert"}) {
+  for (const char* action :
+       {"purge", "gc", "merge", "compress", "refine", "auto", "report", "revert"}) {
     INFO(action);
     CHECK(gv::distill::revertible_action(action));
   }
@@ -69,8 +71,9 @@ TEST_CASE("the revert draft restores bytes verbatim and names what it reverts", 
   CHECK_FALSE(draft.plan.changes.at(".memory/10-Memories/MEM-new.md"));
   CHECK(draft.plan.memories == std::vector<std::string>{"MEM-a", "MEM-new"});
   CHECK(draft.affected_memories.dump() == R"(["MEM-a","MEM-new"])");
-  CHECK(draft.extra.dump() ==
-        R"({"reverts":"distill_100","reverted_commit":"0123456789abcdef0123456789abcdef01234567"})");
+  CHECK(
+      draft.extra.dump() ==
+      R"({"reverts":"distill_100","reverted_commit":"0123456789abcdef0123456789abcdef01234567"})");
   CHECK(draft.notes == "Reverted distill_100 (0123456789ab): restored 2 memory files");
 
   request.log_id.reset();
