@@ -206,6 +206,7 @@ TEST_CASE("compress with an external summariser writes the compressed template a
   CHECK(memory_of(after, "MEM-big")["token_count"] == 16);
   CHECK(after["candidates"]["compress"].empty());
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
 }
 
 TEST_CASE("compress with the built-in summariser keeps keyword sentences and shrinks the count",
@@ -330,4 +331,5 @@ TEST_CASE("merge then compress on one vault: two commits, a smaller token count"
   CHECK(log["operations"][1]["affected_memories"][0]["tokens_after"] == tokens);
   CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "3\n");
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
 }

@@ -245,6 +245,7 @@ TEST_CASE("merge --select merges the pair as one commit with minimal edits", "[d
   const auto check = sandbox.vault({"index", "--check"});
   INFO(check.out << check.err);
   CHECK(check.code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
   const json index = json::parse(sandbox.read(".memory/memory-index.json"));
   bool found = false;
   for (const json& memory : index["entries"]) {
@@ -293,6 +294,7 @@ TEST_CASE("merge --all skips a pair whose member was absorbed earlier in the run
   CHECK(after["memories"].size() == 2);  // beta and gamma
   CHECK(after["candidates"]["merge"].empty());
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
 }
 
 TEST_CASE("merge edge cases print their messages and change nothing", "[distill][merge]") {
