@@ -117,7 +117,8 @@ TEST_CASE("the workflow's gate fails a pull request with a commit that breaks th
   const auto results = run_workflow(sandbox, rev(sandbox, "main"), rev(sandbox, "feature"));
   INFO(results.at("gate").out << results.at("gate").err);
   CHECK(results.at("gate").code == 1);
-  CHECK_THAT(results.at("gate").out + results.at("gate").err, Catch::Contains("missing-id"));
+  CHECK_THAT(results.at("gate").out + results.at("gate").err,
+             Catch::Contains("error: entry has no id"));
   // The review shows the gate at HEAD, which the repair made clean.
   CHECK(results.at("review").code == 0);
   CHECK_THAT(sandbox.read("summary.md"), Catch::Contains("No findings"));
@@ -149,5 +150,5 @@ TEST_CASE("the pre-commit framework hook runs the staged gate", "[ci]") {
   REQUIRE(sandbox.git({"add", "-A"}).code == 0);
   const Result blocked = sandbox.sh(entry);
   CHECK(blocked.code == 1);
-  CHECK_THAT(blocked.out + blocked.err, Catch::Contains("missing-id"));
+  CHECK_THAT(blocked.out + blocked.err, Catch::Contains("error: entry has no id"));
 }

@@ -31,12 +31,6 @@ void reindex(Sandbox& sandbox) {
   REQUIRE(index.code == 0);
 }
 
-std::string head(const Sandbox& sandbox) {
-  std::string out = sandbox.git({"rev-parse", "HEAD"}).out;
-  out.erase(out.find_last_not_of('\n') + 1);
-  return out;
-}
-
 // main: the shared five-memory vault plus MEM-zeta and a working memory. feature: one commit
 // of hand edits, a real purge, then a merge, a compress and a gc made the way those actions
 // make them (frontmatter edits, `merged_into:` tombstone, `## History` / `### Pre-Compression`,

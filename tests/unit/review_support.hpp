@@ -12,12 +12,13 @@
 
 namespace gv::test {
 
-// A Snapshot over literal files, with real blob ids, that counts the files it reads.
-class MapSnapshot final : public Snapshot {
+// A Snapshot over literal files, with real blob ids, that counts reads per path (the gate
+// tests have their own MapSnapshot; one class per name across the test binary).
+class ReviewSnapshot final : public Snapshot {
  public:
-  explicit MapSnapshot(std::map<std::string, std::string> files) : m_files(std::move(files)) {}
-  // Lets `MapSnapshot({{path, bytes}})` name one file without clashing with the copy constructor.
-  MapSnapshot(std::initializer_list<std::pair<const std::string, std::string>> files)
+  explicit ReviewSnapshot(std::map<std::string, std::string> files) : m_files(std::move(files)) {}
+  // Lets `ReviewSnapshot({{path, bytes}})` name one file without clashing with the copy constructor.
+  ReviewSnapshot(std::initializer_list<std::pair<const std::string, std::string>> files)
       : m_files(files) {}
 
   [[nodiscard]] std::vector<SnapshotEntry> list(std::string_view prefix) const override {
