@@ -5,9 +5,9 @@
 
 using gv::review::diff_memories;
 using gv::review::MemoryDiff;
-using gv::test::ReviewSnapshot;
 using gv::test::memory_path_of;
 using gv::test::memory_text;
+using gv::test::ReviewSnapshot;
 
 TEST_CASE("review reads only the memory files whose blob changed", "[review]") {
   std::map<std::string, std::string> files;
@@ -62,9 +62,10 @@ TEST_CASE("added and deleted memories; deleting a tombstoned one is gc", "[revie
 
 TEST_CASE("a purge tombstone is listed with its reason and not as a change", "[review]") {
   const ReviewSnapshot base({{memory_path_of("MEM-p"), memory_text("P")}});
-  const ReviewSnapshot head({{memory_path_of("MEM-p"),
-                           memory_text("P", "status: tombstoned\ntombstoned_at: 2026-11-30\n"
-                                            "tombstone_reason: \"purge\"\n")}});
+  const ReviewSnapshot head(
+      {{memory_path_of("MEM-p"), memory_text("P",
+                                             "status: tombstoned\ntombstoned_at: 2026-11-30\n"
+                                             "tombstone_reason: \"purge\"\n")}});
   const MemoryDiff diff = diff_memories(base, head);
   REQUIRE(diff.tombstoned.size() == 1);
   CHECK(diff.tombstoned[0].id == "MEM-p");
@@ -79,15 +80,15 @@ TEST_CASE("a merge shows one pair, the primary's field changes and the summed re
       {memory_path_of("MEM-p"), memory_text("P", "", 10, "[a, b]")},
       {memory_path_of("MEM-s"), memory_text("S", "", 10, "[b, c]")},
   });
-  std::string primary = memory_text("P", "", 10, "[a, b, c]",
-                                    "\n## Merged From MEM-s\n\nthree more words\n");
+  std::string primary =
+      memory_text("P", "", 10, "[a, b, c]", "\n## Merged From MEM-s\n\nthree more words\n");
   primary.replace(primary.find("retrieval_count: 0"), 18, "retrieval_count: 2");
   const ReviewSnapshot head({
       {memory_path_of("MEM-p"), primary},
-      {memory_path_of("MEM-s"),
-       memory_text("S", "status: tombstoned\ntombstoned_at: 2026-11-30\n"
-                        "tombstone_reason: \"merged_into:MEM-p\"\n",
-                   10, "[b, c]")},
+      {memory_path_of("MEM-s"), memory_text("S",
+                                            "status: tombstoned\ntombstoned_at: 2026-11-30\n"
+                                            "tombstone_reason: \"merged_into:MEM-p\"\n",
+                                            10, "[b, c]")},
   });
   const MemoryDiff diff = diff_memories(base, head);
   REQUIRE(diff.merged.size() == 1);
@@ -108,10 +109,10 @@ TEST_CASE("a merge shows one pair, the primary's field changes and the summed re
 TEST_CASE("a new Pre-Compression section marks a compress with tokens before and after",
           "[review]") {
   const ReviewSnapshot base({{memory_path_of("MEM-c"), memory_text("C", "", 100)}});
-  const ReviewSnapshot head({{memory_path_of("MEM-c"),
-                           memory_text("C", "", 8, "[a, b]",
-                                       "\n## History\n\n### Pre-Compression (2026-11-30)\n\n"
-                                       "the old words live here\n")}});
+  const ReviewSnapshot head(
+      {{memory_path_of("MEM-c"), memory_text("C", "", 8, "[a, b]",
+                                             "\n## History\n\n### Pre-Compression (2026-11-30)\n\n"
+                                             "the old words live here\n")}});
   const MemoryDiff diff = diff_memories(base, head);
   REQUIRE(diff.compressed.size() == 1);
   CHECK(diff.compressed[0].tokens_before == 132);  // 102 * 1.3 = 132.6

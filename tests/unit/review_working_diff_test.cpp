@@ -7,8 +7,7 @@ using gv::review::diff_working_memory;
 using gv::review::WorkingDiff;
 using gv::test::ReviewSnapshot;
 
-TEST_CASE("working-memory entries are matched by id: added, removed, edited, moved",
-          "[review]") {
+TEST_CASE("working-memory entries are matched by id: added, removed, edited, moved", "[review]") {
   const ReviewSnapshot base({
       {"CLAUDE.local.md",
        "# Working memory\n\n- keep ^tr0000000001\n- edit me ^tr0000000002\n"
