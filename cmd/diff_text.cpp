@@ -1,12 +1,11 @@
 // The diff driver's textconv (`diff.vault-memory.textconv`): git hands it a temporary copy of a
 // memory file and diffs what it prints, so frontmatter changes show field by field.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"

@@ -1,8 +1,8 @@
 #include "core/git/merge_base.hpp"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 #include "core/git/handle.hpp"
 #include "core/git/repo.hpp"

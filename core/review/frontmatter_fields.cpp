@@ -1,8 +1,8 @@
 #include "core/review/frontmatter_fields.hpp"
 
-#include <variant>
-
 #include <yaml-cpp/yaml.h>
+
+#include <variant>
 
 #include "core/memory/frontmatter.hpp"
 
@@ -51,8 +51,8 @@ RenderedField render_one(std::string key, const YAML::Node& value) {
       field.inline_value = "[]";
     }
     for (const YAML::Node& item : value) {
-      field.lines.push_back("  - " + (item.IsScalar() || item.IsNull() ? scalar_text(item)
-                                                                       : flow_text(item)));
+      field.lines.push_back(
+          "  - " + (item.IsScalar() || item.IsNull() ? scalar_text(item) : flow_text(item)));
     }
   } else if (value.IsMap()) {
     if (value.size() == 0) {

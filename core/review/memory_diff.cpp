@@ -21,8 +21,8 @@ struct Version {
   std::optional<Memory> memory;
   std::vector<RenderedField> fields;
   std::string body;
-  int pre_compressions = 0;                // `### Pre-Compression …` headings
-  std::set<std::string> merged_from;       // `## Merged From <id>` headings
+  int pre_compressions = 0;           // `### Pre-Compression …` headings
+  std::set<std::string> merged_from;  // `## Merged From <id>` headings
 };
 
 Version read_version(const Snapshot& snapshot, const SnapshotEntry& entry, ParseCache* cache) {
@@ -31,7 +31,8 @@ Version read_version(const Snapshot& snapshot, const SnapshotEntry& entry, Parse
   if (!bytes) {
     return version;
   }
-  if (const ParsedMemory* cached = cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr) {
+  if (const ParsedMemory* cached =
+          cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr) {
     version.memory = cached->memory;
   } else {
     ParsedMemory parsed = parse_memory(entry.path, *bytes, entry.oid);
@@ -96,17 +97,14 @@ std::optional<std::string> merged_into(const Version& version) {
   return std::nullopt;
 }
 
-// Fields whose change the dedicated lists already explain.
-bool explained_elsewhere(std::string_view field, bool tombstone_changed, bool retrieval_listed) {
-  if (tombstone_changed && (field == "status" || field == "tombstoned_at" ||
-                            field == "tombstone_reason" || field == "merged_into")) {
-    return true;
-  }
+// Fields whose change the retrieval list already explains. (A tombstone or restore never
+// reaches the "changed" list: those lists say what happened.)
+bool explained_by_retrieval(std::string_view field, bool retrieval_listed) {
   return retrieval_listed && (field == "retrieval_count" || field == "last_retrieved");
 }
 
-void compare(const std::string& id, const Version& before, const Version& after,
-             MemoryDiff& diff, std::set<MergedPair>& merged) {
+void compare(const std::string& id, const Version& before, const Version& after, MemoryDiff& diff,
+             std::set<MergedPair>& merged) {
   const Memory& old = *before.memory;
   const Memory& now = *after.memory;
   const bool tombstone_changed = old.tombstoned != now.tombstoned;
@@ -128,8 +126,8 @@ void compare(const std::string& id, const Version& before, const Version& after,
   if (compressed) {
     diff.compressed.push_back({id, old.token_count, now.token_count});
   }
-  const bool retrieval = old.retrieval_count != now.retrieval_count ||
-                         old.last_retrieved != now.last_retrieved;
+  const bool retrieval =
+      old.retrieval_count != now.retrieval_count || old.last_retrieved != now.last_retrieved;
   if (retrieval) {
     diff.retrieval.push_back(
         {id, old.retrieval_count, now.retrieval_count, old.last_retrieved, now.last_retrieved});
@@ -137,10 +135,10 @@ void compare(const std::string& id, const Version& before, const Version& after,
   if (compressed || tombstone_changed) {
     return;  // the body and `modified`/`token_count` edits are what those actions do
   }
-  ChangedMemory changed{id, now.title, {}, before.body != after.body, old.token_count,
-                        now.token_count};
+  ChangedMemory changed{
+      id, now.title, {}, before.body != after.body, old.token_count, now.token_count};
   for (std::string& field : changed_fields(before, after)) {
-    if (!explained_elsewhere(field, tombstone_changed, retrieval)) {
+    if (!explained_by_retrieval(field, retrieval)) {
       changed.fields.push_back(std::move(field));
     }
   }

@@ -1,10 +1,10 @@
 #include "core/review/render.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "core/gate/print.hpp"
 
@@ -139,14 +139,15 @@ void memory_sections(std::string& out, const MemoryDiff& m, const RenderOptions&
           fields += (fields.empty() ? "" : ", ") + code(f);
         }
         const std::string body =
-            x.body_changed ? fmt::format("{} tokens ({} → {})",
-                                         signed_delta(x.tokens_after - x.tokens_before),
-                                         x.tokens_before, x.tokens_after)
-                           : std::string("unchanged");
+            x.body_changed
+                ? fmt::format("{} tokens ({} → {})", signed_delta(x.tokens_after - x.tokens_before),
+                              x.tokens_before, x.tokens_after)
+                : std::string("unchanged");
         return fmt::format("| {} | {} | {} | {} |", code(x.id), cell(x.title),
                            fields.empty() ? "—" : fields, body);
       },
-      options, "by field", [](const ChangedMemory& x) {
+      options, "by field",
+      [](const ChangedMemory& x) {
         std::vector<std::string> keys = x.fields;
         if (x.body_changed) {
           keys.emplace_back("body");
@@ -163,7 +164,9 @@ void memory_sections(std::string& out, const MemoryDiff& m, const RenderOptions&
       [](const TombstonedMemory& x) { return std::vector<std::string>{x.reason}; });
   table<MergedPair>(
       out, "Memories merged", m.merged, "| primary | ← secondary |",
-      [](const MergedPair& x) { return fmt::format("| {} | ← {} |", code(x.primary), code(x.secondary)); },
+      [](const MergedPair& x) {
+        return fmt::format("| {} | ← {} |", code(x.primary), code(x.secondary));
+      },
       options);
   table<CompressedMemory>(
       out, "Memories compressed", m.compressed, "| memory | tokens |",
@@ -177,7 +180,8 @@ void memory_sections(std::string& out, const MemoryDiff& m, const RenderOptions&
         return fmt::format("| {} | {} | {} |", code(x.id), cell(x.title),
                            x.was_tombstoned ? "gc (was tombstoned)" : "**deleted while active**");
       },
-      options, "by kind", [](const DeletedMemory& x) {
+      options, "by kind",
+      [](const DeletedMemory& x) {
         return std::vector<std::string>{x.was_tombstoned ? "gc" : "active"};
       });
   table<std::string>(
@@ -186,8 +190,8 @@ void memory_sections(std::string& out, const MemoryDiff& m, const RenderOptions&
   table<RetrievalChange>(
       out, "Retrieval counters changed", m.retrieval, "| memory | retrievals | last retrieved |",
       [](const RetrievalChange& x) {
-        return fmt::format("| {} | {} → {} | {} → {} |", code(x.id), x.count_before,
-                           x.count_after, date_text(x.last_before), date_text(x.last_after));
+        return fmt::format("| {} | {} → {} | {} → {} |", code(x.id), x.count_before, x.count_after,
+                           date_text(x.last_before), date_text(x.last_after));
       },
       options);
   table<std::string>(
@@ -199,8 +203,8 @@ void working_sections(std::string& out, const WorkingDiff& w, const RenderOption
   const auto entry_row = [](const EntryAt& x) {
     return fmt::format("| {} | {}:{} | {} |", code(x.id), x.path, x.line, cell(x.text));
   };
-  table<EntryAt>(out, "Working memory: entries added", w.added, "| id | where | text |",
-                 entry_row, options, "by tier",
+  table<EntryAt>(out, "Working memory: entries added", w.added, "| id | where | text |", entry_row,
+                 options, "by tier",
                  [](const EntryAt& x) { return std::vector<std::string>{x.tier}; });
   table<EntryAt>(out, "Working memory: entries removed", w.removed, "| id | where (base) | text |",
                  entry_row, options, "by tier",
@@ -208,8 +212,8 @@ void working_sections(std::string& out, const WorkingDiff& w, const RenderOption
   table<EditedEntry>(
       out, "Working memory: entries edited", w.edited, "| id | where | before | after |",
       [](const EditedEntry& x) {
-        return fmt::format("| {} | {}:{} | {} | {} |", code(x.id), x.path, x.line,
-                           cell(x.before), cell(x.after));
+        return fmt::format("| {} | {}:{} | {} | {} |", code(x.id), x.path, x.line, cell(x.before),
+                           cell(x.after));
       },
       options);
   table<MovedEntry>(
@@ -219,7 +223,8 @@ void working_sections(std::string& out, const WorkingDiff& w, const RenderOption
                            x.from.path, x.to.tier, x.to.path, cell(x.to.text),
                            x.edited ? " (edited)" : "");
       },
-      options, "by move", [](const MovedEntry& x) {
+      options, "by move",
+      [](const MovedEntry& x) {
         return std::vector<std::string>{x.from.tier + " → " + x.to.tier};
       });
 }
@@ -259,25 +264,25 @@ void gate_section(std::string& out, const std::vector<Finding>& findings,
   for (const Finding& finding : findings) {
     errors += finding.severity == Severity::error ? 1 : 0;
   }
-  out += fmt::format("{} {}, {} {}{}.\n\n", errors, errors == 1 ? "error" : "errors",
-                     findings.size() - errors,
-                     findings.size() - errors == 1 ? "warning" : "warnings",
-                     errors > 0 ? ": `git vault check` fails" : "");
+  out +=
+      fmt::format("{} {}, {} {}{}.\n\n", errors, errors == 1 ? "error" : "errors",
+                  findings.size() - errors, findings.size() - errors == 1 ? "warning" : "warnings",
+                  errors > 0 ? ": `git vault check` fails" : "");
   const std::size_t shown = std::min(findings.size(), options.max_rows);
   for (std::size_t i = 0; i < shown; ++i) {
     const Finding& f = findings[i];
     const std::string where = f.line ? fmt::format("{}:{}", f.path, *f.line) : f.path;
     out += fmt::format("- **{}** `{}` {} ({}){}\n",
-                       f.severity == Severity::error ? "error" : "warning", where,
-                       cell(f.message), f.check, f.fix.empty() ? "" : " — fix: " + code(f.fix));
+                       f.severity == Severity::error ? "error" : "warning", where, cell(f.message),
+                       f.check, f.fix.empty() ? "" : " — fix: " + code(f.fix));
   }
   if (shown < findings.size()) {
     std::map<std::string, std::size_t> counts;
     for (const Finding& f : findings) {
       ++counts[f.check];
     }
-    out += fmt::format("\n…and {} more (by check: {}).\n", findings.size() - shown,
-                       breakdown(counts));
+    out +=
+        fmt::format("\n…and {} more (by check: {}).\n", findings.size() - shown, breakdown(counts));
   }
 }
 
@@ -322,14 +327,20 @@ nlohmann::ordered_json review_json(const Review& review) {
   const MemoryDiff& m = review.memories;
   Json added = Json::array();
   for (const AddedMemory& x : m.added) {
-    added.push_back({{"id", x.id}, {"title", x.title}, {"category", x.category},
-                     {"topic", x.topic}, {"token_count", x.token_count},
+    added.push_back({{"id", x.id},
+                     {"title", x.title},
+                     {"category", x.category},
+                     {"topic", x.topic},
+                     {"token_count", x.token_count},
                      {"tombstoned", x.tombstoned}});
   }
   Json changed = Json::array();
   for (const ChangedMemory& x : m.changed) {
-    changed.push_back({{"id", x.id}, {"title", x.title}, {"fields", x.fields},
-                       {"body_changed", x.body_changed}, {"tokens_before", x.tokens_before},
+    changed.push_back({{"id", x.id},
+                       {"title", x.title},
+                       {"fields", x.fields},
+                       {"body_changed", x.body_changed},
+                       {"tokens_before", x.tokens_before},
                        {"tokens_after", x.tokens_after}});
   }
   Json tombstoned = Json::array();
@@ -368,12 +379,17 @@ nlohmann::ordered_json review_json(const Review& review) {
   }
   Json w_edited = Json::array();
   for (const EditedEntry& x : w.edited) {
-    w_edited.push_back({{"id", x.id}, {"path", x.path}, {"line", x.line},
-                        {"before", x.before}, {"after", x.after}});
+    w_edited.push_back({{"id", x.id},
+                        {"path", x.path},
+                        {"line", x.line},
+                        {"before", x.before},
+                        {"after", x.after}});
   }
   Json w_moved = Json::array();
   for (const MovedEntry& x : w.moved) {
-    w_moved.push_back({{"id", x.from.id}, {"from", entry_json(x.from)}, {"to", entry_json(x.to)},
+    w_moved.push_back({{"id", x.from.id},
+                       {"from", entry_json(x.from)},
+                       {"to", entry_json(x.to)},
                        {"edited", x.edited}});
   }
   Json maintenance = Json::array();
@@ -385,33 +401,37 @@ nlohmann::ordered_json review_json(const Review& review) {
              {"health_before", x.log->health_before ? Json(*x.log->health_before) : Json(nullptr)},
              {"health_after", x.log->health_after ? Json(*x.log->health_after) : Json(nullptr)}};
     }
-    maintenance.push_back({{"commit", x.commit}, {"summary", x.summary}, {"action", x.action},
+    maintenance.push_back({{"commit", x.commit},
+                           {"summary", x.summary},
+                           {"action", x.action},
                            {"log_id", x.log_id.empty() ? Json(nullptr) : Json(x.log_id)},
-                           {"memories", x.memories}, {"log", log}});
+                           {"memories", x.memories},
+                           {"log", log}});
   }
   Json gate = findings_json(review.gate);
   gate.erase("schema");
-  return {{"schema", 1},
-          {"base", review.base},
-          {"head", review.head},
-          {"commits", review.commit_count},
-          {"summary", summary_line(review)},
-          {"memories",
-           {{"added", added},
-            {"changed", changed},
-            {"tombstoned", tombstoned},
-            {"merged", merged},
-            {"compressed", compressed},
-            {"deleted", deleted},
-            {"restored", m.restored},
-            {"retrieval", retrieval},
-            {"unreadable", m.unreadable},
-            {"unchanged", m.unchanged}}},
-          {"working_memory",
-           {{"added", w_added}, {"removed", w_removed}, {"edited", w_edited}, {"moved", w_moved}}},
-          {"health", {{"before", health_json(review.before)}, {"after", health_json(review.after)}}},
-          {"maintenance", maintenance},
-          {"gate", gate}};
+  return {
+      {"schema", 1},
+      {"base", review.base},
+      {"head", review.head},
+      {"commits", review.commit_count},
+      {"summary", summary_line(review)},
+      {"memories",
+       {{"added", added},
+        {"changed", changed},
+        {"tombstoned", tombstoned},
+        {"merged", merged},
+        {"compressed", compressed},
+        {"deleted", deleted},
+        {"restored", m.restored},
+        {"retrieval", retrieval},
+        {"unreadable", m.unreadable},
+        {"unchanged", m.unchanged}}},
+      {"working_memory",
+       {{"added", w_added}, {"removed", w_removed}, {"edited", w_edited}, {"moved", w_moved}}},
+      {"health", {{"before", health_json(review.before)}, {"after", health_json(review.after)}}},
+      {"maintenance", maintenance},
+      {"gate", gate}};
 }
 
 }  // namespace gv::review

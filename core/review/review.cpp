@@ -99,8 +99,8 @@ std::string summary_line(const Review& review) {
   const MemoryDiff& m = review.memories;
   std::vector<std::string> parts;
   if (!m.added.empty()) {
-    parts.push_back(fmt::format("+{} {}", m.added.size(),
-                                m.added.size() == 1 ? "memory" : "memories"));
+    parts.push_back(
+        fmt::format("+{} {}", m.added.size(), m.added.size() == 1 ? "memory" : "memories"));
   }
   count_part(parts, m.changed.size(), "changed");
   count_part(parts, m.tombstoned.size(), "tombstoned");
@@ -115,8 +115,8 @@ std::string summary_line(const Review& review) {
   const WorkingDiff& w = review.working;
   const std::size_t entries = w.added.size() + w.removed.size() + w.edited.size() + w.moved.size();
   if (entries > 0) {
-    parts.push_back(fmt::format("{} working-memory {}", entries,
-                                entries == 1 ? "entry" : "entries"));
+    parts.push_back(
+        fmt::format("{} working-memory {}", entries, entries == 1 ? "entry" : "entries"));
   }
   std::string line = parts.empty() ? std::string("no vault changes") : parts.front();
   for (std::size_t i = 1; i < parts.size(); ++i) {
@@ -128,9 +128,10 @@ std::string summary_line(const Review& review) {
     for (const Finding& finding : review.gate) {
       errors += finding.severity == Severity::error ? 1 : 0;
     }
-    line += errors > 0 ? fmt::format("; gate fails ({} {})", errors, errors == 1 ? "error" : "errors")
-                       : fmt::format("; gate passes with {} {}", review.gate.size(),
-                                     review.gate.size() == 1 ? "warning" : "warnings");
+    line += errors > 0
+                ? fmt::format("; gate fails ({} {})", errors, errors == 1 ? "error" : "errors")
+                : fmt::format("; gate passes with {} {}", review.gate.size(),
+                              review.gate.size() == 1 ? "warning" : "warnings");
   }
   return line;
 }

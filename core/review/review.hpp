@@ -49,8 +49,8 @@ struct MaintenanceCommit {
   std::string commit;  // 40 hex
   std::string summary;
   std::string action;
-  std::string log_id;                 // empty when the trailer is absent
-  std::vector<std::string> memories;  // Vault-Memories, split on commas
+  std::string log_id;                  // empty when the trailer is absent
+  std::vector<std::string> memories;   // Vault-Memories, split on commas
   std::optional<LogEntrySummary> log;  // absent when HEAD's log has no such entry
 };
 

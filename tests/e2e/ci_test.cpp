@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -58,8 +58,9 @@ std::map<std::string, Result> run_workflow(const Sandbox& sandbox, const std::st
 }
 
 void start_repository(Sandbox& sandbox) {
-  REQUIRE(sandbox.vault({"init", "--recall", "--ci", "github", "--ci-source",
-                         "https://example.org/git-vault.git"})
+  REQUIRE(sandbox
+              .vault({"init", "--recall", "--ci", "github", "--ci-source",
+                      "https://example.org/git-vault.git"})
               .code == 0);
   sandbox.write(".git/info/exclude", ".home/\nsummary.md\n");
   gv::test::write_scored_vault(sandbox);
@@ -81,8 +82,7 @@ TEST_CASE("init --ci github writes the workflow once and never rewrites it", "[c
   CHECK(sandbox.vault({"init", "--ci", "gitlab"}).code == 129);
 }
 
-TEST_CASE("the workflow's gate passes a clean pull request and publishes the review",
-          "[ci]") {
+TEST_CASE("the workflow's gate passes a clean pull request and publishes the review", "[ci]") {
   Sandbox sandbox;
   start_repository(sandbox);
   sandbox.write(".memory/10-Memories/MEM-new.md",
@@ -102,8 +102,7 @@ TEST_CASE("the workflow's gate passes a clean pull request and publishes the rev
   CHECK_THAT(summary, Catch::Contains("| `MEM-new` | New | PATTERN | tests/e2e | 15 |"));
 }
 
-TEST_CASE("the workflow's gate fails a pull request with a commit that breaks the vault",
-          "[ci]") {
+TEST_CASE("the workflow's gate fails a pull request with a commit that breaks the vault", "[ci]") {
   Sandbox sandbox;
   start_repository(sandbox);
   // A commit in the middle of the range breaks the gate and a later one repairs it: the range
@@ -117,7 +116,8 @@ TEST_CASE("the workflow's gate fails a pull request with a commit that breaks th
   const auto results = run_workflow(sandbox, rev(sandbox, "main"), rev(sandbox, "feature"));
   INFO(results.at("gate").out << results.at("gate").err);
   CHECK(results.at("gate").code == 1);
-  CHECK_THAT(results.at("gate").out + results.at("gate").err, Catch::Contains("missing-id"));
+  CHECK_THAT(results.at("gate").out + results.at("gate").err,
+             Catch::Contains("error: entry has no id"));
   // The review shows the gate at HEAD, which the repair made clean.
   CHECK(results.at("review").code == 0);
   CHECK_THAT(sandbox.read("summary.md"), Catch::Contains("No findings"));
@@ -149,5 +149,5 @@ TEST_CASE("the pre-commit framework hook runs the staged gate", "[ci]") {
   REQUIRE(sandbox.git({"add", "-A"}).code == 0);
   const Result blocked = sandbox.sh(entry);
   CHECK(blocked.code == 1);
-  CHECK_THAT(blocked.out + blocked.err, Catch::Contains("missing-id"));
+  CHECK_THAT(blocked.out + blocked.err, Catch::Contains("error: entry has no id"));
 }

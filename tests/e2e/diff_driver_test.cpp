@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <string>
 
@@ -73,8 +72,7 @@ TEST_CASE("git diff shows a keyword added to a memory as one added line", "[diff
   CHECK(changes(log.out).first == std::vector<std::string>{"  - venv"});
 }
 
-TEST_CASE("diff-text prints a memory with one field and one list item per line",
-          "[diff-driver]") {
+TEST_CASE("diff-text prints a memory with one field and one list item per line", "[diff-driver]") {
   Sandbox sandbox;
   sandbox.write("note.md", k_before);
   const Result result = sandbox.vault({"diff-text", "note.md"});

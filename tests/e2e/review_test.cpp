@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "tests/e2e/sandbox.hpp"
@@ -19,8 +18,7 @@ const std::string k_working_base =
 
 void commit_with(Sandbox& sandbox, const std::string& subject, const std::string& trailers) {
   REQUIRE(sandbox.git({"add", "-A"}).code == 0);
-  const Result commit =
-      sandbox.git({"commit", "-q", "--no-verify", "-m", subject, "-m", trailers});
+  const Result commit = sandbox.git({"commit", "-q", "--no-verify", "-m", subject, "-m", trailers});
   INFO(commit.err);
   REQUIRE(commit.code == 0);
 }
@@ -69,14 +67,14 @@ void build_feature_branch(Sandbox& sandbox) {
                             "tombstone_reason: \"merged_into:MEM-alpha\"\n",
                             10, "python/x"));
   json log = json::parse(sandbox.read(".memory/distill-log.json"));
-  log["operations"].push_back(json{{"id", "distill_merge_1"},
-                               {"timestamp", "2026-11-30T12:00:00Z"},
-                               {"type", "merge"},
-                               {"pre_metrics", {{"health_score", 61}}},
-                               {"post_metrics", {{"health_score", 66}}},
-                               {"affected_memories",
-                                {{{"primary", "MEM-alpha"}, {"secondary", "MEM-gamma"}}}},
-                               {"notes", "Merged 1 pair(s) across 1 cluster(s)"}});
+  log["operations"].push_back(
+      json{{"id", "distill_merge_1"},
+           {"timestamp", "2026-11-30T12:00:00Z"},
+           {"type", "merge"},
+           {"pre_metrics", {{"health_score", 61}}},
+           {"post_metrics", {{"health_score", 66}}},
+           {"affected_memories", {{{"primary", "MEM-alpha"}, {"secondary", "MEM-gamma"}}}},
+           {"notes", "Merged 1 pair(s) across 1 cluster(s)"}});
   sandbox.write(".memory/distill-log.json", log.dump(2) + "\n");
   reindex(sandbox);
   commit_with(sandbox, "vault(merge): merge MEM-gamma into MEM-alpha",
@@ -132,7 +130,8 @@ TEST_CASE("review of a branch lists every kind of vault change", "[review]") {
   CHECK(memories["tombstoned"][0]["id"] == "MEM-delta");
   CHECK(memories["tombstoned"][0]["reason"] == "purge");
 
-  CHECK(memories["merged"] == json::array({{{"primary", "MEM-alpha"}, {"secondary", "MEM-gamma"}}}));
+  CHECK(memories["merged"] ==
+        json::array({{{"primary", "MEM-alpha"}, {"secondary", "MEM-gamma"}}}));
   REQUIRE(memories["changed"].size() == 1);
   CHECK(memories["changed"][0]["id"] == "MEM-alpha");
   CHECK(memories["changed"][0]["fields"] == json::array({"keywords"}));
@@ -212,8 +211,7 @@ TEST_CASE("review Markdown is deterministic and names every section", "[review]"
   CHECK_THAT(first.out, Catch::Contains("| `MEM-eps` | Eps | gc (was tombstoned) |"));
 }
 
-TEST_CASE("review without a range compares with the merge base of the default branch",
-          "[review]") {
+TEST_CASE("review without a range compares with the merge base of the default branch", "[review]") {
   Sandbox sandbox;
   build_feature_branch(sandbox);
   // main moves on after the branch point; the review must not show main's own changes.

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "core/ci/github_workflow.hpp"
@@ -33,20 +33,19 @@ TEST_CASE("the GitHub workflow runs the range gate and publishes the review", "[
   REQUIRE(gate);
   CHECK_THAT(gate["run"].as<std::string>(),
              Catch::Contains("git vault check --range \"$base..$HEAD_SHA\""));
-  CHECK(gate["env"]["BASE_SHA"].as<std::string>() ==
-        "${{ github.event.pull_request.base.sha }}");
+  CHECK(gate["env"]["BASE_SHA"].as<std::string>() == "${{ github.event.pull_request.base.sha }}");
   const YAML::Node review = step_with_id(workflow, "review");
   REQUIRE(review);
-  CHECK_THAT(review["run"].as<std::string>(),
-             Catch::Contains("git vault review \"$BASE_SHA...$HEAD_SHA\" >> \"$GITHUB_STEP_SUMMARY\""));
+  CHECK_THAT(
+      review["run"].as<std::string>(),
+      Catch::Contains("git vault review \"$BASE_SHA...$HEAD_SHA\" >> \"$GITHUB_STEP_SUMMARY\""));
   CHECK_THAT(review["if"].as<std::string>(), Catch::Contains("!cancelled()"));
   const YAML::Node install = step_with_id(workflow, "install");
   REQUIRE(install);
   CHECK_THAT(install["run"].as<std::string>(), Catch::Contains("install.sh"));
 }
 
-TEST_CASE("without a source the workflow reads the GIT_VAULT_SOURCE repository variable",
-          "[ci]") {
+TEST_CASE("without a source the workflow reads the GIT_VAULT_SOURCE repository variable", "[ci]") {
   const YAML::Node workflow = YAML::Load(gv::ci::github_workflow({}));
   CHECK(workflow["jobs"]["vault"]["env"]["GIT_VAULT_SOURCE"].as<std::string>() ==
         "${{ vars.GIT_VAULT_SOURCE }}");

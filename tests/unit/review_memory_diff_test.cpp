@@ -5,9 +5,9 @@
 
 using gv::review::diff_memories;
 using gv::review::MemoryDiff;
-using gv::test::MapSnapshot;
 using gv::test::memory_path_of;
 using gv::test::memory_text;
+using gv::test::ReviewSnapshot;
 
 TEST_CASE("review reads only the memory files whose blob changed", "[review]") {
   std::map<std::string, std::string> files;
@@ -15,9 +15,9 @@ TEST_CASE("review reads only the memory files whose blob changed", "[review]") {
     files[memory_path_of(id)] = memory_text(id);
   }
   files[memory_path_of("MEM-d")] = memory_text("Old title");
-  const MapSnapshot base(files);
+  const ReviewSnapshot base(files);
   files[memory_path_of("MEM-d")] = memory_text("New title");
-  const MapSnapshot head(files);
+  const ReviewSnapshot head(files);
 
   const MemoryDiff diff = diff_memories(base, head);
   CHECK(diff.unchanged == 3);
@@ -35,13 +35,13 @@ TEST_CASE("review reads only the memory files whose blob changed", "[review]") {
 }
 
 TEST_CASE("added and deleted memories; deleting a tombstoned one is gc", "[review]") {
-  const MapSnapshot base({
+  const ReviewSnapshot base({
       {memory_path_of("MEM-gone"),
        memory_text("Gone", "status: tombstoned\ntombstoned_at: 2026-11-01\n")},
       {memory_path_of("MEM-lost"), memory_text("Lost")},
       {".memory/10-Memories/README.md", "not a memory\n"},
   });
-  const MapSnapshot head({
+  const ReviewSnapshot head({
       {memory_path_of("MEM-new"), memory_text("New", "", 20)},
       {".memory/10-Memories/README.md", "changed, still not a memory\n"},
   });
@@ -61,10 +61,11 @@ TEST_CASE("added and deleted memories; deleting a tombstoned one is gc", "[revie
 }
 
 TEST_CASE("a purge tombstone is listed with its reason and not as a change", "[review]") {
-  const MapSnapshot base({{memory_path_of("MEM-p"), memory_text("P")}});
-  const MapSnapshot head({{memory_path_of("MEM-p"),
-                           memory_text("P", "status: tombstoned\ntombstoned_at: 2026-11-30\n"
-                                            "tombstone_reason: \"purge\"\n")}});
+  const ReviewSnapshot base({{memory_path_of("MEM-p"), memory_text("P")}});
+  const ReviewSnapshot head(
+      {{memory_path_of("MEM-p"), memory_text("P",
+                                             "status: tombstoned\ntombstoned_at: 2026-11-30\n"
+                                             "tombstone_reason: \"purge\"\n")}});
   const MemoryDiff diff = diff_memories(base, head);
   REQUIRE(diff.tombstoned.size() == 1);
   CHECK(diff.tombstoned[0].id == "MEM-p");
@@ -75,19 +76,19 @@ TEST_CASE("a purge tombstone is listed with its reason and not as a change", "[r
 
 TEST_CASE("a merge shows one pair, the primary's field changes and the summed retrievals",
           "[review]") {
-  const MapSnapshot base({
+  const ReviewSnapshot base({
       {memory_path_of("MEM-p"), memory_text("P", "", 10, "[a, b]")},
       {memory_path_of("MEM-s"), memory_text("S", "", 10, "[b, c]")},
   });
-  std::string primary = memory_text("P", "", 10, "[a, b, c]",
-                                    "\n## Merged From MEM-s\n\nthree more words\n");
+  std::string primary =
+      memory_text("P", "", 10, "[a, b, c]", "\n## Merged From MEM-s\n\nthree more words\n");
   primary.replace(primary.find("retrieval_count: 0"), 18, "retrieval_count: 2");
-  const MapSnapshot head({
+  const ReviewSnapshot head({
       {memory_path_of("MEM-p"), primary},
-      {memory_path_of("MEM-s"),
-       memory_text("S", "status: tombstoned\ntombstoned_at: 2026-11-30\n"
-                        "tombstone_reason: \"merged_into:MEM-p\"\n",
-                   10, "[b, c]")},
+      {memory_path_of("MEM-s"), memory_text("S",
+                                            "status: tombstoned\ntombstoned_at: 2026-11-30\n"
+                                            "tombstone_reason: \"merged_into:MEM-p\"\n",
+                                            10, "[b, c]")},
   });
   const MemoryDiff diff = diff_memories(base, head);
   REQUIRE(diff.merged.size() == 1);
@@ -107,11 +108,11 @@ TEST_CASE("a merge shows one pair, the primary's field changes and the summed re
 
 TEST_CASE("a new Pre-Compression section marks a compress with tokens before and after",
           "[review]") {
-  const MapSnapshot base({{memory_path_of("MEM-c"), memory_text("C", "", 100)}});
-  const MapSnapshot head({{memory_path_of("MEM-c"),
-                           memory_text("C", "", 8, "[a, b]",
-                                       "\n## History\n\n### Pre-Compression (2026-11-30)\n\n"
-                                       "the old words live here\n")}});
+  const ReviewSnapshot base({{memory_path_of("MEM-c"), memory_text("C", "", 100)}});
+  const ReviewSnapshot head(
+      {{memory_path_of("MEM-c"), memory_text("C", "", 8, "[a, b]",
+                                             "\n## History\n\n### Pre-Compression (2026-11-30)\n\n"
+                                             "the old words live here\n")}});
   const MemoryDiff diff = diff_memories(base, head);
   REQUIRE(diff.compressed.size() == 1);
   CHECK(diff.compressed[0].tokens_before == 132);  // 102 * 1.3 = 132.6
@@ -120,11 +121,11 @@ TEST_CASE("a new Pre-Compression section marks a compress with tokens before and
 }
 
 TEST_CASE("a keyword added is a field change; restyling a list is no change", "[review]") {
-  const MapSnapshot base({
+  const ReviewSnapshot base({
       {memory_path_of("MEM-k"), memory_text("K", "", 10, "[a, b]")},
       {memory_path_of("MEM-s"), memory_text("S", "", 10, "[a, b]")},
   });
-  const MapSnapshot head({
+  const ReviewSnapshot head({
       {memory_path_of("MEM-k"), memory_text("K", "", 10, "[a, b, c]")},
       {memory_path_of("MEM-s"), memory_text("S", "", 10, "\n  - a\n  - \"b\"")},
   });
@@ -137,12 +138,12 @@ TEST_CASE("a keyword added is a field change; restyling a list is no change", "[
 }
 
 TEST_CASE("retrieval bumps are listed apart from edits", "[review]") {
-  const MapSnapshot base({{memory_path_of("MEM-r"), memory_text("R")}});
+  const ReviewSnapshot base({{memory_path_of("MEM-r"), memory_text("R")}});
   std::string bumped = memory_text("R");
   const std::string old_fields = "retrieval_count: 0\nlast_retrieved: null";
   bumped.replace(bumped.find(old_fields), old_fields.size(),
                  "retrieval_count: 3\nlast_retrieved: 2026-11-29");
-  const MapSnapshot head({{memory_path_of("MEM-r"), bumped}});
+  const ReviewSnapshot head({{memory_path_of("MEM-r"), bumped}});
   const MemoryDiff diff = diff_memories(base, head);
   CHECK(diff.changed.empty());
   REQUIRE(diff.retrieval.size() == 1);
@@ -154,12 +155,12 @@ TEST_CASE("retrieval bumps are listed apart from edits", "[review]") {
 
 TEST_CASE("a tombstone removed is a restore; a file that no longer parses is unreadable",
           "[review]") {
-  const MapSnapshot base({
+  const ReviewSnapshot base({
       {memory_path_of("MEM-back"),
        memory_text("Back", "status: tombstoned\ntombstoned_at: 2026-11-01\n")},
       {memory_path_of("MEM-bad"), memory_text("Bad")},
   });
-  const MapSnapshot head({
+  const ReviewSnapshot head({
       {memory_path_of("MEM-back"), memory_text("Back")},
       {memory_path_of("MEM-bad"), "---\ntitle: [unclosed\n---\nbody\n"},
   });

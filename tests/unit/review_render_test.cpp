@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "core/distill/log.hpp"
@@ -58,8 +57,9 @@ TEST_CASE("the summary line says when the gate fails at HEAD", "[review]") {
 
 TEST_CASE("the Markdown shows each section with escaped cells", "[review]") {
   const std::string md = gv::review::render_markdown(small_review());
-  CHECK(md.starts_with("## git-vault review `aaaaaaaaaaaa..bbbbbbbbbbbb`\n\n"
-                       "**+3 memories, 2 tombstoned, 1 merged; health 64 → 81**\n"));
+  CHECK(
+      md.starts_with("## git-vault review `aaaaaaaaaaaa..bbbbbbbbbbbb`\n\n"
+                     "**+3 memories, 2 tombstoned, 1 merged; health 64 → 81**\n"));
   CHECK_THAT(md, Catch::Contains("### Memories added (3)"));
   CHECK_THAT(md, Catch::Contains("| `MEM-n2` | Second \\| piped | — | — | 20 |"));
   CHECK_THAT(md, Catch::Contains("| `MEM-t1` | T1 | purge |"));
@@ -73,8 +73,8 @@ TEST_CASE("a thousand added memories render as a cut table with a breakdown", "[
   review.base = std::string(40, '1');
   review.head = std::string(40, '2');
   for (int i = 0; i < 1000; ++i) {
-    review.memories.added.push_back({fmt::format("MEM-{:04}", i), "t",
-                                     i % 5 < 3 ? "PATTERN" : "WORKFLOW", "x", 10, false});
+    review.memories.added.push_back(
+        {fmt::format("MEM-{:04}", i), "t", i % 5 < 3 ? "PATTERN" : "WORKFLOW", "x", 10, false});
   }
   const std::string md = gv::review::render_markdown(review, {20});
   CHECK(count_lines_starting(md, "| `MEM-") == 20);

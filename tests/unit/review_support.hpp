@@ -12,12 +12,14 @@
 
 namespace gv::test {
 
-// A Snapshot over literal files, with real blob ids, that counts the files it reads.
-class MapSnapshot final : public Snapshot {
+// A Snapshot over literal files, with real blob ids, that counts reads per path (the gate
+// tests have their own MapSnapshot; one class per name across the test binary).
+class ReviewSnapshot final : public Snapshot {
  public:
-  explicit MapSnapshot(std::map<std::string, std::string> files) : m_files(std::move(files)) {}
-  // Lets `MapSnapshot({{path, bytes}})` name one file without clashing with the copy constructor.
-  MapSnapshot(std::initializer_list<std::pair<const std::string, std::string>> files)
+  explicit ReviewSnapshot(std::map<std::string, std::string> files) : m_files(std::move(files)) {}
+  // Lets `ReviewSnapshot({{path, bytes}})` name one file without clashing with the copy
+  // constructor.
+  ReviewSnapshot(std::initializer_list<std::pair<const std::string, std::string>> files)
       : m_files(files) {}
 
   [[nodiscard]] std::vector<SnapshotEntry> list(std::string_view prefix) const override {
@@ -51,9 +53,8 @@ inline std::string memory_path_of(std::string_view id) {
 
 // A memory whose body is `# <title>` plus `words` filler words: (words + 2) * 1.3 tokens,
 // floored. `fields` go after the standard ones.
-inline std::string memory_text(std::string_view title, std::string_view fields = {},
-                               int words = 10, std::string_view keywords = "[a, b]",
-                               std::string_view tail = {}) {
+inline std::string memory_text(std::string_view title, std::string_view fields = {}, int words = 10,
+                               std::string_view keywords = "[a, b]", std::string_view tail = {}) {
   std::string body;
   for (int i = 0; i < words; ++i) {
     body += "w" + std::to_string(i) + (i + 1 == words ? "\n" : " ");
@@ -61,8 +62,7 @@ inline std::string memory_text(std::string_view title, std::string_view fields =
   return "---\ntitle: \"" + std::string(title) +
          "\"\ncreated: 2026-01-01\ntags: [PATTERN]\ntopic: \"tests/review\"\nkeywords: " +
          std::string(keywords) + "\nsummary: \"\"\nretrieval_count: 0\nlast_retrieved: null\n" +
-         std::string(fields) + "---\n\n# " + std::string(title) + "\n\n" + body +
-         std::string(tail);
+         std::string(fields) + "---\n\n# " + std::string(title) + "\n\n" + body + std::string(tail);
 }
 
 }  // namespace gv::test

@@ -5,17 +5,16 @@
 
 using gv::review::diff_working_memory;
 using gv::review::WorkingDiff;
-using gv::test::MapSnapshot;
+using gv::test::ReviewSnapshot;
 
-TEST_CASE("working-memory entries are matched by id: added, removed, edited, moved",
-          "[review]") {
-  const MapSnapshot base({
+TEST_CASE("working-memory entries are matched by id: added, removed, edited, moved", "[review]") {
+  const ReviewSnapshot base({
       {"CLAUDE.local.md",
        "# Working memory\n\n- keep ^tr0000000001\n- edit me ^tr0000000002\n"
        "- demote me ^tr0000000003\n- drop me ^tr0000000004\n- untagged line\n"},
       {"memory/registers/people.md", "# People\n\n- Ann ^tr0000000010\n"},
   });
-  const MapSnapshot head({
+  const ReviewSnapshot head({
       {"CLAUDE.local.md",
        "# Working memory\n\n- keep ^tr0000000001\n- edited ^tr0000000002\n"
        "- brand new ^tr0000000005\n- another untagged line\n"},
@@ -44,7 +43,7 @@ TEST_CASE("working-memory entries are matched by id: added, removed, edited, mov
 
 TEST_CASE("no working-memory change when the managed files are byte-identical", "[review]") {
   const std::map<std::string, std::string> files{{"CLAUDE.local.md", "- a ^tr0000000001\n"}};
-  const WorkingDiff diff = diff_working_memory(MapSnapshot(files), MapSnapshot(files));
+  const WorkingDiff diff = diff_working_memory(ReviewSnapshot(files), ReviewSnapshot(files));
   CHECK(diff.added.empty());
   CHECK(diff.removed.empty());
   CHECK(diff.edited.empty());
