@@ -122,7 +122,7 @@ TEST_CASE("a failure before the branch moves leaves work tree, index and HEAD un
   CHECK(sandbox.vault({"distill", "--purge", "--all"}).code == 0);
 }
 
-TEST_CASE("--no-commit leaves the changes unstaged in the work tree", "[action]") {
+TEST_CASE("option --no-commit leaves the changes unstaged in the work tree", "[action]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
   const std::string head = sandbox.git({"rev-parse", "HEAD"}).out;
