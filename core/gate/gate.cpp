@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "core/gate/vault_checks.hpp"
+#include "core/gate/vault_rows.hpp"
 #include "core/recall/gate.hpp"
 #include "core/recall/scan.hpp"
 #include "core/snapshot/snapshot.hpp"
@@ -25,21 +26,45 @@ bool has_vault(const std::vector<SnapshotEntry>& vault_entries) {
   });
 }
 
-// Everything under `.memory/`: a pure function of the listed paths and blob ids, which is what
-// lets the cache remember it per vault state.
-std::vector<Finding> vault_findings(const Snapshot& snapshot,
-                                    const std::vector<SnapshotEntry>& vault_entries,
-                                    PersistentParseCache* cache) {
-  Vault vault = load_vault(snapshot, cache);
-  std::vector<Finding> findings = std::move(vault.findings);
+void default_schema_fix(std::vector<Finding>& findings) {
   for (Finding& finding : findings) {
     if (finding.check == "schema" && finding.fix.empty()) {
       finding.fix = "edit the frontmatter by hand";
     }
   }
+}
+
+// Everything under `.memory/`: a pure function of the listed paths and blob ids, which is what
+// lets the cache remember it per vault state. With a cache, the memories are read as rows
+// (core/gate/vault_rows.hpp) and only a stale index costs a full load, to explain itself.
+std::vector<Finding> vault_findings(const Snapshot& snapshot,
+                                    const std::vector<SnapshotEntry>& vault_entries,
+                                    PersistentParseCache* cache) {
+  if (cache == nullptr) {
+    Vault vault = load_vault(snapshot);
+    std::vector<Finding> findings = std::move(vault.findings);
+    default_schema_fix(findings);
+    const std::vector<IndexRow> rows = index_rows(vault.memories);
+    append(findings, case_collision_findings(vault_entries));
+    append(findings,
+           stale_index_findings(snapshot, rows, nullptr, vault_entries, [&](std::string_view date) {
+             return render_index_json(vault.memories, date);
+           }));
+    append(findings, dangling_link_findings(snapshot, rows, vault_entries));
+    return findings;
+  }
+  VaultRows vault = vault_rows(snapshot, vault_entries, *cache);
+  std::vector<Finding> findings = std::move(vault.findings);
+  default_schema_fix(findings);
+  const bool texts_complete = std::none_of(vault.entry_texts.begin(), vault.entry_texts.end(),
+                                           [](std::string_view text) { return text.empty(); });
   append(findings, case_collision_findings(vault_entries));
-  append(findings, stale_index_findings(snapshot, vault.memories, cache));
-  append(findings, dangling_link_findings(snapshot, vault.memories, vault_entries));
+  append(findings, stale_index_findings(
+                       snapshot, vault.rows, texts_complete ? &vault.entry_texts : nullptr,
+                       vault_entries, [&](std::string_view date) {
+                         return render_index_json(load_vault(snapshot, cache).memories, date);
+                       }));
+  append(findings, dangling_link_findings(snapshot, vault.rows, vault_entries));
   return findings;
 }
 

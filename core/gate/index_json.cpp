@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "core/git/blob_hasher.hpp"
 #include "core/vault/index_files.hpp"
 
 namespace gv {
@@ -38,41 +39,88 @@ std::optional<std::string> index_entry_text(const Memory& memory) {
   return one.substr(begin, one.size() - k_close.size() - begin);
 }
 
-std::optional<std::string> assemble_index_json(const std::vector<Memory>& memories,
-                                               const std::vector<std::string_view>& entry_texts,
-                                               std::string_view generated_at) {
-  if (memories.size() != entry_texts.size()) {
+namespace {
+
+// The assembled file as pieces: `head`, then (unless there are no entries) the entry texts
+// joined by ",\n", then k_close. `size` is the whole file's.
+struct Pieces {
+  std::string head;
+  bool has_entries = false;
+  std::size_t size = 0;
+};
+
+std::optional<Pieces> pieces_of(const std::vector<IndexRow>& rows,
+                                const std::vector<std::string_view>& entry_texts,
+                                std::string_view generated_at) {
+  if (rows.size() != entry_texts.size()) {
     return std::nullopt;
   }
-  std::string frame = render_index_json({}, generated_at);
-  if (memories.empty()) {
-    return frame;
+  Pieces pieces;
+  pieces.head = render_index_json({}, generated_at);
+  if (rows.empty()) {
+    pieces.size = pieces.head.size();
+    return pieces;
   }
   std::int64_t total_tokens = 0;
-  std::size_t size = frame.size() + k_close.size();
-  for (std::size_t i = 0; i < memories.size(); ++i) {
-    total_tokens += memories[i].token_count;
-    size += entry_texts[i].size() + 2;
+  std::size_t texts_size = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    total_tokens += rows[i].token_count;
+    texts_size += entry_texts[i].size();
   }
-  if (!replace_once(frame, k_count_zero, fmt::format("\"entry_count\": {},\n", memories.size())) ||
+  std::string& frame = pieces.head;
+  if (!replace_once(frame, k_count_zero, fmt::format("\"entry_count\": {},\n", rows.size())) ||
       !replace_once(frame, k_tokens_zero, fmt::format("\"total_tokens\": {},\n", total_tokens)) ||
       frame.size() < k_empty.size() ||
       frame.compare(frame.size() - k_empty.size(), k_empty.size(), k_empty) != 0) {
     return std::nullopt;
   }
   frame.resize(frame.size() - k_empty.size());
-  std::string out;
-  out.reserve(size);
-  out += frame;
-  out += k_open;
+  frame += k_open;
+  pieces.has_entries = true;
+  pieces.size = frame.size() + texts_size + 2 * (rows.size() - 1) + k_close.size();
+  return pieces;
+}
+
+template <typename Sink>
+void emit(const Pieces& pieces, const std::vector<std::string_view>& entry_texts, Sink&& sink) {
+  sink(std::string_view(pieces.head));
+  if (!pieces.has_entries) {
+    return;
+  }
   for (std::size_t i = 0; i < entry_texts.size(); ++i) {
     if (i > 0) {
-      out += ",\n";
+      sink(std::string_view(",\n"));
     }
-    out += entry_texts[i];
+    sink(entry_texts[i]);
   }
-  out += k_close;
+  sink(k_close);
+}
+
+}  // namespace
+
+std::optional<std::string> assemble_index_json(const std::vector<IndexRow>& rows,
+                                               const std::vector<std::string_view>& entry_texts,
+                                               std::string_view generated_at) {
+  const std::optional<Pieces> pieces = pieces_of(rows, entry_texts, generated_at);
+  if (!pieces) {
+    return std::nullopt;
+  }
+  std::string out;
+  out.reserve(pieces->size);
+  emit(*pieces, entry_texts, [&](std::string_view piece) { out += piece; });
   return out;
+}
+
+std::optional<std::string> assembled_index_json_oid(
+    const std::vector<IndexRow>& rows, const std::vector<std::string_view>& entry_texts,
+    std::string_view generated_at) {
+  const std::optional<Pieces> pieces = pieces_of(rows, entry_texts, generated_at);
+  if (!pieces) {
+    return std::nullopt;
+  }
+  git::BlobHasher hasher(pieces->size);
+  emit(*pieces, entry_texts, [&](std::string_view piece) { hasher.update(piece); });
+  return hasher.finish();
 }
 
 }  // namespace gv

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/memory/memory.hpp"
+#include "core/vault/index_row.hpp"
 
 namespace gv {
 
@@ -22,10 +23,16 @@ namespace gv {
 // The memory's entry as it appears inside `"entries": [` (indented, no separator).
 [[nodiscard]] std::optional<std::string> index_entry_text(const Memory& memory);
 
-// The whole file from `memories` (sorted by id, as load_vault returns them) and their entry
-// texts, in the same order.
+// The whole file from the rows of every memory (sorted by id, tombstoned included) and their
+// entry texts, in the same order.
 [[nodiscard]] std::optional<std::string> assemble_index_json(
-    const std::vector<Memory>& memories, const std::vector<std::string_view>& entry_texts,
+    const std::vector<IndexRow>& rows, const std::vector<std::string_view>& entry_texts,
+    std::string_view generated_at);
+
+// The git blob id of what assemble_index_json would return, hashed piece by piece without
+// building the file.
+[[nodiscard]] std::optional<std::string> assembled_index_json_oid(
+    const std::vector<IndexRow>& rows, const std::vector<std::string_view>& entry_texts,
     std::string_view generated_at);
 
 }  // namespace gv

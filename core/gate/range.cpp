@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/gate/cached_gate.hpp"
 #include "core/git/repo.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
 #include "core/vault/parse_cache_file.hpp"
@@ -29,6 +30,7 @@ std::vector<CommitFindings> first_introduced(std::vector<CommitFindings> commits
 std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_view range,
                                            const std::filesystem::path& cache_file,
                                            GateOptions options) {
+  skip_blob_hash_verification();
   PersistentParseCache cache = PersistentParseCache::load(cache_file);
   options.cache = &cache;
   std::vector<CommitFindings> commits;

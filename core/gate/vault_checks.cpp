@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string_view>
@@ -10,6 +12,7 @@
 #include <unordered_set>
 
 #include "core/gate/index_json.hpp"
+#include "core/git/blob_hasher.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/vault/index_check.hpp"
@@ -80,24 +83,38 @@ std::optional<std::string> committed_generated_at(std::string_view bytes) {
   return std::string(value);
 }
 
-std::optional<std::string> assemble_from_cache(const std::vector<Memory>& memories,
-                                               std::string_view generated_at,
-                                               PersistentParseCache& cache) {
-  for (const Memory& memory : memories) {
-    if (!cache.find_fragment(memory.path, memory.blob_oid)) {
-      std::optional<std::string> text = index_entry_text(memory);
-      if (!text) {
-        return std::nullopt;
-      }
-      cache.store_fragment(memory.path, memory.blob_oid, std::move(*text));
-    }
+std::uint64_t rotate_left(std::uint64_t value, int bits) {
+  return (value << bits) | (value >> (64 - bits));
+}
+
+std::uint64_t final_mix(std::uint64_t hash) {
+  hash ^= hash >> 33;
+  hash *= 0xff51afd7ed558ccdULL;
+  hash ^= hash >> 33;
+  hash *= 0xc4ceb9fe1a85ec53ULL;
+  hash ^= hash >> 33;
+  return hash;
+}
+
+// 128 bits from two differently seeded multiply-rotate lanes over 8-byte words (murmur-style).
+// The digest only tells vault states apart on one machine, where nobody gains by forging a
+// collision (a commit can skip the hook outright), so a cryptographic hash is not needed; SHA-1
+// with collision detection, as libgit2 hashes, is several times slower.
+std::string digest_128(std::string_view bytes) {
+  std::uint64_t a = 0x243f6a8885a308d3ULL ^ bytes.size();
+  std::uint64_t b = 0x13198a2e03707344ULL + bytes.size();
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, bytes.data() + i, 8);
+    a = rotate_left(a ^ (word * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
+    b = rotate_left(b ^ (word * 0x9e3779b97f4a7c15ULL), 27) * 0xc2b2ae3d27d4eb4fULL + a;
   }
-  std::vector<std::string_view> texts;
-  texts.reserve(memories.size());
-  for (const Memory& memory : memories) {
-    texts.push_back(*cache.find_fragment(memory.path, memory.blob_oid));
-  }
-  return assemble_index_json(memories, texts, generated_at);
+  std::uint64_t last = 0;
+  std::memcpy(&last, bytes.data() + i, bytes.size() - i);
+  a = rotate_left(a ^ (last * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
+  b = rotate_left(b ^ (last * 0x9e3779b97f4a7c15ULL), 27) * 0xc2b2ae3d27d4eb4fULL + a;
+  return fmt::format("{:016x}{:016x}", final_mix(a), final_mix(b ^ a));
 }
 
 }  // namespace
@@ -111,10 +128,30 @@ std::string vault_state_digest(const std::vector<SnapshotEntry>& vault_entries) 
     text += entry.oid;
     text += '\n';
   }
-  return blob_oid(text);
+  return digest_128(text);
 }
 
 std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& vault_entries) {
+  // Nearly every vault has no collision: distinct hashes of the lower-cased paths prove that
+  // without building 10,000 strings.
+  std::vector<std::uint64_t> hashes;
+  hashes.reserve(vault_entries.size());
+  for (const SnapshotEntry& entry : vault_entries) {
+    if (is_memory_path(entry.path)) {
+      std::uint64_t hash = 0xcbf29ce484222325ULL;
+      for (char c : entry.path) {
+        if (c >= 'A' && c <= 'Z') {
+          c = static_cast<char>(c - 'A' + 'a');
+        }
+        hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+      }
+      hashes.push_back(hash);
+    }
+  }
+  std::sort(hashes.begin(), hashes.end());
+  if (std::adjacent_find(hashes.begin(), hashes.end()) == hashes.end()) {
+    return {};
+  }
   std::map<std::string, std::vector<const SnapshotEntry*>> groups;
   for (const SnapshotEntry& entry : vault_entries) {
     if (is_memory_path(entry.path)) {
@@ -141,11 +178,17 @@ std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& v
 }
 
 std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
-                                            const std::vector<Memory>& memories,
+                                            const std::vector<IndexRow>& rows,
                                             const std::vector<SnapshotEntry>& vault_entries) {
-  std::unordered_map<std::string_view, const Memory*> by_id;
-  for (const Memory& memory : memories) {
-    by_id.emplace(memory.id, &memory);
+  const bool any_links =
+      std::any_of(rows.begin(), rows.end(), [](const IndexRow& row) { return !row.links.empty(); });
+  if (!any_links) {
+    return {};
+  }
+  std::unordered_map<std::string_view, const IndexRow*> by_id;
+  by_id.reserve(rows.size());
+  for (const IndexRow& row : rows) {
+    by_id.emplace(row.id, &row);
   }
   std::unordered_set<std::string> other_notes;  // stems of non-memory files under .memory/
   for (const SnapshotEntry& entry : vault_entries) {
@@ -154,13 +197,13 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
     }
   }
   std::vector<Finding> findings;
-  for (const Memory& memory : memories) {
+  for (const IndexRow& memory : rows) {
     if (!memory.active() || memory.links.empty()) {
       continue;
     }
     std::optional<std::optional<std::string>> bytes;  // read once, only if a link is bad
-    std::set<std::string> reported;
-    for (const std::string& target : memory.links) {
+    std::set<std::string_view> reported;
+    for (const std::string_view target : memory.links) {
       const std::string_view stem = link_stem(target);
       const auto it = by_id.find(stem);
       std::string message;
@@ -183,9 +226,9 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
       Finding finding;
       finding.check = "dangling-link";
       finding.severity = Severity::warning;
-      finding.path = memory.path;
+      finding.path = std::string(memory.path);
       finding.line = link_line(*bytes, target);
-      finding.id = memory.id;
+      finding.id = std::string(memory.id);
       finding.message = std::move(message);
       finding.fix = "edit or remove the link by hand";
       findings.push_back(std::move(finding));
@@ -194,9 +237,54 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
   return findings;
 }
 
-std::vector<Finding> stale_index_findings(const Snapshot& snapshot,
-                                          const std::vector<Memory>& memories,
-                                          PersistentParseCache* cache) {
+namespace {
+
+const std::string* listed_oid(const std::vector<SnapshotEntry>& vault_entries,
+                              std::string_view path) {
+  const auto it = std::lower_bound(
+      vault_entries.begin(), vault_entries.end(), path,
+      [](const SnapshotEntry& entry, std::string_view key) { return entry.path < key; });
+  return it != vault_entries.end() && it->path == path ? &it->oid : nullptr;
+}
+
+// True when the three committed files are exactly what the rows regenerate, decided from blob
+// ids alone: the fresh files are hashed (memory-index.json piece by piece from the entry texts)
+// and only the top of the committed memory-index.json is read, for its `generated_at`. False
+// means "not shown equal"; the caller then compares bytes to say what differs.
+bool generated_files_match(const Snapshot& snapshot, const std::vector<IndexRow>& rows,
+                           const std::vector<std::string_view>& entry_texts,
+                           const std::vector<SnapshotEntry>& vault_entries,
+                           const IndexFiles& fresh_markdown) {
+  const std::string* json_oid = listed_oid(vault_entries, k_index_json_path);
+  const std::string* md_oid = listed_oid(vault_entries, k_index_md_path);
+  const std::string* readme_oid = listed_oid(vault_entries, k_memories_readme_path);
+  if (json_oid == nullptr || md_oid == nullptr || readme_oid == nullptr ||
+      git::hash_blob(fresh_markdown.index_md) != *md_oid ||
+      git::hash_blob(fresh_markdown.memories_readme) != *readme_oid) {
+    return false;
+  }
+  constexpr std::size_t k_head_bytes = 1024;
+  const std::optional<std::string> head = snapshot.read_head(k_index_json_path, k_head_bytes);
+  const std::optional<std::string> generated_at =
+      head ? committed_generated_at(*head) : std::nullopt;
+  return generated_at && assembled_index_json_oid(rows, entry_texts, *generated_at) == *json_oid;
+}
+
+}  // namespace
+
+std::vector<Finding> stale_index_findings(
+    const Snapshot& snapshot, const std::vector<IndexRow>& rows,
+    const std::vector<std::string_view>* entry_texts,
+    const std::vector<SnapshotEntry>& vault_entries,
+    const std::function<std::string(std::string_view generated_at)>& render_json) {
+  IndexFiles fresh;
+  fresh.index_md = render_index_md(rows);
+  fresh.memories_readme = render_memories_readme(rows);
+  if (entry_texts != nullptr &&
+      generated_files_match(snapshot, rows, *entry_texts, vault_entries, fresh)) {
+    return {};
+  }
+
   CommittedIndexFiles committed;
   committed.index_json = snapshot.read(k_index_json_path);
   committed.index_md = snapshot.read(k_index_md_path);
@@ -208,18 +296,16 @@ std::vector<Finding> stale_index_findings(const Snapshot& snapshot,
   if (committed.index_json) {
     generated_at = committed_generated_at(*committed.index_json).value_or("");
   }
-  IndexFiles fresh;
-  if (cache != nullptr && committed.index_json) {
-    if (std::optional<std::string> assembled = assemble_from_cache(memories, generated_at, *cache);
+  if (entry_texts != nullptr && committed.index_json) {
+    if (std::optional<std::string> assembled =
+            assemble_index_json(rows, *entry_texts, generated_at);
         assembled && *assembled == *committed.index_json) {
       fresh.index_json = std::move(*assembled);
     }
   }
   if (fresh.index_json.empty()) {
-    fresh.index_json = render_index_json(memories, generated_at);
+    fresh.index_json = render_json(generated_at);
   }
-  fresh.index_md = render_index_md(memories);
-  fresh.memories_readme = render_memories_readme(memories);
   std::vector<Finding> findings = check_index_files(fresh, committed);
   for (Finding& finding : findings) {
     // The gate reads what is being committed, so regenerating is not enough: stage it too.

@@ -1,11 +1,13 @@
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/finding.hpp"
 #include "core/snapshot/snapshot.hpp"
-#include "core/vault/parse_cache_file.hpp"
+#include "core/vault/index_row.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv {
@@ -26,16 +28,22 @@ namespace gv {
 // removed, it equals a memory id; a target that names another file under `.memory/` (an index,
 // a template) is not a memory link and is left alone. The line is found by reading the file.
 [[nodiscard]] std::vector<Finding> dangling_link_findings(
-    const Snapshot& snapshot, const std::vector<Memory>& memories,
+    const Snapshot& snapshot, const std::vector<IndexRow>& rows,
     const std::vector<SnapshotEntry>& vault_entries);
 
-// Validate-on-read of the three generated files against `memories` (sorted by id). The fresh
-// memory-index.json carries the committed file's own `generated_at`, so an up-to-date index
-// compares equal byte for byte and is never parsed as JSON. With a cache, it is first assembled
-// from remembered per-memory entry texts (core/gate/index_json.hpp); only when that differs
-// from the committed file is it rendered in full to explain the difference.
-[[nodiscard]] std::vector<Finding> stale_index_findings(const Snapshot& snapshot,
-                                                        const std::vector<Memory>& memories,
-                                                        PersistentParseCache* cache = nullptr);
+// Validate-on-read of the three generated files against `rows` (every memory, tombstoned too,
+// sorted by id). The fresh memory-index.json carries the committed file's own `generated_at`,
+// so an up-to-date index compares equal byte for byte and is never parsed as JSON. With
+// `entry_texts` (each row's rendered entry, remembered in the parse cache) it is assembled
+// from them (core/gate/index_json.hpp); `render_json` renders the whole file the slow way and
+// is called only without entry texts, or when the assembly differs from the committed file, to
+// explain the difference. With entry texts, the files are first compared by blob id with the
+// ids `vault_entries` (the snapshot's listing of `.memory/`) gives them, which spares reading
+// megabytes of committed index when it is up to date.
+[[nodiscard]] std::vector<Finding> stale_index_findings(
+    const Snapshot& snapshot, const std::vector<IndexRow>& rows,
+    const std::vector<std::string_view>* entry_texts,
+    const std::vector<SnapshotEntry>& vault_entries,
+    const std::function<std::string(std::string_view generated_at)>& render_json);
 
 }  // namespace gv

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/git/handle.hpp"
+#include "core/git/loose_object.hpp"
 
 namespace gv::git {
 
@@ -137,12 +138,6 @@ void collect_tree(git_repository* repo, const git_tree* tree, const std::string&
 
 }  // namespace
 
-std::string hash_blob(std::string_view bytes) {
-  git_oid id{};
-  check(git_odb_hash(&id, bytes.data(), bytes.size(), GIT_OBJECT_BLOB), "hash blob");
-  return to_hex(id);
-}
-
 void Repo::Deleter::operator()(git_repository* repo) const noexcept { git_repository_free(repo); }
 
 Repo::Repo(std::unique_ptr<git_repository, Deleter> repo) : m_repo(std::move(repo)) {}
@@ -245,6 +240,17 @@ std::optional<std::string> Repo::read_blob(std::string_view oid) const {
   check(rc, fmt::format("read blob {}", oid));
   const auto* bytes = static_cast<const char*>(git_blob_rawcontent(blob.get()));
   return std::string(bytes, static_cast<std::size_t>(git_blob_rawsize(blob.get())));
+}
+
+std::optional<std::string> Repo::read_blob_head(std::string_view oid, std::size_t max_bytes) const {
+  if (std::optional<std::string> head = loose_blob_head(common_dir() / "objects", oid, max_bytes)) {
+    return head;
+  }
+  std::optional<std::string> bytes = read_blob(oid);
+  if (bytes && bytes->size() > max_bytes) {
+    bytes->resize(max_bytes);
+  }
+  return bytes;
 }
 
 std::vector<std::string> Repo::resolve_range(std::string_view range) const {

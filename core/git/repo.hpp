@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/git/blob_hasher.hpp"  // hash_blob
 #include "core/plan.hpp"
 #include "core/snapshot/snapshot.hpp"
 
@@ -30,9 +31,6 @@ struct CommitInfo {
   std::int64_t author_time = 0;   // seconds since the epoch
   std::vector<Trailer> trailers;  // parse_trailers(message)
 };
-
-// The blob id (40 hex) git would give `bytes`; needs no repository.
-[[nodiscard]] std::string hash_blob(std::string_view bytes);
 
 // One open repository. Keep one per thread; never share it across threads (libgit2 objects are
 // not thread-safe). Every failure of libgit2 becomes gv::Error; "absent" is an empty optional.
@@ -64,6 +62,10 @@ class Repo {
 
   // The bytes of a blob, or nullopt when there is no such blob.
   [[nodiscard]] std::optional<std::string> read_blob(std::string_view oid) const;
+  // The first `max_bytes` bytes of a blob: inflated from the loose object alone when it is one,
+  // else read whole and cut.
+  [[nodiscard]] std::optional<std::string> read_blob_head(std::string_view oid,
+                                                          std::size_t max_bytes) const;
 
   // Commits in `A..B` (reachable from B, not from A), oldest first. `A..` means `A..HEAD`; a
   // single revision gives just that commit. Throws gv::UsageError for `A...B`.

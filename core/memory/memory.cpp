@@ -4,8 +4,10 @@
 
 namespace gv {
 
-std::string category_key(const Memory& memory) {
-  std::string key = memory.category;
+std::string category_key(const Memory& memory) { return category_key(memory.category); }
+
+std::string category_key(std::string_view category) {
+  std::string key(category);
   std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
     return static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
   });

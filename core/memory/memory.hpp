@@ -33,7 +33,7 @@ struct Memory {
   std::optional<Date> tombstoned_at;
   std::string tombstone_reason;
 
-  std::int64_t token_count = 0;  // D3: computed from the body, never read from frontmatter
+  std::int64_t token_count = 0;    // D3: computed from the body, never read from frontmatter
   std::vector<std::string> links;  // `[[target]]` wiki-link targets in the body, in order
 
   [[nodiscard]] bool active() const { return !tombstoned; }
@@ -41,6 +41,7 @@ struct Memory {
 
 // The category compared the way D2 says: upper-cased.
 [[nodiscard]] std::string category_key(const Memory& memory);
+[[nodiscard]] std::string category_key(std::string_view category);
 
 // A keyword compared the way D2 says: trimmed, lower-cased.
 [[nodiscard]] std::string keyword_key(std::string_view keyword);

@@ -17,6 +17,8 @@ class IndexSnapshot final : public Snapshot {
 
   [[nodiscard]] std::vector<SnapshotEntry> list(std::string_view prefix) const override;
   [[nodiscard]] std::optional<std::string> read(std::string_view path) const override;
+  [[nodiscard]] std::optional<std::string> read_head(std::string_view path,
+                                                     std::size_t max_bytes) const override;
   [[nodiscard]] std::string describe() const override { return "index"; }
 
  private:

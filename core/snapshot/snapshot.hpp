@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,17 @@ class Snapshot {
 
   // The file's bytes, or nullopt when the path is absent (or not a regular file).
   [[nodiscard]] virtual std::optional<std::string> read(std::string_view path) const = 0;
+
+  // The first `max_bytes` bytes of the file (all of it when shorter), or nullopt when absent.
+  // Snapshots backed by git override it to avoid inflating a whole multi-megabyte blob.
+  [[nodiscard]] virtual std::optional<std::string> read_head(std::string_view path,
+                                                             std::size_t max_bytes) const {
+    std::optional<std::string> bytes = read(path);
+    if (bytes && bytes->size() > max_bytes) {
+      bytes->resize(max_bytes);
+    }
+    return bytes;
+  }
 
   // A short name for messages: `work tree`, `index`, or a commit id.
   [[nodiscard]] virtual std::string describe() const = 0;

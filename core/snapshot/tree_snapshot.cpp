@@ -22,4 +22,13 @@ std::optional<std::string> TreeSnapshot::read(std::string_view path) const {
   return m_repo.read_blob(*oid);
 }
 
+std::optional<std::string> TreeSnapshot::read_head(std::string_view path,
+                                                   std::size_t max_bytes) const {
+  const std::optional<std::string> oid = m_repo.tree_blob_id(m_tree, path);
+  if (!oid) {
+    return std::nullopt;
+  }
+  return m_repo.read_blob_head(*oid, max_bytes);
+}
+
 }  // namespace gv

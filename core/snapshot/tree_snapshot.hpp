@@ -20,6 +20,8 @@ class TreeSnapshot final : public Snapshot {
 
   [[nodiscard]] std::vector<SnapshotEntry> list(std::string_view prefix) const override;
   [[nodiscard]] std::optional<std::string> read(std::string_view path) const override;
+  [[nodiscard]] std::optional<std::string> read_head(std::string_view path,
+                                                     std::size_t max_bytes) const override;
   // The commit id, abbreviated to 12 hex digits.
   [[nodiscard]] std::string describe() const override { return m_commit.substr(0, 12); }
 

@@ -1,7 +1,6 @@
 #include "core/snapshot/worktree_snapshot.hpp"
 
 #include <fcntl.h>
-#include <git2.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/git/blob_hasher.hpp"
 
 namespace gv {
 namespace fs = std::filesystem;
@@ -96,16 +96,7 @@ std::optional<std::string> read_regular(const fs::path& file, std::string_view s
 
 }  // namespace
 
-std::string blob_oid(std::string_view bytes) {
-  git_oid oid;
-  if (git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) != 0) {
-    const git_error* error = git_error_last();
-    throw Error("hash blob: {}", error != nullptr ? error->message : "unknown error");
-  }
-  char hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(hex, sizeof hex, &oid);
-  return hex;
-}
+std::string blob_oid(std::string_view bytes) { return git::hash_blob(bytes); }
 
 WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {}
 

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "core/git/library.hpp"
 #include "core/snapshot/snapshot.hpp"
 
 namespace gv {
@@ -11,7 +10,7 @@ namespace gv {
 //
 // list() walks only the directory named by the prefix (`.memory/10-Memories/` never touches the
 // rest of the repo), skips `.git` and every symlink, and hashes each listed file as a git blob
-// (git_odb_hash, no repository needed). Hashing on list costs one read plus SHA-1 per file, far
+// (git::hash_blob, no repository needed). Hashing on list costs one read plus SHA-1 per file, far
 // below parsing (load_vault on 10,000 2 KiB notes: about 0.9 s CPU, nearly all yaml-cpp); it
 // keeps SnapshotEntry a plain value and lets a parse cache keyed by oid skip the parse. read()
 // reads the file again (from the page cache). List narrow prefixes: `` hashes the whole tree.
@@ -32,7 +31,6 @@ class WorktreeSnapshot final : public Snapshot {
   [[nodiscard]] const std::filesystem::path& root() const { return m_root; }
 
  private:
-  git::Library m_library;  // git_odb_hash needs libgit2 initialised (init is ref-counted)
   std::filesystem::path m_root;
 };
 

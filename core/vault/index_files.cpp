@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <utility>
 
 namespace gv {
@@ -14,15 +15,19 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-std::vector<const Memory*> sorted_by_id(const std::vector<Memory>& memories, bool active_only) {
-  std::vector<const Memory*> out;
-  out.reserve(memories.size());
-  for (const Memory& memory : memories) {
-    if (!active_only || memory.active()) {
-      out.push_back(&memory);
+template <typename Item>
+std::vector<const Item*> sorted_by_id(const std::vector<Item>& items, bool active_only) {
+  std::vector<const Item*> out;
+  out.reserve(items.size());
+  for (const Item& item : items) {
+    if (!active_only || item.active()) {
+      out.push_back(&item);
     }
   }
-  std::sort(out.begin(), out.end(), [](const Memory* a, const Memory* b) { return a->id < b->id; });
+  const auto by_id = [](const Item* a, const Item* b) { return a->id < b->id; };
+  if (!std::is_sorted(out.begin(), out.end(), by_id)) {  // callers usually pass id order
+    std::sort(out.begin(), out.end(), by_id);
+  }
   return out;
 }
 
@@ -57,18 +62,35 @@ OrderedJson entry_json(const Memory& memory) {
 
 // A title or topic is one Markdown line: a YAML double-quoted scalar may hold line breaks or
 // tabs, which would otherwise break the list structure.
-std::string one_line(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f') {
-      c = ' ';
+bool breaks_line(char c) { return c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f'; }
+
+// one_line(text) appended to `out`, without a temporary: index.md and README.md carry one line
+// per memory, and the gate renders them for every commit that changes the vault.
+void append_one_line(std::string& out, std::string_view text) {
+  const std::size_t at = out.size();
+  out += text;
+  for (std::size_t i = at; i < out.size(); ++i) {
+    if (breaks_line(out[i])) {
+      out[i] = ' ';
     }
   }
+}
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  append_one_line(out, text);
   return out;
 }
 
-std::string index_link(const Memory& memory) {
-  return fmt::format("- [{0}](../10-Memories/{0}.md) - {1}", memory.id, one_line(memory.title));
+// `- [<id>](../10-Memories/<id>.md) - <title>`, appended piece by piece (fmt's formatting
+// machinery costs more than the copying here, and this runs once per memory).
+void append_index_link(std::string& out, const IndexRow& row) {
+  out += "- [";
+  out += row.id;
+  out += "](../10-Memories/";
+  out += row.id;
+  out += ".md) - ";
+  append_one_line(out, row.title);
 }
 
 constexpr std::string_view k_no_memories = "No active memories.\n";
@@ -76,40 +98,52 @@ constexpr std::string_view k_no_memories = "No active memories.\n";
 // Groups ids under headings. Named groups come in ascending byte order; the group for an empty
 // key (no category, no topic) comes last under `fallback`, so a real heading never collides
 // with it and the common groups stay at the top.
-void append_groups(std::string& out, const std::vector<const Memory*>& active,
-                   std::string (*key_of)(const Memory&), std::string_view fallback) {
+void append_groups(std::string& out, const std::vector<const IndexRow*>& active,
+                   std::string (*key_of)(const IndexRow&), std::string_view fallback) {
   if (active.empty()) {
     out += k_no_memories;
     return;
   }
-  std::map<std::string, std::vector<const Memory*>> groups;  // active is id-sorted already
-  for (const Memory* memory : active) {
-    groups[key_of(*memory)].push_back(memory);
+  // Rows are grouped by hashing (a vault has few headings and many memories), then the headings
+  // are sorted; each group keeps the id order `active` has.
+  std::unordered_map<std::string, std::vector<const IndexRow*>> by_key;
+  for (const IndexRow* row : active) {
+    by_key[key_of(*row)].push_back(row);
   }
+  std::vector<std::pair<std::string_view, const std::vector<const IndexRow*>*>> groups;
+  groups.reserve(by_key.size());
+  for (const auto& [key, members] : by_key) {
+    groups.emplace_back(key, &members);
+  }
+  std::sort(groups.begin(), groups.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   bool first = true;
-  const auto emit = [&](std::string_view heading, const std::vector<const Memory*>& members) {
+  const auto emit = [&](std::string_view heading, const std::vector<const IndexRow*>& members) {
     if (!first) {
       out += '\n';
     }
     first = false;
-    out += fmt::format("### {}\n", heading);
-    for (const Memory* memory : members) {
-      out += index_link(*memory);
+    out += "### ";
+    out += heading;
+    out += '\n';
+    for (const IndexRow* row : members) {
+      append_index_link(out, *row);
       out += '\n';
     }
   };
+  // The empty key sorts first; its group goes last.
   for (const auto& [key, members] : groups) {
     if (!key.empty()) {
-      emit(key, members);
+      emit(key, *members);
     }
   }
-  if (const auto it = groups.find(""); it != groups.end()) {
-    emit(fallback, it->second);
+  if (!groups.empty() && groups.front().first.empty()) {
+    emit(fallback, *groups.front().second);
   }
 }
 
-std::string category_heading_key(const Memory& memory) { return category_key(memory); }
-std::string topic_heading_key(const Memory& memory) { return one_line(memory.topic); }
+std::string category_heading_key(const IndexRow& row) { return category_key(row.category); }
+std::string topic_heading_key(const IndexRow& row) { return one_line(row.topic); }
 
 }  // namespace
 
@@ -139,10 +173,12 @@ std::string render_index_json(const std::vector<Memory>& memories, std::string_v
 // - By Topic: the full topic string as heading; an empty topic comes last under `(no topic)`.
 // - An empty section says "No active memories." so the file keeps its shape.
 // - Titles are written as they are, on one line; Markdown in them is not escaped.
-std::string render_index_md(const std::vector<Memory>& memories) {
-  const std::vector<const Memory*> active = sorted_by_id(memories, true);
+std::string render_index_md(const std::vector<IndexRow>& rows) {
+  const std::vector<const IndexRow*> active = sorted_by_id(rows, true);
 
-  std::string out =
+  std::string out;
+  out.reserve(300 * active.size() + 1024);  // three lines per memory, about 100 bytes each
+  out +=
       "# Memory Vault Index\n"
       "\n"
       "## Quick Navigation\n"
@@ -152,8 +188,8 @@ std::string render_index_md(const std::vector<Memory>& memories) {
       "\n"
       "## Recent Memories\n"
       "\n";
-  std::vector<const Memory*> recent = active;
-  std::sort(recent.begin(), recent.end(), [](const Memory* a, const Memory* b) {
+  std::vector<const IndexRow*> recent = active;
+  std::sort(recent.begin(), recent.end(), [](const IndexRow* a, const IndexRow* b) {
     if (a->created != b->created) {
       return a->created > b->created;
     }
@@ -166,8 +202,11 @@ std::string render_index_md(const std::vector<Memory>& memories) {
   if (recent.empty()) {
     out += k_no_memories;
   }
-  for (const Memory* memory : recent) {
-    out += fmt::format("{} ({})\n", index_link(*memory), format_date(memory->created));
+  for (const IndexRow* row : recent) {
+    append_index_link(out, *row);
+    out += " (";
+    out += format_date(row->created);
+    out += ")\n";
   }
 
   out += "\n## By Category\n\n";
@@ -177,8 +216,8 @@ std::string render_index_md(const std::vector<Memory>& memories) {
   append_groups(out, active, &topic_heading_key, "(no topic)");
 
   std::int64_t active_tokens = 0;
-  for (const Memory* memory : active) {
-    active_tokens += memory->token_count;
+  for (const IndexRow* row : active) {
+    active_tokens += row->token_count;
   }
   out += fmt::format(
       "\n"
@@ -190,14 +229,18 @@ std::string render_index_md(const std::vector<Memory>& memories) {
       "## Statistics\n"
       "- Total memories: {} active ({} tombstoned)\n"
       "- Total tokens: {}\n",
-      active.size(), memories.size() - active.size(), active_tokens);
+      active.size(), rows.size() - active.size(), active_tokens);
   return out;
+}
+
+std::string render_index_md(const std::vector<Memory>& memories) {
+  return render_index_md(index_rows(memories));
 }
 
 // Layout follows the README.md the original scripts generated (distill.md §3.4, observed form),
 // with the count the original's procedure asks for in the introduction line.
-std::string render_memories_readme(const std::vector<Memory>& memories) {
-  const std::vector<const Memory*> active = sorted_by_id(memories, true);
+std::string render_memories_readme(const std::vector<IndexRow>& rows) {
+  const std::vector<const IndexRow*> active = sorted_by_id(rows, true);
   std::string out = fmt::format(
       "# Memories\n"
       "\n"
@@ -208,11 +251,18 @@ std::string render_memories_readme(const std::vector<Memory>& memories) {
       "### Files\n"
       "\n",
       active.size(), active.size() == 1 ? "memory" : "memories");
+  out.reserve(out.size() + 100 * active.size() + 128);
   if (active.empty()) {
     out += k_no_memories;
   }
-  for (const Memory* memory : active) {
-    out += fmt::format("- [{0}]({0}.md) - {1}\n", memory->id, one_line(memory->title));
+  for (const IndexRow* row : active) {  // `- [<id>](<id>.md) - <title>`
+    out += "- [";
+    out += row->id;
+    out += "](";
+    out += row->id;
+    out += ".md) - ";
+    append_one_line(out, row->title);
+    out += '\n';
   }
   out +=
       "\n"
@@ -222,9 +272,14 @@ std::string render_memories_readme(const std::vector<Memory>& memories) {
   return out;
 }
 
+std::string render_memories_readme(const std::vector<Memory>& memories) {
+  return render_memories_readme(index_rows(memories));
+}
+
 IndexFiles render_index_files(const std::vector<Memory>& memories, Date today) {
-  return IndexFiles{render_index_json(memories, format_date(today)), render_index_md(memories),
-                    render_memories_readme(memories)};
+  const std::vector<IndexRow> rows = index_rows(memories);
+  return IndexFiles{render_index_json(memories, format_date(today)), render_index_md(rows),
+                    render_memories_readme(rows)};
 }
 
 }  // namespace gv

@@ -6,6 +6,7 @@
 
 #include "core/dates.hpp"
 #include "core/memory/memory.hpp"
+#include "core/vault/index_row.hpp"
 
 namespace gv {
 
@@ -31,9 +32,11 @@ inline constexpr std::string_view k_index_version = "1.0.0";
 // `.memory/20-Indices/index.md`, active memories only, no generation date (D4), so the same
 // vault always renders the same bytes. See the .cpp for the layout rules.
 [[nodiscard]] std::string render_index_md(const std::vector<Memory>& memories);
+[[nodiscard]] std::string render_index_md(const std::vector<IndexRow>& rows);
 
 // `.memory/10-Memories/README.md`, active memories only, id ascending.
 [[nodiscard]] std::string render_memories_readme(const std::vector<Memory>& memories);
+[[nodiscard]] std::string render_memories_readme(const std::vector<IndexRow>& rows);
 
 // All three files, rendered for `today`.
 struct IndexFiles {

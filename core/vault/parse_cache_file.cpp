@@ -1,12 +1,14 @@
 #include "core/vault/parse_cache_file.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <system_error>
 
 namespace gv {
@@ -14,26 +16,43 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Layout: magic, format (u32 LE), body size (u64 LE), checksum of the body (u64 LE), body.
-// Body: varint state count, states; varint entry count, entries (key, parse record, fragment).
+// Layout: magic, format (u32 LE), body size (u64 LE), checksum of the body (u64 LE), body, then
+// zero or more journal records.
+// Body: varint state count, states; varint entry count, entries (key, generation, parse record,
+// fragment) in strictly ascending key order. The generation counts the runs that saved the
+// file; an entry carries the last one that used it, so pruning drops the longest unused.
+// A journal record: "GVPJ", body size (u64 LE), checksum of the body (u64 LE), body: varint 1
+// and a states list when the states changed (it replaces the earlier one) else 0, then varint
+// entry count, entries (key, parse record, fragment) that win over earlier ones with the key.
 // Integers are LEB128 varints (signed ones zigzag-encoded), strings a varint length then bytes.
 constexpr std::string_view k_magic = "GVPC";
+constexpr std::string_view k_journal_magic = "GVPJ";
 constexpr std::size_t k_header_size = 4 + 4 + 8 + 8;
+constexpr std::size_t k_journal_header_size = 4 + 8 + 8;
+// The journal may grow to this many bytes, or an eighth of the file if that is more, before a
+// save compacts: appending a few KiB per commit instead of rewriting megabytes is the point.
+constexpr std::uint64_t k_min_journal_limit = 256 * 1024;
 constexpr std::size_t k_max_states = 16;
 // Entries kept beyond those used in this process: enough for a few branches' worth of edits.
 constexpr std::size_t k_min_kept_entries = 4096;
 
-// Word-at-a-time mixing: the checksum only has to notice truncation and torn or random writes,
-// and a byte-wise hash over a few MiB would cost milliseconds on every commit.
+// Word-at-a-time mixing in four independent lanes (so the CPU overlaps the multiplications):
+// the checksum only has to notice truncation and torn or random writes, and it runs over the
+// whole multi-megabyte file on every load.
 std::uint64_t checksum(std::string_view bytes) {
-  std::uint64_t hash = 0x9e3779b97f4a7c15ULL ^ bytes.size();
+  std::uint64_t lanes[4] = {0x9e3779b97f4a7c15ULL ^ bytes.size(), 0xc2b2ae3d27d4eb4fULL,
+                            0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL};
   std::size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, bytes.data() + i, 8);
-    hash = (hash ^ word) * 0x100000001b3ULL;
-    hash ^= hash >> 29;
+  for (; i + 32 <= bytes.size(); i += 32) {
+    for (int lane = 0; lane < 4; ++lane) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes.data() + i + 8 * static_cast<std::size_t>(lane), 8);
+      lanes[lane] = (lanes[lane] ^ word) * 0x100000001b3ULL;
+      lanes[lane] ^= lanes[lane] >> 29;
+    }
   }
+  std::uint64_t hash = lanes[0] ^ (lanes[1] * 0x9e3779b97f4a7c15ULL) ^
+                       (lanes[2] * 0xc2b2ae3d27d4eb4fULL) ^ (lanes[3] * 0x165667b19e3779f9ULL);
   for (; i < bytes.size(); ++i) {
     hash = (hash ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ULL;
   }
@@ -141,6 +160,12 @@ class Reader {
       return std::nullopt;
     }
     return Date{i()};
+  }
+  void skip_strings() {
+    const std::uint64_t count = u();
+    for (std::uint64_t n = 0; n < count && !m_failed; ++n) {
+      (void)view();
+    }
   }
   void skip(std::size_t bytes) {
     if (bytes > m_end - m_at) {
@@ -262,9 +287,10 @@ std::string encode_parsed(const ParsedMemory& parsed) {
   return bytes;
 }
 
-std::optional<ParsedMemory> decode_parsed(std::string_view buffer, std::size_t offset,
-                                          std::size_t length) {
-  Reader in(buffer, offset, offset + length);
+std::optional<ParsedMemory> decode_parsed(std::string_view record) {
+  const std::size_t offset = 0;
+  const std::size_t length = record.size();
+  Reader in(record, offset, offset + length);
   ParsedMemory parsed;
   if (in.u() != 0) {
     parsed.memory = read_memory(in);
@@ -274,6 +300,68 @@ std::optional<ParsedMemory> decode_parsed(std::string_view buffer, std::size_t o
     return std::nullopt;
   }
   return parsed;
+}
+
+// What find_row() needs of a record written by encode_parsed, as views into it: the fields
+// read_memory reads, in the same order, skipping those the index checks do not use.
+std::optional<PersistentParseCache::Row> decode_row(std::string_view record) {
+  Reader in(record, 0, record.size());
+  PersistentParseCache::Row out;
+  if (in.u() != 0) {
+    IndexRow row;
+    row.id = in.view();
+    row.path = in.view();
+    (void)in.view();  // blob id
+    row.title = in.view();
+    row.created.days = in.i();
+    (void)in.i();       // modified
+    in.skip_strings();  // tags
+    row.topic = in.view();
+    in.skip_strings();  // keywords
+    (void)in.view();    // summary
+    (void)in.view();    // source
+    row.category = in.view();
+    (void)in.i();     // retrieval_count
+    (void)in.date();  // last_retrieved
+    row.tombstoned = in.u() != 0;
+    (void)in.date();  // tombstoned_at
+    (void)in.view();  // tombstone_reason
+    row.token_count = in.i();
+    const std::uint64_t links = in.u();
+    for (std::uint64_t n = 0; n < links && !in.failed(); ++n) {
+      row.links.push_back(in.view());
+    }
+    out.row = std::move(row);
+  }
+  out.has_findings = in.u() != 0;
+  if (in.failed()) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+// Templates so they can take the class's private State type.
+template <typename State>
+std::vector<State> read_states(Reader& in) {
+  std::vector<State> states;
+  const std::uint64_t count = in.u();
+  for (std::uint64_t n = 0; n < count && !in.failed(); ++n) {
+    State state;
+    state.digest = in.str();
+    state.findings = read_findings(in);
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
+template <typename State>
+void write_states(std::string& out, const std::vector<State>& states) {
+  Writer writer(out);
+  writer.u(states.size());
+  for (const State& state : states) {
+    writer.str(state.digest);
+    write_findings(writer, state.findings);
+  }
 }
 
 std::string key_of(std::string_view path, std::string_view oid) {
@@ -291,61 +379,134 @@ fs::path parse_cache_path(const fs::path& common_dir) {
   return common_dir / "git-vault" / "parse-cache";
 }
 
+// The bytes of a loaded cache file: mapped read-only when it came from disk (no copy; a cache
+// file is only ever replaced by rename or appended to, never truncated in place, so the mapping
+// stays valid), or owned when handed over as a string.
+struct PersistentParseCache::FileBytes {
+  std::string owned;
+  void* mapping = nullptr;
+  std::size_t mapped_size = 0;
+
+  FileBytes() = default;
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+  ~FileBytes() {
+    if (mapping != nullptr) {
+      ::munmap(mapping, mapped_size);
+    }
+  }
+  [[nodiscard]] std::string_view view() const {
+    return mapping != nullptr ? std::string_view(static_cast<const char*>(mapping), mapped_size)
+                              : std::string_view(owned);
+  }
+};
+
+PersistentParseCache::PersistentParseCache() = default;
+PersistentParseCache::PersistentParseCache(PersistentParseCache&&) noexcept = default;
+PersistentParseCache& PersistentParseCache::operator=(PersistentParseCache&&) noexcept = default;
+PersistentParseCache::~PersistentParseCache() = default;
+
 PersistentParseCache PersistentParseCache::load(const fs::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return {};
   }
-  std::string bytes;
+  auto bytes = std::make_unique<FileBytes>();
   struct ::stat info {};
   if (::fstat(fd, &info) == 0 && info.st_size > 0) {
-    bytes.resize(static_cast<std::size_t>(info.st_size));
-    std::size_t got = 0;
-    while (got < bytes.size()) {
-      const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-      if (n < 0 && errno == EINTR) {
-        continue;
-      }
-      if (n <= 0) {
-        break;
-      }
-      got += static_cast<std::size_t>(n);
+    // Populated up front: every page is read anyway, and one fault per page costs more.
+    void* mapping = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ,
+                           MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (mapping != MAP_FAILED) {
+      bytes->mapping = mapping;
+      bytes->mapped_size = static_cast<std::size_t>(info.st_size);
     }
-    bytes.resize(got);  // a short read fails the size check below
   }
   ::close(fd);
-  return from_bytes(std::move(bytes));
+  return from_file_bytes(std::move(bytes));
 }
 
 PersistentParseCache PersistentParseCache::from_bytes(std::string bytes) {
+  auto owned = std::make_unique<FileBytes>();
+  owned->owned = std::move(bytes);
+  return from_file_bytes(std::move(owned));
+}
+
+PersistentParseCache PersistentParseCache::from_file_bytes(std::unique_ptr<FileBytes> file) {
   PersistentParseCache cache;
-  if (bytes.size() < k_header_size || std::string_view(bytes).substr(0, 4) != k_magic ||
+  const std::string_view bytes = file->view();
+  if (bytes.size() < k_header_size || bytes.substr(0, 4) != k_magic ||
       get_fixed(bytes, 4, 4) != k_format) {
     return cache;
   }
   const std::uint64_t body_size = get_fixed(bytes, 8, 8);
-  if (body_size != bytes.size() - k_header_size ||
-      get_fixed(bytes, 16, 8) != checksum(std::string_view(bytes).substr(k_header_size))) {
+  if (body_size > bytes.size() - k_header_size ||
+      get_fixed(bytes, 16, 8) != checksum(bytes.substr(k_header_size, body_size))) {
     return cache;
   }
-  cache.m_buffer = std::move(bytes);
-  Reader in(cache.m_buffer, k_header_size, cache.m_buffer.size());
-  const std::uint64_t state_count = in.u();
-  for (std::uint64_t n = 0; n < state_count && !in.failed(); ++n) {
-    State state;
-    state.digest = in.str();
-    state.findings = read_findings(in);
-    cache.m_states.push_back(std::move(state));
-  }
+  const std::size_t body_end = k_header_size + body_size;
+  Reader in(bytes, k_header_size, body_end);
+  cache.m_states = read_states<State>(in);
   if (in.failed()) {
     return PersistentParseCache{};  // passed the checksum yet malformed: trust none of it
   }
   cache.m_entries_offset = in.at();
+  cache.m_entries_end = body_end;
+  cache.m_file = std::move(file);
+  cache.m_bytes = bytes;
+  cache.read_journal(body_end);
   return cache;
 }
 
+// Journal records after the body, oldest first. A damaged record ends the journal: what follows
+// it cannot be found reliably, and the next save compacts.
+void PersistentParseCache::read_journal(std::size_t at) {
+  const std::string_view bytes = m_bytes;
+  while (at < bytes.size()) {
+    if (bytes.size() - at < k_journal_header_size || bytes.substr(at, 4) != k_journal_magic) {
+      break;
+    }
+    const std::uint64_t size = get_fixed(bytes, at + 4, 8);
+    const std::size_t body_at = at + k_journal_header_size;
+    if (size > bytes.size() - body_at ||
+        get_fixed(bytes, at + 12, 8) != checksum(bytes.substr(body_at, size))) {
+      break;
+    }
+    Reader record(bytes, body_at, body_at + size);
+    std::optional<std::vector<State>> states;
+    if (record.u() != 0) {
+      states = read_states<State>(record);
+    }
+    std::vector<std::pair<std::string, Stored>> entries;
+    const std::uint64_t count = record.u();
+    for (std::uint64_t n = 0; n < count && !record.failed(); ++n) {
+      std::pair<std::string, Stored> entry;
+      entry.first = record.str();
+      entry.second.record = record.str();
+      if (std::string fragment = record.str(); !fragment.empty()) {
+        entry.second.fragment = std::move(fragment);
+      }
+      entry.second.in_file = true;
+      entries.push_back(std::move(entry));
+    }
+    if (record.failed() || record.at() != body_at + size) {
+      break;
+    }
+    if (states) {
+      m_states = std::move(*states);
+    }
+    for (auto& [key, stored] : entries) {
+      m_stored.insert_or_assign(std::move(key), std::move(stored));
+    }
+    at = body_at + size;
+  }
+  m_file_size = at;
+  m_journal_size = at - m_entries_end;
+  m_journal_damaged = at != bytes.size();
+}
+
 // The entry table is indexed on first use: a run answered from a remembered state never needs
-// it, and indexing 10,000 keys is most of the cost of loading.
+// it. Indexing makes views, never copies, so it costs little more than reading the file.
 void PersistentParseCache::index_entries() const {
   if (m_indexed) {
     return;
@@ -354,79 +515,160 @@ void PersistentParseCache::index_entries() const {
   if (m_entries_offset == 0) {
     return;  // nothing loaded
   }
-  Reader in(m_buffer, m_entries_offset, m_buffer.size());
+  Reader in(m_bytes, m_entries_offset, m_entries_end);
   const std::uint64_t entry_count = in.u();
-  m_entries.reserve(entry_count < 1'000'000 ? entry_count : 0);
+  m_slots.reserve(entry_count < m_bytes.size() ? entry_count : 0);
   for (std::uint64_t n = 0; n < entry_count && !in.failed(); ++n) {
-    std::string key = in.str();
     Slot slot;
-    slot.length = in.u();
-    slot.offset = in.at();
-    in.skip(slot.length);
-    slot.fragment_length = in.u();
-    slot.fragment_offset = in.at();
-    in.skip(slot.fragment_length);
-    if (!in.failed()) {
-      m_entries.emplace(std::move(key), std::move(slot));
+    slot.key = in.view();
+    slot.generation = in.u();
+    slot.record = in.view();
+    slot.fragment = in.view();
+    if (!m_slots.empty() && !(m_slots.back().key < slot.key)) {
+      break;  // out of order: treated as damage below
+    }
+    m_generation = std::max(m_generation, slot.generation);
+    m_slots.push_back(slot);
+  }
+  if (in.failed() || m_slots.size() != entry_count || in.at() != m_entries_end) {
+    m_slots.clear();  // passed the checksum yet malformed: trust none of it
+    m_generation = 0;
+  }
+  m_used.assign(m_slots.size(), false);
+}
+
+std::size_t PersistentParseCache::size() const {
+  index_entries();
+  std::size_t count = m_stored.size();
+  for (const Slot& slot : m_slots) {
+    if (!m_stored.contains(slot.key)) {
+      ++count;
     }
   }
-  if (in.failed() || in.at() != m_buffer.size()) {
-    m_entries.clear();  // passed the checksum yet malformed: trust none of it
+  return count;
+}
+
+std::optional<std::size_t> PersistentParseCache::find_slot(std::string_view key) const {
+  index_entries();
+  // Callers mostly look keys up in order (a listing is sorted by path), so the slot after the
+  // last hit is tried before a binary search.
+  for (std::size_t i = m_hint; i < m_slots.size() && i < m_hint + 2; ++i) {
+    if (m_slots[i].key == key) {
+      m_hint = i + 1;
+      return i;
+    }
   }
+  const auto it =
+      std::lower_bound(m_slots.begin(), m_slots.end(), key,
+                       [](const Slot& slot, std::string_view k) { return slot.key < k; });
+  if (it == m_slots.end() || it->key != key) {
+    return std::nullopt;
+  }
+  m_hint = static_cast<std::size_t>(it - m_slots.begin()) + 1;
+  return m_hint - 1;
+}
+
+bool PersistentParseCache::lookup(std::string_view key, std::string_view& record,
+                                  std::string_view& fragment) const {
+  if (const auto it = m_stored.find(key); !m_stored.empty() && it != m_stored.end()) {
+    record = it->second.record;
+    fragment = it->second.fragment ? std::string_view(*it->second.fragment) : std::string_view();
+    return true;
+  }
+  const std::optional<std::size_t> index = find_slot(key);
+  if (!index) {
+    return false;
+  }
+  m_used[*index] = true;
+  record = m_slots[*index].record;
+  fragment = m_slots[*index].fragment;
+  return true;
 }
 
 const ParsedMemory* PersistentParseCache::find(std::string_view path,
                                                std::string_view blob_oid) const {
-  index_entries();
-  const auto it = m_entries.find(key_of(path, blob_oid));
-  if (it == m_entries.end()) {
+  const std::string key = key_of(path, blob_oid);
+  if (const auto it = m_stored.find(key); it != m_stored.end()) {
+    if (!it->second.parsed) {
+      it->second.parsed = decode_parsed(it->second.record);
+    }
+    return it->second.parsed ? &*it->second.parsed : nullptr;
+  }
+  const std::optional<std::size_t> index = find_slot(key);
+  if (!index) {
     return nullptr;
   }
-  const Slot& slot = it->second;
-  if (!slot.parsed) {
-    slot.parsed = decode_parsed(m_buffer, slot.offset, slot.length);
-    if (!slot.parsed) {
+  m_used[*index] = true;
+  auto it = m_decoded.find(*index);
+  if (it == m_decoded.end()) {
+    std::optional<ParsedMemory> parsed = decode_parsed(m_slots[*index].record);
+    if (!parsed) {
       return nullptr;  // a damaged record is a miss; store() replaces it
     }
+    it = m_decoded.emplace(*index, std::move(*parsed)).first;
   }
-  slot.used = true;
-  return &*slot.parsed;
+  return &it->second;
+}
+
+std::optional<PersistentParseCache::Row> PersistentParseCache::find_row(
+    std::string_view path, std::string_view blob_oid) const {
+  std::string_view record;
+  std::string_view fragment;
+  // The key is built in a reused buffer: this runs once per memory on every commit.
+  m_key.assign(path);
+  m_key += '\0';
+  m_key += blob_oid;
+  if (!lookup(m_key, record, fragment)) {
+    return std::nullopt;
+  }
+  std::optional<Row> row = decode_row(record);
+  if (row && !fragment.empty()) {
+    row->fragment = fragment;
+  }
+  return row;
 }
 
 void PersistentParseCache::store(std::string_view path, std::string_view blob_oid,
                                  ParsedMemory parsed) {
-  index_entries();
-  Slot& slot = m_entries[key_of(path, blob_oid)];
-  slot.parsed = std::move(parsed);
-  slot.stored = true;
-  slot.used = true;
+  std::string key = key_of(path, blob_oid);
+  Stored stored;
+  stored.record = encode_parsed(parsed);
+  stored.parsed = std::move(parsed);
+  // A fragment derives from the same bytes, so one remembered for this key stays true.
+  std::string_view record;
+  std::string_view fragment;
+  if (lookup(key, record, fragment) && !fragment.empty()) {
+    stored.fragment = std::string(fragment);
+  }
+  m_stored.insert_or_assign(std::move(key), std::move(stored));
   m_dirty = true;
 }
 
 std::optional<std::string_view> PersistentParseCache::find_fragment(
     std::string_view path, std::string_view blob_oid) const {
-  index_entries();
-  const auto it = m_entries.find(key_of(path, blob_oid));
-  if (it == m_entries.end()) {
+  std::string_view record;
+  std::string_view fragment;
+  if (!lookup(key_of(path, blob_oid), record, fragment) || fragment.empty()) {
     return std::nullopt;
   }
-  const Slot& slot = it->second;
-  slot.used = true;
-  if (slot.fragment) {
-    return std::string_view(*slot.fragment);
-  }
-  if (slot.fragment_length == 0) {
-    return std::nullopt;
-  }
-  return std::string_view(m_buffer).substr(slot.fragment_offset, slot.fragment_length);
+  return fragment;
 }
 
 void PersistentParseCache::store_fragment(std::string_view path, std::string_view blob_oid,
                                           std::string fragment) {
-  index_entries();
-  Slot& slot = m_entries[key_of(path, blob_oid)];
-  slot.fragment = std::move(fragment);
-  slot.used = true;
+  std::string key = key_of(path, blob_oid);
+  auto it = m_stored.find(key);
+  if (it == m_stored.end()) {
+    std::string_view record;
+    std::string_view old_fragment;
+    if (!lookup(key, record, old_fragment)) {
+      return;  // a fragment is only kept beside a parse
+    }
+    Stored stored;
+    stored.record = std::string(record);
+    it = m_stored.emplace(std::move(key), std::move(stored)).first;
+  }
+  it->second.fragment = std::move(fragment);
   m_dirty = true;
 }
 
@@ -446,48 +688,61 @@ void PersistentParseCache::store_state(std::string_view digest, std::vector<Find
     m_states.resize(k_max_states);
   }
   m_dirty = true;
+  m_states_dirty = true;
 }
 
 std::string PersistentParseCache::to_bytes() const {
   index_entries();
-  std::string body;
-  Writer out(body);
-  out.u(m_states.size());
-  for (const State& state : m_states) {
-    out.str(state.digest);
-    write_findings(out, state.findings);
+  struct Out {
+    std::string_view key;
+    std::string_view record;
+    std::string_view fragment;
+    std::uint64_t generation;
+  };
+  const std::uint64_t now = m_generation + 1;
+  std::vector<Out> kept;
+  kept.reserve(m_slots.size() + m_stored.size());
+  for (const auto& [key, stored] : m_stored) {
+    kept.push_back(
+        Out{key, stored.record, stored.fragment ? *stored.fragment : std::string_view(), now});
   }
-
-  // Used entries first, then others in a stable order up to the bound.
-  std::vector<const std::pair<const std::string, Slot>*> used;
-  std::vector<const std::pair<const std::string, Slot>*> unused;
-  for (const auto& entry : m_entries) {
-    (entry.second.used ? used : unused).push_back(&entry);
+  // Slots used in this run, then the most recently used others up to the bound.
+  std::vector<const Slot*> unused;
+  for (std::size_t i = 0; i < m_slots.size(); ++i) {
+    const Slot& slot = m_slots[i];
+    if (m_stored.contains(slot.key)) {
+      continue;
+    }
+    if (m_used[i]) {
+      kept.push_back(Out{slot.key, slot.record, slot.fragment, now});
+    } else {
+      unused.push_back(&slot);
+    }
   }
   const std::size_t keep_unused =
-      std::min(unused.size(), std::max(k_min_kept_entries, used.size()));
-  std::sort(unused.begin(), unused.end(), [](const auto* a, const auto* b) {
-    return a->second.offset > b->second.offset;  // later in the old file = stored more recently
-  });
-  unused.resize(keep_unused);
+      std::min(unused.size(), std::max(k_min_kept_entries, kept.size()));
+  std::stable_sort(unused.begin(), unused.end(),
+                   [](const Slot* a, const Slot* b) { return a->generation > b->generation; });
+  for (std::size_t i = 0; i < keep_unused; ++i) {
+    kept.push_back(
+        Out{unused[i]->key, unused[i]->record, unused[i]->fragment, unused[i]->generation});
+  }
+  std::sort(kept.begin(), kept.end(), [](const Out& a, const Out& b) { return a.key < b.key; });
 
-  out.u(used.size() + unused.size());
-  for (const auto* list : {&used, &unused}) {
-    for (const auto* entry : *list) {
-      out.str(entry->first);
-      const Slot& slot = entry->second;
-      if (slot.stored) {
-        const std::string record = encode_parsed(*slot.parsed);
-        out.str(record);
-      } else {
-        out.str(std::string_view(m_buffer).substr(slot.offset, slot.length));
-      }
-      if (slot.fragment) {
-        out.str(*slot.fragment);
-      } else {
-        out.str(std::string_view(m_buffer).substr(slot.fragment_offset, slot.fragment_length));
-      }
-    }
+  std::size_t size = 64;
+  for (const Out& entry : kept) {
+    size += entry.key.size() + entry.record.size() + entry.fragment.size() + 16;
+  }
+  std::string body;
+  body.reserve(size);
+  write_states(body, m_states);
+  Writer out(body);
+  out.u(kept.size());
+  for (const Out& entry : kept) {
+    out.str(entry.key);
+    out.u(entry.generation);
+    out.str(entry.record);
+    out.str(entry.fragment);
   }
 
   std::string bytes;
@@ -500,9 +755,74 @@ std::string PersistentParseCache::to_bytes() const {
   return bytes;
 }
 
+std::string PersistentParseCache::journal_record() const {
+  std::string body;
+  Writer out(body);
+  out.u(m_states_dirty ? 1 : 0);
+  if (m_states_dirty) {
+    write_states(body, m_states);
+  }
+  std::size_t count = 0;
+  for (const auto& entry : m_stored) {
+    count += entry.second.in_file ? 0 : 1;
+  }
+  out.u(count);
+  for (const auto& [key, stored] : m_stored) {
+    if (!stored.in_file) {
+      out.str(key);
+      out.str(stored.record);
+      out.str(stored.fragment ? *stored.fragment : std::string_view());
+    }
+  }
+  std::string record;
+  record.reserve(k_journal_header_size + body.size());
+  record += k_journal_magic;
+  put_fixed(record, body.size(), 8);
+  put_fixed(record, checksum(body), 8);
+  record += body;
+  return record;
+}
+
+namespace {
+
+bool write_all(int fd, std::string_view bytes) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Appends to the cache file if it is still there (another run may have compacted it meanwhile:
+// a record is true of any cache file, so appending to the new one is as good).
+bool append_record(const fs::path& file, std::string_view record) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) {
+    return false;
+  }
+  const bool ok = write_all(fd, record);
+  return ::close(fd) == 0 && ok;
+}
+
+}  // namespace
+
 bool PersistentParseCache::save(const fs::path& file) const {
   if (!m_dirty) {
     return true;
+  }
+  if (m_file_size > 0 && !m_journal_damaged) {
+    const std::string record = journal_record();
+    const std::uint64_t limit = std::max(k_min_journal_limit, m_file_size / 8);
+    if (m_journal_size + record.size() <= limit && append_record(file, record)) {
+      return true;
+    }
   }
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
@@ -518,19 +838,7 @@ bool PersistentParseCache::save(const fs::path& file) const {
   if (fd < 0) {
     return false;
   }
-  std::size_t written = 0;
-  bool ok = true;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      ok = false;
-      break;
-    }
-    written += static_cast<std::size_t>(n);
-  }
+  bool ok = write_all(fd, bytes);
   ok = ::close(fd) == 0 && ok;
   if (ok) {
     fs::rename(temp, file, ec);

@@ -31,43 +31,61 @@ void InMemoryParseCache::store(std::string_view path, std::string_view blob_oid,
                              std::move(parsed));
 }
 
+std::optional<Finding> non_memory_note_finding(std::string_view path) {
+  if (path.substr(0, vault_path::k_memories.size()) != vault_path::k_memories ||
+      is_memory_path(path)) {
+    return std::nullopt;
+  }
+  const std::string_view name = path.substr(vault_path::k_memories.size());
+  if (name.find('/') != std::string_view::npos || name == "README.md" || name.size() <= 3 ||
+      name.substr(name.size() - 3) != ".md") {
+    return std::nullopt;
+  }
+  Finding finding;
+  finding.check = "schema";
+  finding.severity = Severity::warning;
+  finding.path = std::string(path);
+  finding.message = "not read as a memory: memory files are named MEM-*.md";
+  return finding;
+}
+
 Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   Vault vault;
-  for (const SnapshotEntry& entry : snapshot.list(vault_path::k_memories)) {
+  const std::vector<SnapshotEntry> entries = snapshot.list(vault_path::k_memories);
+  vault.memories.reserve(entries.size());
+  for (const SnapshotEntry& entry : entries) {
     if (!is_memory_path(entry.path)) {
-      const std::string_view name =
-          std::string_view(entry.path).substr(vault_path::k_memories.size());
-      if (name.find('/') == std::string_view::npos && name != "README.md" && name.size() > 3 &&
-          name.substr(name.size() - 3) == ".md") {
-        Finding finding;
-        finding.check = "schema";
-        finding.severity = Severity::warning;
-        finding.path = entry.path;
-        finding.message = "not read as a memory: memory files are named MEM-*.md";
-        vault.findings.push_back(std::move(finding));
+      if (std::optional<Finding> finding = non_memory_note_finding(entry.path)) {
+        vault.findings.push_back(std::move(*finding));
       }
       continue;
     }
-    ParsedMemory parsed;
     if (const ParsedMemory* hit = cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr) {
-      parsed = *hit;
-    } else {
-      const auto bytes = snapshot.read(entry.path);
-      if (!bytes) {
-        continue;  // removed between list and read
+      if (hit->memory) {  // copied straight into place: the cache keeps its own value
+        vault.memories.push_back(*hit->memory);
       }
-      parsed = parse_memory(entry.path, *bytes, entry.oid);
-      if (cache != nullptr) {
-        cache->store(entry.path, entry.oid, parsed);
-      }
+      vault.findings.insert(vault.findings.end(), hit->findings.begin(), hit->findings.end());
+      continue;
     }
+    const auto bytes = snapshot.read(entry.path);
+    if (!bytes) {
+      continue;  // removed between list and read
+    }
+    ParsedMemory parsed = parse_memory(entry.path, *bytes, entry.oid);
     if (parsed.memory) {
-      vault.memories.push_back(std::move(*parsed.memory));
+      vault.memories.push_back(*parsed.memory);
     }
-    std::move(parsed.findings.begin(), parsed.findings.end(), std::back_inserter(vault.findings));
+    vault.findings.insert(vault.findings.end(), parsed.findings.begin(), parsed.findings.end());
+    if (cache != nullptr) {
+      cache->store(entry.path, entry.oid, std::move(parsed));
+    }
   }
-  std::sort(vault.memories.begin(), vault.memories.end(),
-            [](const Memory& a, const Memory& b) { return a.id < b.id; });
+  // Path order is id order unless an id is a prefix of another followed by a character below
+  // '.' (`MEM-a-b.md` < `MEM-a.md`): checking first spares moving 10,000 memories.
+  const auto by_id = [](const Memory& a, const Memory& b) { return a.id < b.id; };
+  if (!std::is_sorted(vault.memories.begin(), vault.memories.end(), by_id)) {
+    std::sort(vault.memories.begin(), vault.memories.end(), by_id);
+  }
   return vault;
 }
 

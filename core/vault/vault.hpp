@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,6 +58,10 @@ class InMemoryParseCache final : public ParseCache {
  private:
   std::map<std::pair<std::string, std::string>, ParsedMemory, std::less<>> m_entries;
 };
+
+// A warning for a Markdown file in `10-Memories/` that is not named like a memory (README.md
+// aside), which load_vault would otherwise skip in silence; nullopt for any other path.
+[[nodiscard]] std::optional<Finding> non_memory_note_finding(std::string_view path);
 
 struct Vault {
   std::vector<Memory> memories;   // sorted by id (byte order), tombstoned included

@@ -272,3 +272,37 @@ TEST_CASE("check answers again from its cache after a corrupt cache file", "[e2e
   sandbox.git({"add", "-A"});
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+TEST_CASE("check reads packed objects as well as loose ones", "[e2e][check]") {
+  // The gate reads the top of a staged memory-index.json straight from its loose object; after
+  // `git gc` the staged blobs are in a pack and it must read them through libgit2 instead.
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-alpha.md",
+                gv::test::memory_file("Alpha renamed", "2026-11-20", "a, b, c, d, e", 0, "null"));
+
+  SECTION("an up-to-date index passes") {
+    REQUIRE(sandbox.vault({"index"}).code == 0);
+    sandbox.git({"add", "-A"});
+    REQUIRE(sandbox.git({"gc", "-q"}).code == 0);
+    REQUIRE(sandbox.git({"count-objects"}).out.starts_with("0 objects"));  // all packed
+    sandbox.sh("rm -f .git/git-vault/parse-cache");
+    const Result result = sandbox.vault({"check"});
+    INFO(result.out << result.err);
+    CHECK(result.code == 0);
+  }
+  SECTION("a stale index blocks") {
+    sandbox.git({"add", "-A"});
+    REQUIRE(sandbox.git({"gc", "-q"}).code == 0);
+    sandbox.sh("rm -f .git/git-vault/parse-cache");
+    const json document = check_json(sandbox);
+    CHECK_FALSE(document["ok"].get<bool>());
+    bool named = false;
+    for (const json& finding : document["findings"]) {
+      CHECK(finding["check"] == "stale-index");
+      named =
+          named || (finding["path"] == ".memory/memory-index.json" && finding["id"] == "MEM-alpha");
+    }
+    CHECK(named);
+  }
+}

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "core/vault/parse_cache_file.hpp"
@@ -196,4 +197,80 @@ TEST_CASE("the cache remembers at most sixteen vault states, newest first", "[ga
   CHECK(loaded.find_state("d5")->size() == 1);
   CHECK(loaded.find_state("d4") != nullptr);
   CHECK(loaded.find_state("d3") == nullptr);  // 19..5 minus the moved 5, plus 5, plus 4
+}
+TEST_CASE("a journal record appended to the file adds entries and replaces the states",
+          "[gate][cache]") {
+  const std::string base = filled_cache().to_bytes();
+  PersistentParseCache cache = PersistentParseCache::from_bytes(base);
+  REQUIRE(cache.find(".memory/10-Memories/MEM-full.md", "oid1") != nullptr);
+  cache.store(".memory/10-Memories/MEM-new.md", "oid3", ParsedMemory{std::nullopt, {}});
+  cache.store_fragment(".memory/10-Memories/MEM-full.md", "oid1", "newer");
+  cache.store_state("digest-b", {});
+  const std::string record = cache.journal_record();
+  CHECK(record.substr(0, 4) == "GVPJ");
+
+  const PersistentParseCache loaded = PersistentParseCache::from_bytes(base + record);
+  CHECK(loaded.size() == 3);
+  CHECK(loaded.find(".memory/10-Memories/MEM-new.md", "oid3") != nullptr);
+  REQUIRE(loaded.find(".memory/10-Memories/MEM-full.md", "oid1") != nullptr);
+  check_same(*loaded.find(".memory/10-Memories/MEM-full.md", "oid1")->memory, full_memory());
+  CHECK(loaded.find_fragment(".memory/10-Memories/MEM-full.md", "oid1") ==
+        std::optional<std::string_view>("newer"));
+  CHECK(loaded.find_state("digest-b") != nullptr);
+  CHECK(loaded.find_state("digest-a") != nullptr);
+
+  SECTION("a torn record is ignored with everything after it") {
+    const PersistentParseCache torn =
+        PersistentParseCache::from_bytes(base + record.substr(0, record.size() - 1) + record);
+    CHECK(torn.size() == 2);
+    CHECK(torn.find_state("digest-b") == nullptr);
+    CHECK(torn.find_fragment(".memory/10-Memories/MEM-full.md", "oid1") ==
+          std::optional<std::string_view>("    {\n      \"id\": 1\n    }"));
+  }
+  SECTION("compacting folds the journal in") {
+    const std::string compacted = PersistentParseCache::from_bytes(base + record).to_bytes();
+    CHECK(compacted.find("GVPJ") == std::string::npos);
+    const PersistentParseCache again = PersistentParseCache::from_bytes(compacted);
+    CHECK(again.size() == 3);
+    CHECK(again.find_fragment(".memory/10-Memories/MEM-full.md", "oid1") ==
+          std::optional<std::string_view>("newer"));
+  }
+}
+
+TEST_CASE("saving appends a small change and compacts a damaged file", "[gate][cache]") {
+  const auto dir = std::filesystem::temp_directory_path() / "gv-gate-cache-journal-test";
+  std::filesystem::remove_all(dir);
+  const auto file = gv::parse_cache_path(dir);
+  REQUIRE(filled_cache().save(file));
+  const auto base_size = std::filesystem::file_size(file);
+
+  PersistentParseCache cache = PersistentParseCache::load(file);
+  cache.store_state("digest-b", {finding("x", 2)});
+  REQUIRE(cache.save(file));
+  CHECK(std::filesystem::file_size(file) > base_size);
+  {
+    // The old bytes are untouched and a record follows them.
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    CHECK(bytes.substr(0, base_size) == filled_cache().to_bytes());
+    CHECK(bytes.substr(base_size, 4) == "GVPJ");
+  }
+
+  PersistentParseCache reloaded = PersistentParseCache::load(file);
+  CHECK(reloaded.find_state("digest-b") != nullptr);
+  CHECK(reloaded.size() == 2);
+
+  {
+    std::ofstream junk(file, std::ios::binary | std::ios::app);
+    junk << "GVPJ torn";
+  }
+  PersistentParseCache damaged = PersistentParseCache::load(file);
+  CHECK(damaged.find_state("digest-b") != nullptr);
+  damaged.store_state("digest-c", {});
+  REQUIRE(damaged.save(file));
+  const PersistentParseCache compacted = PersistentParseCache::load(file);
+  CHECK(compacted.find_state("digest-c") != nullptr);
+  CHECK(compacted.size() == 2);
+  CHECK(std::filesystem::file_size(file) == compacted.to_bytes().size());
+  std::filesystem::remove_all(dir);
 }

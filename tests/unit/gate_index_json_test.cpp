@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/gate/index_json.hpp"
+#include "core/git/blob_hasher.hpp"
 #include "core/vault/index_files.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
@@ -23,7 +24,7 @@ std::optional<std::string> assemble(const std::vector<Memory>& memories, std::st
     texts.push_back(*text);
   }
   const std::vector<std::string_view> views(texts.begin(), texts.end());
-  return gv::assemble_index_json(memories, views, date);
+  return gv::assemble_index_json(gv::index_rows(memories), views, date);
 }
 
 }  // namespace
@@ -60,5 +61,21 @@ TEST_CASE("an entry text is the entry alone, indented as inside the entries arra
 
 TEST_CASE("assembling refuses entry texts that do not match the memories", "[gate][index]") {
   const std::vector<Memory> memories = sorted(gv::test::small_vault());
-  CHECK_FALSE(gv::assemble_index_json(memories, {}, "d"));
+  CHECK_FALSE(gv::assemble_index_json(gv::index_rows(memories), {}, "d"));
+}
+
+TEST_CASE("the blob id of the assembled index is hashed without assembling it", "[gate][index]") {
+  const std::vector<Memory> memories = sorted(gv::test::small_vault());
+  std::vector<std::string> texts;
+  for (const Memory& memory : memories) {
+    texts.push_back(*gv::index_entry_text(memory));
+  }
+  const std::vector<std::string_view> views(texts.begin(), texts.end());
+  const auto rows = gv::index_rows(memories);
+  const auto whole = gv::assemble_index_json(rows, views, "2026-11-30");
+  REQUIRE(whole);
+  CHECK(gv::assembled_index_json_oid(rows, views, "2026-11-30") == gv::git::hash_blob(*whole));
+  CHECK(gv::assembled_index_json_oid({}, {}, "2026-11-30") ==
+        gv::git::hash_blob(gv::render_index_json({}, "2026-11-30")));
+  CHECK_FALSE(gv::assembled_index_json_oid(rows, {}, "2026-11-30"));
 }

@@ -1,0 +1,91 @@
+#include "core/gate/vault_rows.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/gate/index_json.hpp"
+#include "core/memory/parse.hpp"
+#include "core/vault/parse_cache_file.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv {
+namespace {
+
+// Puts rows and their entry texts in id order together. Path order is already id order unless
+// an id is a prefix of another followed by a character below '.' (`MEM-a-b.md` < `MEM-a.md`).
+void sort_by_id(VaultRows& out) {
+  const auto by_id = [](const IndexRow& a, const IndexRow& b) { return a.id < b.id; };
+  if (std::is_sorted(out.rows.begin(), out.rows.end(), by_id)) {
+    return;
+  }
+  std::vector<std::size_t> order(out.rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return out.rows[a].id < out.rows[b].id; });
+  std::vector<IndexRow> rows;
+  std::vector<std::string_view> texts;
+  rows.reserve(order.size());
+  texts.reserve(order.size());
+  for (const std::size_t i : order) {
+    rows.push_back(std::move(out.rows[i]));
+    texts.push_back(out.entry_texts[i]);
+  }
+  out.rows = std::move(rows);
+  out.entry_texts = std::move(texts);
+}
+
+}  // namespace
+
+VaultRows vault_rows(const Snapshot& snapshot, const std::vector<SnapshotEntry>& vault_entries,
+                     PersistentParseCache& cache) {
+  VaultRows out;
+  out.rows.reserve(vault_entries.size());
+  out.entry_texts.reserve(vault_entries.size());
+  for (const SnapshotEntry& entry : vault_entries) {
+    if (!is_memory_path(entry.path)) {
+      if (std::optional<Finding> finding = non_memory_note_finding(entry.path)) {
+        out.findings.push_back(std::move(*finding));
+      }
+      continue;
+    }
+    std::optional<PersistentParseCache::Row> cached = cache.find_row(entry.path, entry.oid);
+    if (!cached) {
+      const std::optional<std::string> bytes = snapshot.read(entry.path);
+      if (!bytes) {
+        continue;  // removed between list and read
+      }
+      cache.store(entry.path, entry.oid, parse_memory(entry.path, *bytes, entry.oid));
+      cached = cache.find_row(entry.path, entry.oid);
+      if (!cached) {
+        continue;  // cannot happen: the entry was just stored
+      }
+    }
+    if (cached->has_findings) {
+      if (const ParsedMemory* parsed = cache.find(entry.path, entry.oid)) {
+        out.findings.insert(out.findings.end(), parsed->findings.begin(), parsed->findings.end());
+      }
+    }
+    if (!cached->row) {
+      continue;
+    }
+    if (!cached->fragment) {
+      // Rendered once per blob id; later runs find it beside the parse.
+      const ParsedMemory* parsed = cache.find(entry.path, entry.oid);
+      if (parsed != nullptr && parsed->memory) {
+        if (std::optional<std::string> text = index_entry_text(*parsed->memory)) {
+          cache.store_fragment(entry.path, entry.oid, std::move(*text));
+          cached->fragment = cache.find_fragment(entry.path, entry.oid);
+        }
+      }
+    }
+    out.rows.push_back(std::move(*cached->row));
+    out.entry_texts.push_back(cached->fragment.value_or(std::string_view()));
+  }
+  sort_by_id(out);
+  return out;
+}
+
+}  // namespace gv
