@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../../build/git-vault}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 count=${2:-10000}
-runs=${RUNS:-10}
+runs=${RUNS:-30}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -44,9 +44,10 @@ echo "staged:"; git status --short
 one="cp $work/cache-after-commit $cache && $bin check --staged"
 again="$bin check --staged"
 "$bin" check --staged >/dev/null  # the staged change is valid: the gate must pass
+sync; sleep 10  # let the writeback of 10,000 new files finish before timing
 
 if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/times.json" \
+  hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/times.json" \
     -n "check --staged, one-file change" "sh -c '$one'" \
     -n "check --staged, repeated" "$again" \
     -n "git status" "git status" >&2
