@@ -15,22 +15,10 @@ using gv::Finding;
 using gv::GateOptions;
 using gv::Severity;
 using gv::test::MapSnapshot;
+using gv::test::note;
+using gv::test::regenerate;
 
 namespace {
-
-std::string note(const std::string& title, const std::string& extra = {},
-                 const std::string& body = {}) {
-  return "---\ntitle: \"" + title + "\"\ncreated: 2026-01-01\n" + extra + "---\n\n# " + title +
-         "\n" + body;
-}
-
-// Writes the three generated files for the memories currently in the snapshot.
-void regenerate(MapSnapshot& snapshot) {
-  const gv::Vault vault = gv::load_vault(snapshot);
-  snapshot.set(".memory/memory-index.json", gv::render_index_json(vault.memories, "2026-11-30"));
-  snapshot.set(".memory/20-Indices/index.md", gv::render_index_md(vault.memories));
-  snapshot.set(".memory/10-Memories/README.md", gv::render_memories_readme(vault.memories));
-}
 
 MapSnapshot clean_vault() {
   MapSnapshot snapshot({

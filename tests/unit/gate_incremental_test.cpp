@@ -18,6 +18,8 @@
 
 using gv::Finding;
 using gv::test::MapSnapshot;
+using gv::test::note;
+using gv::test::regenerate;
 namespace fs = std::filesystem;
 
 // The cached gate, run over a sequence of vault states with one cache file carried from run to
@@ -26,19 +28,6 @@ namespace fs = std::filesystem;
 // that answered "clean" everywhere could not pass.
 
 namespace {
-
-std::string note(const std::string& title, const std::string& extra = {},
-                 const std::string& body = {}) {
-  return "---\ntitle: \"" + title + "\"\ncreated: 2026-01-01\n" + extra + "---\n\n# " + title +
-         "\n" + body;
-}
-
-void regenerate(MapSnapshot& snapshot) {
-  const gv::Vault vault = gv::load_vault(snapshot);
-  snapshot.set(".memory/memory-index.json", gv::render_index_json(vault.memories, "2026-11-30"));
-  snapshot.set(".memory/20-Indices/index.md", gv::render_index_md(vault.memories));
-  snapshot.set(".memory/10-Memories/README.md", gv::render_memories_readme(vault.memories));
-}
 
 MapSnapshot clean_vault() {
   MapSnapshot snapshot({

@@ -7,6 +7,8 @@
 
 #include "core/snapshot/snapshot.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/vault/index_files.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::test {
 
@@ -39,5 +41,20 @@ class MapSnapshot final : public Snapshot {
  private:
   std::map<std::string, std::string> m_files;
 };
+
+// A memory file with the two required fields, `extra` frontmatter lines and `body`.
+inline std::string note(const std::string& title, const std::string& extra = {},
+                        const std::string& body = {}) {
+  return "---\ntitle: \"" + title + "\"\ncreated: 2026-01-01\n" + extra + "---\n\n# " + title +
+         "\n" + body;
+}
+
+// Writes the three generated files for the memories currently in the snapshot.
+inline void regenerate(MapSnapshot& snapshot) {
+  const Vault vault = load_vault(snapshot);
+  snapshot.set(".memory/memory-index.json", render_index_json(vault.memories, "2026-11-30"));
+  snapshot.set(".memory/20-Indices/index.md", render_index_md(vault.memories));
+  snapshot.set(".memory/10-Memories/README.md", render_memories_readme(vault.memories));
+}
 
 }  // namespace gv::test
