@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/git/handle.hpp"
@@ -305,6 +307,36 @@ struct Change {
   bool in_head = false;
 };
 
+// Git trusts an entry's stat data only when the entry is older than the index file, in whole
+// seconds: an entry recorded in the same second as the index was written is "racily clean",
+// and git compares its content instead, because the file may have changed within that second
+// (staged, then edited to the same size). Rewriting the index gives it a later time and would
+// make git trust such entries, hiding that edit. So, as git does when it writes an index, their
+// recorded size is zeroed: git then compares content and sees the file as it really is.
+void smudge_racily_clean(git_index* index, const std::vector<Change>& changes,
+                         std::int64_t index_mtime_seconds) {
+  std::set<std::string_view> ours;
+  for (const Change& change : changes) {
+    ours.insert(change.path);
+  }
+  // Copied out first (with their paths, which the index owns) so that no entry is read while
+  // the index is being changed.
+  std::vector<std::pair<git_index_entry, std::string>> smudged;
+  const std::size_t count = git_index_entrycount(index);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_index_entry* entry = git_index_get_byindex(index, i);  // borrowed
+    if (entry != nullptr && GIT_INDEX_ENTRY_STAGE(entry) == 0 && entry->file_size != 0 &&
+        entry->mtime.seconds >= index_mtime_seconds && !ours.contains(entry->path)) {
+      smudged.emplace_back(*entry, entry->path);
+    }
+  }
+  for (auto& [entry, path] : smudged) {
+    entry.path = path.c_str();
+    entry.file_size = 0;
+    check(git_index_add(index, &entry), "refresh " + path);
+  }
+}
+
 void update_index(git_repository* repo, const std::vector<Change>& changes,
                   const fs::path& workdir) {
   git_index* raw = nullptr;
@@ -312,6 +344,12 @@ void update_index(git_repository* repo, const std::vector<Change>& changes,
   const IndexPtr index{raw};
   // Reload, so that entries staged since this process opened the repository are kept.
   check(git_index_read(index.get(), 1), "read the git index");
+  if (const char* index_path = git_index_path(index.get()); index_path != nullptr) {
+    struct stat index_stat {};
+    if (::stat(index_path, &index_stat) == 0) {
+      smudge_racily_clean(index.get(), changes, index_stat.st_mtim.tv_sec);
+    }
+  }
   for (const Change& change : changes) {
     if (!change.blob) {
       check(git_index_remove_bypath(index.get(), change.path.c_str()),
