@@ -23,10 +23,10 @@ class Repo;
                                                    const std::filesystem::path& cache_file,
                                                    GateOptions options);
 
-// Reading a blob makes libgit2 re-hash it with collision-detecting SHA-1, which cost half of a
-// one-file commit's check on a 10,000-memory vault (the generated index files are megabytes).
-// git itself does not verify objects on read either (`git fsck` does), so the gate turns it
-// off for the process. Called by run_cached_gate and run_range_gate.
+// Reading a blob makes libgit2 re-hash it with collision-detecting SHA-1, which for the
+// multi-megabyte generated index files costs more than the rest of a check. git itself does
+// not verify objects on read either (`git fsck` does), so the gate turns it off for the
+// process. Called by run_cached_gate and run_range_gate.
 void skip_blob_hash_verification();
 
 // `<common git dir>/git-vault/parse-cache` of `repo`.

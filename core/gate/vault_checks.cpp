@@ -98,8 +98,8 @@ std::uint64_t final_mix(std::uint64_t hash) {
 
 // 128 bits from two differently seeded multiply-rotate lanes over 8-byte words (murmur-style).
 // The digest only tells vault states apart on one machine, where nobody gains by forging a
-// collision (a commit can skip the hook outright), so a cryptographic hash is not needed; SHA-1
-// with collision detection, as libgit2 hashes, is several times slower.
+// collision (a commit can skip the hook outright), so a cryptographic hash is not needed, and
+// this one runs at memory speed.
 std::string digest_128(std::string_view bytes) {
   std::uint64_t a = 0x243f6a8885a308d3ULL ^ bytes.size();
   std::uint64_t b = 0x13198a2e03707344ULL + bytes.size();

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <utility>

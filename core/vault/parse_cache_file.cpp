@@ -288,15 +288,13 @@ std::string encode_parsed(const ParsedMemory& parsed) {
 }
 
 std::optional<ParsedMemory> decode_parsed(std::string_view record) {
-  const std::size_t offset = 0;
-  const std::size_t length = record.size();
-  Reader in(record, offset, offset + length);
+  Reader in(record, 0, record.size());
   ParsedMemory parsed;
   if (in.u() != 0) {
     parsed.memory = read_memory(in);
   }
   parsed.findings = read_findings(in);
-  if (in.failed() || in.at() != offset + length) {
+  if (in.failed() || in.at() != record.size()) {
     return std::nullopt;
   }
   return parsed;

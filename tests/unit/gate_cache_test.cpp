@@ -115,6 +115,32 @@ TEST_CASE("the parse cache round-trips every field of a parsed memory", "[gate][
   CHECK_FALSE(loaded.dirty());
 }
 
+TEST_CASE("a cached row reads the index fields straight from the stored bytes", "[gate][cache]") {
+  const PersistentParseCache cache = PersistentParseCache::from_bytes(filled_cache().to_bytes());
+  const Memory full = full_memory();
+  const auto row = cache.find_row(".memory/10-Memories/MEM-full.md", "oid1");
+  REQUIRE(row);
+  REQUIRE(row->row);
+  CHECK(row->row->id == full.id);
+  CHECK(row->row->path == full.path);
+  CHECK(row->row->title == full.title);
+  CHECK(row->row->topic == full.topic);
+  CHECK(row->row->category == full.category);
+  CHECK(row->row->created == full.created);
+  CHECK(row->row->tombstoned == full.tombstoned);
+  CHECK(row->row->token_count == full.token_count);
+  CHECK(row->row->links == std::vector<std::string_view>(full.links.begin(), full.links.end()));
+  CHECK(row->has_findings);
+  CHECK(row->fragment == std::optional<std::string_view>("    {\n      \"id\": 1\n    }"));
+
+  const auto bad = cache.find_row(".memory/10-Memories/MEM-bad.md", "oid2");
+  REQUIRE(bad);
+  CHECK_FALSE(bad->row);
+  CHECK(bad->has_findings);
+  CHECK_FALSE(bad->fragment);
+  CHECK_FALSE(cache.find_row(".memory/10-Memories/MEM-full.md", "other-oid"));
+}
+
 TEST_CASE("a damaged or foreign cache file is ignored", "[gate][cache]") {
   const std::string good = filled_cache().to_bytes();
   REQUIRE(PersistentParseCache::from_bytes(good).size() == 2);
