@@ -142,15 +142,6 @@ CompressedFile compress_file(std::string_view path, std::string_view bytes,
 
 namespace {
 
-const Memory* find_memory(const Vault& vault, std::string_view id) {
-  for (const Memory& memory : vault.memories) {
-    if (memory.id == id) {
-      return &memory;
-    }
-  }
-  return nullptr;
-}
-
 std::string summarize(const SubModeContext& context, const Memory& memory,
                       const std::string& main_content) {
   if (context.summarizer && !context.summarizer->empty()) {

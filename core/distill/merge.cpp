@@ -436,52 +436,18 @@ std::optional<std::string> rewrite_links(std::string_view bytes, std::string_vie
   const std::size_t body_begin = split.status == FrontmatterStatus::ok ? split.body_begin : 0;
   const std::string_view body = bytes.substr(body_begin);
   std::vector<TextEdit> edits;
-  FenceTracker fence;
-  bool in_comment = false;
-  for (const TextLine& line : split_lines(body)) {
-    const std::string_view content = line_text(body, line);
-    if (!in_comment && fence.feed(content)) {
-      continue;
+  for_each_wiki_link(body, [&](const WikiLinkSpan& span) {
+    const std::string_view inner = span.inner;
+    const std::string_view raw = inner.substr(0, inner.find_first_of("|#"));
+    const auto first = raw.find_first_not_of(" \t");
+    if (first != std::string_view::npos && inner.find('[') == std::string_view::npos) {
+      const std::string_view target = raw.substr(first, raw.find_last_not_of(" \t") - first + 1);
+      if (target == from) {
+        const std::size_t at = body_begin + span.offset + first;
+        edits.push_back({at, at + target.size(), std::string(to)});
+      }
     }
-    std::size_t pos = 0;
-    while (pos < content.size()) {
-      if (in_comment) {
-        const auto close = content.find("-->", pos);
-        if (close == std::string_view::npos) {
-          break;
-        }
-        in_comment = false;
-        pos = close + 3;
-        continue;
-      }
-      const auto open_comment = content.find("<!--", pos);
-      const auto open_link = content.find("[[", pos);
-      if (open_comment != std::string_view::npos &&
-          (open_link == std::string_view::npos || open_comment < open_link)) {
-        in_comment = true;
-        pos = open_comment + 4;
-        continue;
-      }
-      if (open_link == std::string_view::npos) {
-        break;
-      }
-      const auto close = content.find("]]", open_link + 2);
-      if (close == std::string_view::npos) {
-        break;
-      }
-      const std::string_view inner = content.substr(open_link + 2, close - open_link - 2);
-      const std::string_view raw = inner.substr(0, inner.find_first_of("|#"));
-      const auto first = raw.find_first_not_of(" \t");
-      if (first != std::string_view::npos && inner.find('[') == std::string_view::npos) {
-        const std::string_view target = raw.substr(first, raw.find_last_not_of(" \t") - first + 1);
-        if (target == from) {
-          const std::size_t at = body_begin + line.begin + open_link + 2 + first;
-          edits.push_back({at, at + target.size(), std::string(to)});
-        }
-      }
-      pos = close + 2;
-    }
-  }
+  });
   if (edits.empty()) {
     return std::nullopt;
   }
@@ -489,15 +455,6 @@ std::optional<std::string> rewrite_links(std::string_view bytes, std::string_vie
 }
 
 namespace {
-
-const Memory* find_memory(const Vault& vault, std::string_view id) {
-  for (const Memory& memory : vault.memories) {
-    if (memory.id == id) {
-      return &memory;
-    }
-  }
-  return nullptr;
-}
 
 class Merge final : public SubMode {
  public:

@@ -1,7 +1,7 @@
 // The purge sub-mode: tombstone stale or never-retrieved memories (seed "Purge Sub-Mode").
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
@@ -11,15 +11,6 @@
 
 namespace gv::distill {
 namespace {
-
-const Memory* find_memory(const Vault& vault, std::string_view id) {
-  for (const Memory& memory : vault.memories) {
-    if (memory.id == id) {
-      return &memory;
-    }
-  }
-  return nullptr;
-}
 
 // Active memories that still link to a memory this run tombstones. Reported, never rewritten:
 // the seed leaves the Connections edits to the user.
@@ -36,7 +27,8 @@ std::vector<std::pair<std::string, std::string>> link_scan(const Vault& vault,
       continue;
     }
     for (const Candidate& candidate : selected) {
-      if (std::find(memory.links.begin(), memory.links.end(), candidate.key) != memory.links.end()) {
+      if (std::find(memory.links.begin(), memory.links.end(), candidate.key) !=
+          memory.links.end()) {
         stale.emplace_back(memory.path, candidate.key);
       }
     }
@@ -65,11 +57,11 @@ class Purge final : public SubMode {
       Candidate candidate;
       candidate.key = c.id;
       candidate.label = c.id;
-      candidate.details = fmt::format(
-          "Score: {:.2f} | Created: {} | Retrievals: {} | Tokens: {} | Category: {}{}", c.composite,
-          format_date(c.created), c.retrieval_count, c.token_count,
-          c.category.empty() ? "(none)" : c.category,
-          c.past_ttl ? fmt::format(" | PAST TTL by {}d", c.ttl_excess_days) : "");
+      candidate.details =
+          fmt::format("Score: {:.2f} | Created: {} | Retrievals: {} | Tokens: {} | Category: {}{}",
+                      c.composite, format_date(c.created), c.retrieval_count, c.token_count,
+                      c.category.empty() ? "(none)" : c.category,
+                      c.past_ttl ? fmt::format(" | PAST TTL by {}d", c.ttl_excess_days) : "");
       candidate.json = {{"id", c.id},
                         {"composite", c.composite},
                         {"category", c.category},

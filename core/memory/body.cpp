@@ -112,8 +112,8 @@ BodySections locate_sections(std::string_view body) {
   return sections;
 }
 
-std::vector<std::string> wiki_links(std::string_view body) {
-  std::vector<std::string> links;
+void for_each_wiki_link(std::string_view body,
+                        const std::function<void(const WikiLinkSpan&)>& visit) {
   FenceTracker fence;
   bool in_comment = false;
   for (const TextLine& line : split_lines(body)) {
@@ -147,16 +147,24 @@ std::vector<std::string> wiki_links(std::string_view body) {
       if (close == std::string_view::npos) {
         break;
       }
-      std::string_view target = content.substr(open_link + 2, close - open_link - 2);
-      target = target.substr(0, target.find('|'));
-      target = target.substr(0, target.find('#'));
-      target = trim(target);
-      if (!target.empty() && target.find('[') == std::string_view::npos) {
-        links.emplace_back(target);
-      }
+      visit(WikiLinkSpan{content.substr(open_link + 2, close - open_link - 2),
+                         line.begin + open_link + 2});
       pos = close + 2;
     }
   }
+}
+
+std::vector<std::string> wiki_links(std::string_view body) {
+  std::vector<std::string> links;
+  for_each_wiki_link(body, [&](const WikiLinkSpan& span) {
+    std::string_view target = span.inner;
+    target = target.substr(0, target.find('|'));
+    target = target.substr(0, target.find('#'));
+    target = trim(target);
+    if (!target.empty() && target.find('[') == std::string_view::npos) {
+      links.emplace_back(target);
+    }
+  });
   return links;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,16 @@ struct BodySections {
 [[nodiscard]] std::vector<Heading> find_headings(std::string_view text);
 
 [[nodiscard]] BodySections locate_sections(std::string_view body);
+
+// Every `[[...]]` in `body`, in order, outside fenced code and HTML comments: `inner` is the text
+// between the brackets and `offset` where it starts in `body`. What counts as a link target is
+// the caller's to decide (wiki_links and the merge's link rewriting read it alike).
+struct WikiLinkSpan {
+  std::string_view inner;
+  std::size_t offset = 0;
+};
+void for_each_wiki_link(std::string_view body,
+                        const std::function<void(const WikiLinkSpan&)>& visit);
 
 // `[[target]]` wiki-link targets in order, with `|alias` and `#anchor` removed and whitespace
 // trimmed. Links inside fenced code or HTML comments (the template's

@@ -49,6 +49,13 @@ std::optional<Finding> non_memory_note_finding(std::string_view path) {
   return finding;
 }
 
+const Memory* find_memory(const Vault& vault, std::string_view id) {
+  // A plain scan: callers may have changed `memories` since load_vault sorted them.
+  const auto it = std::find_if(vault.memories.begin(), vault.memories.end(),
+                               [&](const Memory& memory) { return memory.id == id; });
+  return it != vault.memories.end() ? &*it : nullptr;
+}
+
 Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   Vault vault;
   const std::vector<SnapshotEntry> entries = snapshot.list(vault_path::k_memories);

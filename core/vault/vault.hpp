@@ -68,6 +68,9 @@ struct Vault {
   std::vector<Finding> findings;  // per file, in path order
 };
 
+// The memory with this id in `vault`, or nullptr.
+[[nodiscard]] const Memory* find_memory(const Vault& vault, std::string_view id);
+
 // Reads every memory file of the snapshot in one pass (D2). Bad files become findings, never
 // exceptions; a file the parser could not turn into a Memory is left out of `memories`.
 // `cache` may be null. Throws gv::Error only when the snapshot itself fails (I/O).
