@@ -1,6 +1,7 @@
 #include "cmd/action.hpp"
 
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"

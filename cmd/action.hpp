@@ -9,7 +9,7 @@
 namespace gv {
 class Snapshot;
 class ParseCache;
-}
+}  // namespace gv
 
 namespace gv::cmd {
 

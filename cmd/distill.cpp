@@ -1,8 +1,8 @@
-#include <cstdio>
-#include <memory>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
+#include <memory>
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
@@ -10,8 +10,8 @@
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/vault_state.hpp"
-#include "core/gate/print.hpp"
 #include "core/error.hpp"
+#include "core/gate/print.hpp"
 #include "core/scoring/render.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/vault/vault.hpp"
@@ -66,11 +66,10 @@ int run_report(const Options& options, const Globals& globals) {
     draft.type = "report";
     draft.plan.subject = fmt::format("vault(report): health {}/100 ({})", state.report.health_score,
                                      scoring::health_status_label(state.report.status));
-    draft.notes = fmt::format("Health report: {} purge, {} merge, {} compress, {} review candidates",
-                              state.report.candidates.purge.size(),
-                              state.report.candidates.merge.size(),
-                              state.report.candidates.compress.size(),
-                              state.report.candidates.review.size());
+    draft.notes =
+        fmt::format("Health report: {} purge, {} merge, {} compress, {} review candidates",
+                    state.report.candidates.purge.size(), state.report.candidates.merge.size(),
+                    state.report.candidates.compress.size(), state.report.candidates.review.size());
     if (!globals.json) {
       std::fputs(scoring::render_markdown(state.report, globals.verbose).c_str(), stdout);
     }
@@ -94,7 +93,8 @@ std::vector<std::size_t> prompt_selection(const distill::CandidateSet& set) {
     while (start < candidate.details.size()) {
       const std::size_t end = candidate.details.find('\n', start);
       const std::size_t stop = end == std::string::npos ? candidate.details.size() : end;
-      text += fmt::format("      {}\n", std::string_view(candidate.details).substr(start, stop - start));
+      text += fmt::format("      {}\n",
+                          std::string_view(candidate.details).substr(start, stop - start));
       start = stop + 1;
     }
   }
@@ -141,7 +141,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
     throw Error("{} memory file(s) have errors; fix them before running --{}", errors.size(),
                 mode.name());
   }
-  const distill::SubModeContext context{state, snapshot, clock, repo.config_string("vault.summarizer")};
+  const distill::SubModeContext context{state, snapshot, clock,
+                                        repo.config_string("vault.summarizer")};
   const distill::CandidateSet set = mode.candidates(context);
 
   if (options.dry_run) {
@@ -240,9 +241,12 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
 
 int run(const Options& options, const Globals& globals) {
   std::vector<std::string_view> chosen;
-  for (const auto& [flag, name] : {std::pair{options.purge, "purge"}, {options.merge, "merge"},
-                                   {options.compress, "compress"}, {options.refine, "refine"},
-                                   {options.gc, "gc"}, {options.auto_mode, "auto"}}) {
+  for (const auto& [flag, name] : {std::pair{options.purge, "purge"},
+                                   {options.merge, "merge"},
+                                   {options.compress, "compress"},
+                                   {options.refine, "refine"},
+                                   {options.gc, "gc"},
+                                   {options.auto_mode, "auto"}}) {
     if (flag) {
       chosen.push_back(name);
     }

@@ -1,9 +1,9 @@
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"

@@ -1,10 +1,10 @@
-#include <cstdio>
-#include <memory>
-#include <string>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"

@@ -1,7 +1,7 @@
-#include <memory>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
@@ -41,8 +41,8 @@ void refuse_on_schema_errors(const Vault& vault) {
 int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globals,
               ParseCache* cache) {
   const Vault vault = load_vault(snapshot, cache);
-  const std::vector<Finding> findings =
-      check_index_files(render_index_files(vault.memories, clock.today), read_index_files(snapshot));
+  const std::vector<Finding> findings = check_index_files(
+      render_index_files(vault.memories, clock.today), read_index_files(snapshot));
   if (globals.json) {
     print_json(findings_json(findings));
   } else if (!findings.empty()) {

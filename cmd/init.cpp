@@ -1,11 +1,10 @@
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
@@ -63,7 +62,8 @@ int run(const Options& options, const Globals& globals) {
     }
   }
   if (options.ci == "github") {
-    files.push_back({std::string(ci::k_github_workflow_path), ci::github_workflow(options.workflow)});
+    files.push_back(
+        {std::string(ci::k_github_workflow_path), ci::github_workflow(options.workflow)});
   }
   std::vector<std::string> created;
   for (const ScaffoldFile& file : files) {

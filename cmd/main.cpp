@@ -1,10 +1,10 @@
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <array>
 #include <cstdio>
 #include <exception>
 #include <map>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
@@ -35,7 +35,8 @@ constexpr std::array k_commands{
 int run(int argc, char** argv) {
   CLI::App app{"git-vault: keep an agent's memory vault healthy inside git", "git vault"};
   app.require_subcommand(1);
-  app.footer("Use `git vault <command> -h` for a command's options (`--help` asks git for a man page).");
+  app.footer(
+      "Use `git vault <command> -h` for a command's options (`--help` asks git for a man page).");
   Globals globals;
   app.add_option("--today", globals.today, "Fix today's date (YYYY-MM-DD)");
   app.add_option("--now", globals.now, "Fix the current instant (YYYY-MM-DDTHH:MM:SSZ)");

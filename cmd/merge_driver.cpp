@@ -1,3 +1,6 @@
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -5,9 +8,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"

@@ -1,8 +1,10 @@
-#include <cstdio>
-#include <memory>
+#include "core/vault/search.hpp"
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
@@ -12,7 +14,6 @@
 #include "core/git/transaction.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
-#include "core/vault/search.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -68,14 +69,13 @@ int run(const Options& options, const Globals& globals) {
     record_retrievals(repo, snapshot, vault, hits, clock, cache.get());
   }
   if (globals.json) {
-    nlohmann::ordered_json out{{"schema", 1}, {"query", query}, {"hits", nlohmann::ordered_json::array()}};
+    nlohmann::ordered_json out{
+        {"schema", 1}, {"query", query}, {"hits", nlohmann::ordered_json::array()}};
     for (const SearchHit& hit : hits) {
       const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
                                        [&](const Memory& m) { return m.id == hit.id; });
-      out["hits"].push_back({{"id", hit.id},
-                             {"path", memory->path},
-                             {"title", memory->title},
-                             {"score", hit.score}});
+      out["hits"].push_back(
+          {{"id", hit.id}, {"path", memory->path}, {"title", memory->title}, {"score", hit.score}});
     }
     print_json(out);
   } else {

@@ -1,11 +1,10 @@
 #include "cmd/support.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
@@ -18,20 +17,24 @@ git::Repo open_repo() { return git::Repo::discover(std::filesystem::current_path
 Clock clock_of(const Globals& globals) { return resolve_clock(globals.today, globals.now); }
 
 void print_json(const nlohmann::ordered_json& document) {
-  std::fputs((document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
-             stdout);
+  std::fputs(
+      (document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
+      stdout);
 }
 
 void print_json(const nlohmann::json& document) {
-  std::fputs((document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
-             stdout);
+  std::fputs(
+      (document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
+      stdout);
 }
 
 void warn(std::string_view message) {
   std::fputs(fmt::format("git-vault: warning: {}\n", message).c_str(), stderr);
 }
 
-void note(std::string_view message) { std::fputs(fmt::format("git-vault: {}\n", message).c_str(), stderr); }
+void note(std::string_view message) {
+  std::fputs(fmt::format("git-vault: {}\n", message).c_str(), stderr);
+}
 
 RepoParseCache::RepoParseCache(const git::Repo& repo)
     : m_file(gate_cache_file(repo)), m_cache(PersistentParseCache::load(m_file)) {}

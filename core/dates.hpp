@@ -29,7 +29,7 @@ struct Instant {
 // Parses `YYYY-MM-DDTHH:MM:SSZ` (offsets like `+00:00` are applied). A bare date is midnight UTC.
 [[nodiscard]] std::optional<Instant> parse_instant(std::string_view text);
 
-[[nodiscard]] std::string format_date(Date date);          // YYYY-MM-DD
+[[nodiscard]] std::string format_date(Date date);           // YYYY-MM-DD
 [[nodiscard]] std::string format_instant(Instant instant);  // YYYY-MM-DDTHH:MM:SSZ
 [[nodiscard]] Date date_of(Instant instant);
 

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -5,15 +7,13 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
 #include "core/hooks/reindex.hpp"
-#include "core/vault/vault.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
+#include "core/vault/vault.hpp"
 #include "hooks/hooks.hpp"
 
 namespace gv::hooks {
@@ -46,21 +46,24 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
     return;  // no vault in this repository
   }
   const Date today = resolve_clock(std::nullopt, std::nullopt).today;
-  std::optional<Plan> plan = plan_reindex(load_vault(merged).memories, read_index_files(merged), today);
+  std::optional<Plan> plan =
+      plan_reindex(load_vault(merged).memories, read_index_files(merged), today);
   if (!plan) {
     return;
   }
   if (squash) {
-    warn("the generated index files are stale; run `git vault index` before you commit the "
-         "squashed merge");
+    warn(
+        "the generated index files are stale; run `git vault index` before you commit the "
+        "squashed merge");
     return;
   }
   // Conflicts or the user's own uncommitted vault edits: committing now would mix them in.
   const std::vector<std::string> dirty = repo.dirty_paths({".memory/"});
   if (!dirty.empty()) {
-    warn(fmt::format("the generated index files are stale, but {} has uncommitted changes or "
-                     "conflicts; resolve and commit them, then run `git vault index`",
-                     dirty.front()));
+    warn(
+        fmt::format("the generated index files are stale, but {} has uncommitted changes or "
+                    "conflicts; resolve and commit them, then run `git vault index`",
+                    dirty.front()));
     return;
   }
   git::ApplyOptions options;

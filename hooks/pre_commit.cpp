@@ -1,13 +1,13 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include <fmt/format.h>
-
-#include "core/gate/gate.hpp"
-#include "core/git/repo.hpp"
 #include "core/gate/cached_gate.hpp"
+#include "core/gate/gate.hpp"
 #include "core/gate/print.hpp"
+#include "core/git/repo.hpp"
 #include "core/hooks/skip.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "hooks/hooks.hpp"
@@ -19,8 +19,9 @@ int run_pre_commit(std::span<const std::string> git_args) {
   const char* skip_env = std::getenv("GIT_VAULT_SKIP");
   const SkipSpec skip = parse_skip(skip_env != nullptr ? skip_env : "");
   if (skip.all) {
-    std::fputs("git-vault: warning: GIT_VAULT_SKIP=all: every vault check skipped for this commit\n",
-               stderr);
+    std::fputs(
+        "git-vault: warning: GIT_VAULT_SKIP=all: every vault check skipped for this commit\n",
+        stderr);
     return 0;
   }
   if (!skip.checks.empty()) {
@@ -39,8 +40,7 @@ int run_pre_commit(std::span<const std::string> git_args) {
   // so the hook costs what the commit changes, not what the vault holds.
   GateOptions options;
   options.skip = skip.checks;
-  const std::vector<Finding> findings =
-      run_cached_gate(snapshot, gate_cache_file(repo), options);
+  const std::vector<Finding> findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
   std::fputs(format_findings(findings).c_str(), stderr);
   if (!blocks(findings)) {
     return 0;

@@ -4,6 +4,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$here/tests/lint.sh"
 build="$here/build-test"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DGIT_VAULT_WERROR=ON \
   -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null

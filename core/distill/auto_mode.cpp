@@ -5,9 +5,9 @@
 //
 // A run with nothing to fix prints the health score and writes nothing: no log entry and no
 // commit, so a scheduled `--auto` does not add a commit every time it finds a clean vault.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/distill/refine_rules.hpp"
 #include "core/distill/sub_mode.hpp"
@@ -80,10 +80,11 @@ class Auto final : public SubMode {
                         {"after", fix.after}};
       set.candidates.push_back(std::move(candidate));
     }
-    set.dry_run_text = fmt::format("[DRY RUN] Auto distill would apply {} Tier 1 fixes to {} memories:\n\n",
-                                   fixes.tier1.size(), memory_count(fixes.tier1)) +
-                       render_tier1_table(fixes.tier1) + "\n" + std::string(k_exemption_note) +
-                       "\n" + std::string(k_exclusions) + "\nNo changes made.\n";
+    set.dry_run_text =
+        fmt::format("[DRY RUN] Auto distill would apply {} Tier 1 fixes to {} memories:\n\n",
+                    fixes.tier1.size(), memory_count(fixes.tier1)) +
+        render_tier1_table(fixes.tier1) + "\n" + std::string(k_exemption_note) + "\n" +
+        std::string(k_exclusions) + "\nNo changes made.\n";
     return set;
   }
 
@@ -114,8 +115,8 @@ class Auto final : public SubMode {
 
     // The health score after the fixes, as the log's post_metrics will record it.
     const OverlaySnapshot after(context.snapshot, draft.plan.changes);
-    const scoring::Report report =
-        scoring::build_report(load_vault(after).memories, context.clock.today, context.state.overrides);
+    const scoring::Report report = scoring::build_report(
+        load_vault(after).memories, context.clock.today, context.state.overrides);
 
     const std::size_t dedup = count_fix(fixes.tier1, k_fix_keyword_dedup);
     const std::size_t summaries = count_fix(fixes.tier1, k_fix_summary_gen);

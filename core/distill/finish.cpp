@@ -1,8 +1,8 @@
 #include "core/distill/finish.hpp"
 
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "core/distill/log.hpp"
 #include "core/distill/memory_health.hpp"
@@ -123,8 +123,9 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   operation.affected_memories = std::move(draft.affected_memories);
   operation.notes = std::move(draft.notes);
   if (!done.regenerated.empty() && draft.type == "report") {
-    operation.notes += fmt::format("{}validate-on-read regenerated {}", operation.notes.empty() ? "" : "; ",
-                                   fmt::join(done.regenerated, ", "));
+    operation.notes +=
+        fmt::format("{}validate-on-read regenerated {}", operation.notes.empty() ? "" : "; ",
+                    fmt::join(done.regenerated, ", "));
   }
   operation.parent_commit = context.parent_commit;
   operation.extra = std::move(draft.extra);
@@ -140,8 +141,8 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   refresh.changed_memories = draft.changed_memories;
   const std::optional<std::string> state = before.read(k_state_path);
   done.plan.write(std::string{k_state_path},
-                  refresh_memory_health(state ? std::optional<std::string_view>(*state) : std::nullopt,
-                                        refresh));
+                  refresh_memory_health(
+                      state ? std::optional<std::string_view>(*state) : std::nullopt, refresh));
   done.plan.log_id = done.log_id;
   if (done.plan.action.empty()) {
     done.plan.action = draft.type;

@@ -1,12 +1,11 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/dates.hpp"
 #include "core/plan.hpp"
@@ -17,7 +16,7 @@
 namespace gv {
 class Snapshot;
 class ParseCache;
-}
+}  // namespace gv
 
 namespace gv::distill {
 

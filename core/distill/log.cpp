@@ -11,9 +11,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::string_view k_counters[] = {"total_operations", "total_purged",
-                                           "total_merged",     "total_compressed",
-                                           "total_refined",    "total_gc_deleted",
+constexpr std::string_view k_counters[] = {"total_operations", "total_purged",  "total_merged",
+                                           "total_compressed", "total_refined", "total_gc_deleted",
                                            "total_reviewed"};
 
 // The summary counter an operation type adds its affected count to.
@@ -56,7 +55,8 @@ Json metrics_json(const scoring::VaultMetrics& metrics) {
 }
 
 DistillLog::DistillLog()
-    : m_doc(Json{{"version", "1.0.0"}, {"operations", Json::array()}, {"summary", empty_summary()}}) {}
+    : m_doc(Json{
+          {"version", "1.0.0"}, {"operations", Json::array()}, {"summary", empty_summary()}}) {}
 
 DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
   DistillLog log;
@@ -141,11 +141,10 @@ std::vector<OperationView> DistillLog::operations() const {
     if (!entry.is_object()) {
       continue;
     }
-    views.push_back(OperationView{entry.value("id", std::string{}),
-                                  entry.value("type", std::string{}),
-                                  entry.value("timestamp", std::string{}),
-                                  optional_string(entry, "commit"),
-                                  optional_string(entry, "parent_commit"), entry});
+    views.push_back(
+        OperationView{entry.value("id", std::string{}), entry.value("type", std::string{}),
+                      entry.value("timestamp", std::string{}), optional_string(entry, "commit"),
+                      optional_string(entry, "parent_commit"), entry});
   }
   return views;
 }

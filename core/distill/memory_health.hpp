@@ -17,7 +17,7 @@ struct HealthRefresh {
   std::int64_t total_memories = 0;   // memory files on disk, tombstoned included
   std::int64_t never_retrieved = 0;  // of those, retrieval_count == 0
   std::int64_t health_score = 100;
-  std::string status;        // healthy, manageable, concerning, critical
+  std::string status;             // healthy, manageable, concerning, critical
   bool changed_memories = false;  // bumps distill_count (runs that changed a memory file)
 };
 

@@ -58,25 +58,26 @@ class Refine final : public SubMode {
       set.automatic_text = render_tier1_table(fixes.tier1) + "\n" + std::string(k_exemption_note);
     }
 
-    set.dry_run_text = fmt::format(
-        "[DRY RUN] Would apply {} Tier 1 fixes and offer {} Tier 2 fixes:\n", fixes.tier1.size(),
-        fixes.tier2.size());
+    set.dry_run_text =
+        fmt::format("[DRY RUN] Would apply {} Tier 1 fixes and offer {} Tier 2 fixes:\n",
+                    fixes.tier1.size(), fixes.tier2.size());
     if (!fixes.tier1.empty()) {
       set.dry_run_text += "\n" + render_tier1_table(fixes.tier1);
     }
     if (!fixes.tier2.empty()) {
-      set.dry_run_text += fmt::format("\n## Refine Candidates ({} issues found)\n\n", fixes.tier2.size());
+      set.dry_run_text +=
+          fmt::format("\n## Refine Candidates ({} issues found)\n\n", fixes.tier2.size());
     }
     for (const Tier2Fix& fix : fixes.tier2) {
       Candidate candidate;
       candidate.key = fix.key();
       candidate.label = fmt::format("{}: {}", fix.id, fix.fix);
-      candidate.details = fmt::format("{} | Current: {} | Suggested: {}\nRule: {}", fix.description,
-                                      describe_value(fix.current), describe_value(fix.suggested),
-                                      fix.rule);
-      candidate.json = {{"key", candidate.key},         {"id", fix.id},
-                        {"fix", fix.fix},               {"description", fix.description},
-                        {"current", fix.current},       {"suggested", fix.suggested},
+      candidate.details =
+          fmt::format("{} | Current: {} | Suggested: {}\nRule: {}", fix.description,
+                      describe_value(fix.current), describe_value(fix.suggested), fix.rule);
+      candidate.json = {{"key", candidate.key},   {"id", fix.id},
+                        {"fix", fix.fix},         {"description", fix.description},
+                        {"current", fix.current}, {"suggested", fix.suggested},
                         {"rule", fix.rule}};
       set.dry_run_text += fmt::format("  - {} | {} | Current: {} | Suggested: {}\n    Rule: {}\n",
                                       candidate.key, fix.description, describe_value(fix.current),

@@ -1,12 +1,12 @@
 #include "core/distill/refine_rules.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <set>
 #include <unordered_map>
 #include <variant>
-
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/memory/body.hpp"
@@ -22,10 +22,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::size_t k_summary_max_chars = 100;
-constexpr std::size_t k_enrich_below = 4;      // keyword_enrich fires under this many keywords
-constexpr std::size_t k_enrich_terms = 5;      // extract_keywords_from_content(content, 5)
-constexpr std::size_t k_term_min_chars = 5;    // "longer than 4 characters"
-constexpr int k_term_min_count = 2;            // a term seen once is not "frequent"
+constexpr std::size_t k_enrich_below = 4;    // keyword_enrich fires under this many keywords
+constexpr std::size_t k_enrich_terms = 5;    // extract_keywords_from_content(content, 5)
+constexpr std::size_t k_term_min_chars = 5;  // "longer than 4 characters"
+constexpr int k_term_min_count = 2;          // a term seen once is not "frequent"
 constexpr int k_category_min_hits = 3;
 constexpr int k_category_margin = 2;
 constexpr std::size_t k_neighbour_min_shared = 2;
@@ -33,19 +33,19 @@ constexpr std::size_t k_neighbour_min_shared = 2;
 // Common English words of five or more letters that say nothing about a memory's subject
 // (shorter words are dropped by length anyway), plus URL debris.
 constexpr std::string_view k_stop_words[] = {
-    "about",    "above",    "across",   "after",     "again",    "against",   "along",
-    "already",  "also",     "although", "always",    "among",    "another",   "anything",
-    "around",   "available", "based",   "because",   "before",   "being",     "below",
-    "between",  "cannot",   "could",    "doing",     "during",   "either",    "every",
-    "example",  "first",    "following", "further",  "having",   "however",   "https",
-    "instead",  "itself",   "later",    "least",     "little",   "might",     "never",
-    "often",    "other",    "others",   "otherwise", "ourselves", "perhaps",  "probably",
-    "quite",    "rather",   "really",   "second",    "several",  "shall",     "should",
-    "since",    "something", "sometimes", "still",   "their",    "theirs",    "themselves",
-    "there",    "therefore", "these",   "thing",     "things",   "those",     "though",
-    "three",    "through",  "under",    "until",     "using",    "usually",   "various",
-    "whatever", "where",    "whether",  "which",     "while",    "within",    "without",
-    "would",    "yourself", "yourselves",
+    "about",    "above",     "across",     "after",     "again",     "against", "along",
+    "already",  "also",      "although",   "always",    "among",     "another", "anything",
+    "around",   "available", "based",      "because",   "before",    "being",   "below",
+    "between",  "cannot",    "could",      "doing",     "during",    "either",  "every",
+    "example",  "first",     "following",  "further",   "having",    "however", "https",
+    "instead",  "itself",    "later",      "least",     "little",    "might",   "never",
+    "often",    "other",     "others",     "otherwise", "ourselves", "perhaps", "probably",
+    "quite",    "rather",    "really",     "second",    "several",   "shall",   "should",
+    "since",    "something", "sometimes",  "still",     "their",     "theirs",  "themselves",
+    "there",    "therefore", "these",      "thing",     "things",    "those",   "though",
+    "three",    "through",   "under",      "until",     "using",     "usually", "various",
+    "whatever", "where",     "whether",    "which",     "while",     "within",  "without",
+    "would",    "yourself",  "yourselves",
 };
 
 // Cue stems per category for the "cue words" rule: a word counts when it starts with a stem.
@@ -136,7 +136,8 @@ std::vector<std::string> words_of(std::string_view text) {
       word.remove_suffix(1);
     }
     const bool has_letter = std::any_of(word.begin(), word.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+             static_cast<unsigned char>(c) >= 0x80;
     });
     if (has_letter) {
       words.push_back(lowered(word));
@@ -288,7 +289,8 @@ std::string normalize_topic(std::string_view topic) {
 
 std::optional<std::string> summary_from_body(std::string_view body) {
   const BodySections sections = locate_sections(body);
-  const std::string_view main = body.substr(sections.main.begin, sections.main.end - sections.main.begin);
+  const std::string_view main =
+      body.substr(sections.main.begin, sections.main.end - sections.main.begin);
   FenceTracker fences;
   bool in_comment = false;
   for (const TextLine& line : split_lines(main)) {
@@ -335,7 +337,8 @@ std::vector<std::string> content_terms(std::string_view text, std::size_t limit)
   std::vector<std::string> order;
   for (std::string& word : words_of(text)) {
     if (code_points(word) < k_term_min_chars ||
-        std::find(std::begin(k_stop_words), std::end(k_stop_words), word) != std::end(k_stop_words)) {
+        std::find(std::begin(k_stop_words), std::end(k_stop_words), word) !=
+            std::end(k_stop_words)) {
       continue;
     }
     auto [it, added] = counts.try_emplace(word, Count{0, order.size()});
@@ -440,8 +443,9 @@ std::optional<TopicSuggestion> suggest_topic(const Memory& memory,
   if (neighbour == nullptr || best < k_neighbour_min_shared) {
     return std::nullopt;
   }
-  return TopicSuggestion{neighbour->topic, fmt::format("keyword-neighbour: shares {} keywords with {}",
-                                                       best, neighbour->id)};
+  return TopicSuggestion{
+      neighbour->topic,
+      fmt::format("keyword-neighbour: shares {} keywords with {}", best, neighbour->id)};
 }
 
 bool has_explicit_category(std::string_view bytes) {
@@ -467,11 +471,12 @@ RefineFixes find_refine_fixes(const std::vector<RefineSubject>& subjects) {
 
     after.keywords = dedupe_keywords(memory.keywords);
     if (after.keywords.size() != memory.keywords.size()) {
-      fixes.tier1.push_back(Tier1Fix{
-          memory.id, std::string(k_fix_keyword_dedup),
-          "Remove duplicate keywords (case-insensitive, keep first occurrence)",
-          fmt::format("Removed {} duplicate keywords", memory.keywords.size() - after.keywords.size()),
-          Json(memory.keywords), Json(after.keywords)});
+      fixes.tier1.push_back(
+          Tier1Fix{memory.id, std::string(k_fix_keyword_dedup),
+                   "Remove duplicate keywords (case-insensitive, keep first occurrence)",
+                   fmt::format("Removed {} duplicate keywords",
+                               memory.keywords.size() - after.keywords.size()),
+                   Json(memory.keywords), Json(after.keywords)});
     }
     if (memory.summary.empty()) {
       if (auto summary = summary_from_body(body_of(subject.bytes))) {
@@ -486,7 +491,8 @@ RefineFixes find_refine_fixes(const std::vector<RefineSubject>& subjects) {
     if (after.topic != memory.topic) {
       fixes.tier1.push_back(Tier1Fix{memory.id, std::string(k_fix_topic_normalize),
                                      "Normalize topic path (lowercase, clean separators)",
-                                     "Normalized topic path", Json(memory.topic), Json(after.topic)});
+                                     "Normalized topic path", Json(memory.topic),
+                                     Json(after.topic)});
     }
     adjusted.push_back(std::move(after));
   }
@@ -625,7 +631,8 @@ RefineEdits apply_refine_fixes(const std::vector<RefineSubject>& subjects, const
 
 std::string render_tier1_table(const std::vector<Tier1Fix>& fixes) {
   std::string out =
-      "## Tier 1 Automatic Fixes\n\n| Memory | Fix | Description |\n|--------|-----|-------------|\n";
+      "## Tier 1 Automatic Fixes\n\n| Memory | Fix | Description "
+      "|\n|--------|-----|-------------|\n";
   for (const Tier1Fix& fix : fixes) {
     out += fmt::format("| {} | {} | {} |\n", fix.id, fix.fix, fix.outcome);
   }

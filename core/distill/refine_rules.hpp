@@ -2,12 +2,11 @@
 
 #include <cstddef>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/dates.hpp"
 #include "core/memory/memory.hpp"
@@ -62,7 +61,8 @@ struct Tier2Fix {
 
 struct RefineFixes {
   std::vector<Tier1Fix> tier1;  // by memory, then keyword_dedup, summary_gen, topic_normalize
-  std::vector<Tier2Fix> tier2;  // by memory, then keyword_enrich, category_reclassify, topic_correct
+  std::vector<Tier2Fix>
+      tier2;  // by memory, then keyword_enrich, category_reclassify, topic_correct
 };
 
 // The active memories of `vault` with their bytes from `snapshot`, by id. Throws gv::Error when
@@ -98,7 +98,7 @@ struct RefineFixes {
 [[nodiscard]] std::vector<std::string> content_terms(std::string_view text, std::size_t limit);
 
 struct CategoryGuess {
-  std::string category;  // CONFIG, WORKFLOW, PATTERN, TECHNIQUE or INSIGHT
+  std::string category;             // CONFIG, WORKFLOW, PATTERN, TECHNIQUE or INSIGHT
   std::map<std::string, int> hits;  // cue words found per category
 };
 
@@ -130,8 +130,8 @@ struct TopicSuggestion {
 
 // The edits of one run: rewritten files and the log's `affected_memories` items.
 struct RefineEdits {
-  std::map<std::string, std::string> files;  // path -> new bytes
-  std::vector<std::string> ids;              // refined memories, by id
+  std::map<std::string, std::string> files;                           // path -> new bytes
+  std::vector<std::string> ids;                                       // refined memories, by id
   nlohmann::ordered_json affected = nlohmann::ordered_json::array();  // {id, fixes_applied, action}
   std::size_t tier1_count = 0;
   std::size_t tier2_count = 0;

@@ -1,9 +1,9 @@
 #include "core/distill/selection.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-
-#include <fmt/format.h>
 
 namespace gv::distill {
 namespace {
@@ -25,7 +25,8 @@ Selection parse_selection(std::string_view text, const std::vector<std::string>&
   std::size_t pos = 0;
   while (pos < text.size()) {
     const std::size_t end = text.find_first_of(", \t\r\n", pos);
-    const std::string_view token = text.substr(pos, end == std::string_view::npos ? end : end - pos);
+    const std::string_view token =
+        text.substr(pos, end == std::string_view::npos ? end : end - pos);
     pos = end == std::string_view::npos ? text.size() : end + 1;
     if (token.empty()) {
       continue;
@@ -42,11 +43,11 @@ Selection parse_selection(std::string_view text, const std::vector<std::string>&
     const auto first = parse_number(token.substr(0, dash));
     const auto last = dash == std::string_view::npos ? first : parse_number(token.substr(dash + 1));
     if (!first || !last || *first < 1 || *last < *first || *last > keys.size()) {
-      selection.error = keys.empty()
-                            ? fmt::format("`{}` is not a candidate: there are none", token)
-                            : fmt::format("`{}` is not a candidate: use numbers 1-{}, ranges like "
-                                          "1-2, candidate names, or `a` for all",
-                                          token, keys.size());
+      selection.error = keys.empty() ? fmt::format("`{}` is not a candidate: there are none", token)
+                                     : fmt::format(
+                                           "`{}` is not a candidate: use numbers 1-{}, ranges like "
+                                           "1-2, candidate names, or `a` for all",
+                                           token, keys.size());
       return selection;
     }
     for (std::size_t i = *first; i <= *last; ++i) {

@@ -17,6 +17,7 @@ struct Selection {
 // Reads what a person typed at the prompt or passed to --select: comma- or space-separated
 // candidate numbers (1-based), ranges (`2-4`), candidate keys (`MEM-x`), `a`/`all` for every
 // candidate; empty text selects nothing.
-[[nodiscard]] Selection parse_selection(std::string_view text, const std::vector<std::string>& keys);
+[[nodiscard]] Selection parse_selection(std::string_view text,
+                                        const std::vector<std::string>& keys);
 
 }  // namespace gv::distill

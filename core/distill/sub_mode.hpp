@@ -1,12 +1,11 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/dates.hpp"
 #include "core/distill/finish.hpp"
@@ -21,9 +20,9 @@ namespace gv::distill {
 // One thing the user can select at the MANDATORY STOP: a memory to tombstone, a pair to
 // merge, a fix to apply.
 struct Candidate {
-  std::string key;        // what --select names: a memory id, or `PRIMARY+SECONDARY` for a pair
-  std::string label;      // one line for the prompt, e.g. `MEM-x (score 0.82, past TTL by 30d)`
-  std::string details;    // further lines shown under the label (may be empty)
+  std::string key;      // what --select names: a memory id, or `PRIMARY+SECONDARY` for a pair
+  std::string label;    // one line for the prompt, e.g. `MEM-x (score 0.82, past TTL by 30d)`
+  std::string details;  // further lines shown under the label (may be empty)
   nlohmann::ordered_json json;  // this candidate in the `--dry-run --json` document
 };
 
@@ -32,7 +31,7 @@ struct CandidateSet {
   // Set when an edge-case check stops the run (e.g. `No purge candidates found. ...`): the
   // command prints it and exits 0 without a prompt or a change.
   std::optional<std::string> stop_message;
-  std::vector<Candidate> candidates;  // in presentation order
+  std::vector<Candidate> candidates;    // in presentation order
   std::string json_key = "candidates";  // `pairs` for merge
   std::string dry_run_text;             // the human dry run (Markdown); candidates listed
   std::string question;                 // the prompt's question

@@ -20,12 +20,8 @@ struct Factory {
 };
 
 constexpr Factory k_factories[] = {
-    {"purge", make_purge},
-    {"refine", make_refine},
-    {"auto", make_auto},
-    {"gc", make_gc},
-    {"merge", make_merge},
-    {"compress", make_compress},
+    {"purge", make_purge}, {"refine", make_refine}, {"auto", make_auto},
+    {"gc", make_gc},       {"merge", make_merge},   {"compress", make_compress},
 };
 
 }  // namespace

@@ -14,7 +14,8 @@ VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* ca
     for (const IndexEntryRecord& entry : state.existing_index->entries) {
       scoring::RetrievalOverride& slot = state.overrides[entry.id];
       slot.retrieval_count = std::max(slot.retrieval_count, entry.retrieval_count);
-      if (entry.last_retrieved && (!slot.last_retrieved || *slot.last_retrieved < *entry.last_retrieved)) {
+      if (entry.last_retrieved &&
+          (!slot.last_retrieved || *slot.last_retrieved < *entry.last_retrieved)) {
         slot.last_retrieved = entry.last_retrieved;
       }
     }

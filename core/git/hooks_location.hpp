@@ -19,7 +19,7 @@ enum class HooksPathSource {
 };
 
 struct HooksLocation {
-  std::filesystem::path dir;           // absolute
+  std::filesystem::path dir;  // absolute
   HooksPathSource source = HooksPathSource::default_dir;
   std::optional<std::string> configured;  // the raw `core.hooksPath` value, when set
 };

@@ -1,11 +1,11 @@
 #include "core/hooks/hook_files.hpp"
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/hooks/shim.hpp"
@@ -161,9 +161,9 @@ HookChange install_shim(const fs::path& dir, std::string_view name) {
   const bool chained = present(backup);
   write_executable(hook, render_shim(name, chained));
   change.outcome = chained ? HookOutcome::chained : HookOutcome::installed;
-  change.message = chained ? fmt::format("{}: installed; {} runs first", name,
-                                         backup.filename().string())
-                           : fmt::format("{}: installed", name);
+  change.message =
+      chained ? fmt::format("{}: installed; {} runs first", name, backup.filename().string())
+              : fmt::format("{}: installed", name);
   return change;
 }
 

@@ -1,11 +1,11 @@
 #include "core/hooks/installer.hpp"
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
@@ -91,8 +91,7 @@ bool InstallReport::ok() const {
 InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
   InstallReport report;
   report.location = git::hooks_location(repo);
-  if (report.location.source == git::HooksPathSource::outside &&
-      !options.allow_global_hooks_path) {
+  if (report.location.source == git::HooksPathSource::outside && !options.allow_global_hooks_path) {
     report.refusal = global_refusal(report.location, "install");
     return report;
   }
@@ -105,8 +104,9 @@ InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
       repo.set_config_string(config_key(driver, "name"), driver.description);
       repo.set_config_string(config_key(driver, "driver"), driver_command(driver));
     }
-    report.notes.emplace_back("merge drivers vault-generated, vault-log and vault-recall-metadata "
-                              "defined in .git/config");
+    report.notes.emplace_back(
+        "merge drivers vault-generated, vault-log and vault-recall-metadata "
+        "defined in .git/config");
   }
   if (configure_diff_driver(repo)) {
     report.notes.emplace_back("diff driver vault-memory defined in .git/config");
@@ -129,8 +129,7 @@ InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
 InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
   InstallReport report;
   report.location = git::hooks_location(repo);
-  if (report.location.source == git::HooksPathSource::outside &&
-      !options.allow_global_hooks_path) {
+  if (report.location.source == git::HooksPathSource::outside && !options.allow_global_hooks_path) {
     report.refusal = global_refusal(report.location, "remove");
     return report;
   }

@@ -18,7 +18,6 @@ inline constexpr const char* k_reindex_subject =
     "vault(reindex): regenerate index files after merge";
 inline constexpr const char* k_reindex_action = "reindex";
 
-
 // The commit the post-merge hook makes when a merge left the generated files stale: every file
 // plan_index_writes lists, subject k_reindex_subject, trailer `Vault-Action: reindex`, and a
 // body naming the files. nullopt when nothing would change.

@@ -1,8 +1,8 @@
 #include "core/hooks/shim.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace gv::hooks {
 

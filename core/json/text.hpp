@@ -16,7 +16,6 @@ struct Span {
 // Finds the value of `key` in the top-level object of `text` without parsing the rest, so a
 // caller can replace just that value and keep every other byte as the user wrote it.
 // nullopt when the text is not an object or has no such key. Assumes `text` is valid JSON.
-[[nodiscard]] std::optional<Span> find_top_level_value(std::string_view text,
-                                                       std::string_view key);
+[[nodiscard]] std::optional<Span> find_top_level_value(std::string_view text, std::string_view key);
 
 }  // namespace gv::json_text

@@ -1,6 +1,6 @@
-#include <algorithm>
-
 #include "core/memory/lines.hpp"
+
+#include <algorithm>
 
 namespace gv {
 

@@ -4,9 +4,8 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace gv::merge {
 namespace {

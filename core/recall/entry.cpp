@@ -1,10 +1,10 @@
 #include "core/recall/entry.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <optional>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace gv::recall {
 namespace {
@@ -14,12 +14,27 @@ constexpr std::size_t k_id_hex_length = 10;
 constexpr std::size_t k_token_length = 3 + k_id_hex_length;  // `^tr` + hex
 
 // Keys of the multi-line claim blocks the templates use. Those blocks never get ids.
-constexpr std::array<std::string_view, 21> k_claim_field_keys{
-    "claim",       "confidence",       "evidence",     "last_verified", "superseded_by",
-    "original_date", "role",           "contact",      "preferences",   "context",
-    "last_interaction", "choice",      "alternatives", "rationale",     "status",
-    "outcome",     "goal",             "key_decisions", "blockers",     "timeline",
-    "constraints"};
+constexpr std::array<std::string_view, 21> k_claim_field_keys{"claim",
+                                                              "confidence",
+                                                              "evidence",
+                                                              "last_verified",
+                                                              "superseded_by",
+                                                              "original_date",
+                                                              "role",
+                                                              "contact",
+                                                              "preferences",
+                                                              "context",
+                                                              "last_interaction",
+                                                              "choice",
+                                                              "alternatives",
+                                                              "rationale",
+                                                              "status",
+                                                              "outcome",
+                                                              "goal",
+                                                              "key_decisions",
+                                                              "blockers",
+                                                              "timeline",
+                                                              "constraints"};
 
 struct LineSpan {
   std::size_t begin = 0;
@@ -180,9 +195,8 @@ bool is_claim_field(std::string_view rest) {
     return false;
   }
   std::size_t pos = 2;
-  while (pos < rest.size() &&
-         ((rest[pos] >= 'a' && rest[pos] <= 'z') || (rest[pos] >= 'A' && rest[pos] <= 'Z') ||
-          rest[pos] == '_')) {
+  while (pos < rest.size() && ((rest[pos] >= 'a' && rest[pos] <= 'z') ||
+                               (rest[pos] >= 'A' && rest[pos] <= 'Z') || rest[pos] == '_')) {
     ++pos;
   }
   if (pos == 2 || rest.substr(pos, 3) != "**:") {
@@ -215,8 +229,8 @@ bool mentions_id(std::string_view line) {
 void classify(std::string_view rest, Entry& entry) {
   const bool tail_token =
       rest.size() >= k_token_length && token_at(rest, rest.size() - k_token_length);
-  const bool tagged_shape =
-      tail_token && (rest.size() == k_token_length || rest[rest.size() - k_token_length - 1] == ' ');
+  const bool tagged_shape = tail_token && (rest.size() == k_token_length ||
+                                           rest[rest.size() - k_token_length - 1] == ' ');
   const std::size_t tail = tagged_shape ? rest.size() - k_token_length : std::string_view::npos;
 
   // Rule (b): a valid-looking id anywhere but the matched tail means a mid-line or doubled id.
@@ -253,7 +267,8 @@ Finding ignored_id_warning(const ManagedFile& file, int line, std::string_view w
   finding.severity = Severity::warning;
   finding.path = file.path;
   finding.line = line;
-  finding.message = fmt::format("id on {} is ignored: only single-line list entries carry ids", what);
+  finding.message =
+      fmt::format("id on {} is ignored: only single-line list entries carry ids", what);
   return finding;
 }
 
@@ -328,9 +343,10 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
 
     if (!line.starts_with("- ")) {
       if (mentions_id(line)) {
-        const std::string_view what = line.starts_with('#')                            ? "a heading"
-                                      : (!line.empty() && is_blank(line.front())) ? "an indented line"
-                                                                                    : "a line that is not a list entry";
+        const std::string_view what = line.starts_with('#') ? "a heading"
+                                      : (!line.empty() && is_blank(line.front()))
+                                          ? "an indented line"
+                                          : "a line that is not a list entry";
         parsed.findings.push_back(ignored_id_warning(parsed.file, number, what));
       }
       continue;

@@ -22,12 +22,12 @@ struct Entry {
   int line = 0;                 // 1-based
   std::size_t begin = 0;        // first byte of the line (after a BOM on line 1)
   std::size_t content_end = 0;  // end of the content, before `\r\n` or `\n`
-  std::size_t end = 0;          // after the terminator; equals content_end on a last line without one
-  std::string raw;              // the line without its terminator, trailing whitespace kept
-  std::string text;             // after `- `, before ` ^tr…`, verbatim (no trailing whitespace)
-  std::string id;               // `tr` + 10 hex without the caret; empty unless tagged
+  std::size_t end = 0;  // after the terminator; equals content_end on a last line without one
+  std::string raw;      // the line without its terminator, trailing whitespace kept
+  std::string text;     // after `- `, before ` ^tr…`, verbatim (no trailing whitespace)
+  std::string id;       // `tr` + 10 hex without the caret; empty unless tagged
   EntryState state = EntryState::untagged;
-  std::string bad_token;        // malformed only: the offending token, for messages
+  std::string bad_token;  // malformed only: the offending token, for messages
 };
 
 // A managed file with its bytes and the entries found in them, in line order.

@@ -1,8 +1,8 @@
 #include "core/recall/gate.hpp"
 
-#include <map>
-
 #include <fmt/format.h>
+
+#include <map>
 
 namespace gv::recall {
 namespace {
@@ -113,8 +113,8 @@ std::vector<Finding> id_findings(const std::vector<ParsedFile>& files) {
       finding.id = duplicate.id;
       finding.message = fmt::format("duplicate id ^{} on {} lines: {}", duplicate.id,
                                     duplicate.locations.size(), where);
-      finding.fix = fmt::format("delete the id from all but one line, then run {}",
-                                k_init_ids_command);
+      finding.fix =
+          fmt::format("delete the id from all but one line, then run {}", k_init_ids_command);
       findings.push_back(std::move(finding));
     }
   }
@@ -125,8 +125,8 @@ std::vector<Finding> id_findings(const std::vector<ParsedFile>& files) {
 }
 
 std::string missing_ids_refusal(const IdGate& gate) {
-  std::string out = fmt::format("Cannot run maintain: {} entries are missing IDs.\n",
-                                gate.missing_count());
+  std::string out =
+      fmt::format("Cannot run maintain: {} entries are missing IDs.\n", gate.missing_count());
   out += fmt::format("Run {} first to tag all entries.\n", k_init_ids_command);
   // init-ids cannot repair these, so the user has to be told where they are.
   for (const EntryLocation& location : gate.malformed) {

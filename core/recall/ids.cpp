@@ -84,8 +84,8 @@ InitIdsPlan plan_init_ids(const std::vector<ParsedFile>& files,
       }
       const std::string id = generate_id(random, taken);
       const std::string_view kept = trim_trailing_blanks(entry.raw);
-      TaggedLine line{parsed.file.path, parsed.file.display_path, entry.line, id, entry.raw,
-                      std::string{kept} + " ^" + id};
+      TaggedLine line{parsed.file.path, parsed.file.display_path,     entry.line, id,
+                      entry.raw,        std::string{kept} + " ^" + id};
       // Everything up to the end of the kept content is copied unchanged, then the id, then
       // the original terminator (and whatever follows) on the next copy.
       out.append(parsed.bytes, copied, entry.begin + kept.size() - copied);

@@ -1,9 +1,9 @@
 #include "core/recall/metadata.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/recall/entry.hpp"
@@ -18,7 +18,8 @@ constexpr std::string_view k_active = "active";
 
 int line_of_offset(std::string_view bytes, std::size_t offset) {
   offset = std::min(offset, bytes.size());
-  return 1 + static_cast<int>(std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return 1 + static_cast<int>(std::count(
+                 bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 // nlohmann's messages start with `[json.exception.parse_error.101] `; the category is noise.
@@ -90,8 +91,8 @@ class Reader {
     }
     for (auto& [key, value] : document.items()) {
       if (!value.is_object()) {
-        throw Error("{}:{}: record `{}` must be an object, found {}", m_path, line_of_key(key),
-                    key, value.type_name());
+        throw Error("{}:{}: record `{}` must be an object, found {}", m_path, line_of_key(key), key,
+                    value.type_name());
       }
     }
     // Canonical keys first, so a variant spelling (`^trX`) never displaces the record stored
@@ -155,10 +156,11 @@ class Reader {
     }
     std::string value = it->get<std::string>();
     if (is_date_shape(value)) {
-      warn(key, id, fmt::format("`{}` is a date without a time (`{}`); read as midnight UTC",
-                                field, value));
+      warn(key, id,
+           fmt::format("`{}` is a date without a time (`{}`); read as midnight UTC", field, value));
     } else if (!is_timestamp_shape(value)) {
-      warn(key, id, fmt::format("`{}` is not a timestamp (`{}`); treated as missing", field, value));
+      warn(key, id,
+           fmt::format("`{}` is not a timestamp (`{}`); treated as missing", field, value));
     }
     return value;
   }

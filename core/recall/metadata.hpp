@@ -1,13 +1,12 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/finding.hpp"
 #include "core/recall/ids.hpp"
@@ -26,8 +25,8 @@ struct Record {
   bool pinned = false;
   std::optional<std::string> snoozed_until;
   std::string status = "active";
-  std::string tier;                                   // empty when absent
-  nlohmann::json extra = nlohmann::json::object();    // unknown keys, kept on rewrite
+  std::string tier;                                 // empty when absent
+  nlohmann::json extra = nlohmann::json::object();  // unknown keys, kept on rewrite
 };
 
 // Keyed by id without the caret; std::map keeps byte order, the order the file is written in.

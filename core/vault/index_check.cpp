@@ -8,9 +8,9 @@
 #include <string_view>
 #include <utility>
 
-#include "core/vault/index_reader.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/vault/index_reader.hpp"
 
 namespace gv {
 

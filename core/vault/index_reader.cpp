@@ -1,12 +1,12 @@
 #include "core/vault/index_reader.hpp"
 
-#include "core/memory/lines.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 #include <utility>
+
+#include "core/memory/lines.hpp"
 
 namespace gv {
 

@@ -13,7 +13,7 @@ namespace {
 struct BadFile {
   const char* name;
   std::string bytes;
-  const char* where;  // expected `path:line` prefix of the message
+  const char* where;       // expected `path:line` prefix of the message
   std::size_t scored = 4;  // a bad field falls back to its default; a bad file is left out
 };
 
@@ -25,7 +25,8 @@ TEST_CASE("each kind of broken memory is named with path and line and nothing is
   const std::vector<BadFile> cases{
       {"malformed YAML", "---\ntitle: \"ok\"\ncreated: 2026-01-01\nkeywords: [a, b\n---\nbody\n",
        ".memory/10-Memories/MEM-bad.md:"},
-      {"missing title", "---\ncreated: 2026-01-01\n---\nbody\n", ".memory/10-Memories/MEM-bad.md:1:"},
+      {"missing title", "---\ncreated: 2026-01-01\n---\nbody\n",
+       ".memory/10-Memories/MEM-bad.md:1:"},
       {"missing created", "---\ntitle: \"x\"\n---\nbody\n", ".memory/10-Memories/MEM-bad.md:1:"},
       {"invalid date", "---\ntitle: \"x\"\ncreated: 2026-02-30\n---\nbody\n",
        ".memory/10-Memories/MEM-bad.md:3:"},
@@ -76,9 +77,13 @@ TEST_CASE("an oversized memory file is refused without being parsed", "[bad-inpu
 TEST_CASE("a memory symlinked to a file outside the repository is never read", "[bad-input]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
-  const auto outside = sandbox.root().parent_path() / (sandbox.root().filename().string() + "-secret.md");
-  REQUIRE(sandbox.sh("printf -- '---\\ntitle: \"secret\"\\ncreated: 2026-01-01\\n---\\nsecret body\\n' > '" +
-                     outside.string() + "'").code == 0);
+  const auto outside =
+      sandbox.root().parent_path() / (sandbox.root().filename().string() + "-secret.md");
+  REQUIRE(sandbox
+              .sh("printf -- '---\\ntitle: \"secret\"\\ncreated: 2026-01-01\\n---\\nsecret "
+                  "body\\n' > '" +
+                  outside.string() + "'")
+              .code == 0);
   REQUIRE(sandbox.sh("ln -s '" + outside.string() + "' .memory/10-Memories/MEM-link.md").code == 0);
   const auto result = sandbox.vault({"distill", "--json"});
   CHECK(result.code == 0);

@@ -103,7 +103,8 @@ TEST_CASE("auto --dry-run shows the fixes and what auto never runs, and writes n
   CHECK_THAT(text.out, Catch::StartsWith(
                            "[DRY RUN] Auto distill would apply 3 Tier 1 fixes to 1 memories:\n\n"
                            "## Tier 1 Automatic Fixes\n"));
-  CHECK_THAT(text.out, Catch::Contains("| Tier 2 Refine | Interactive fixes require user selection |\n"));
+  CHECK_THAT(text.out,
+             Catch::Contains("| Tier 2 Refine | Interactive fixes require user selection |\n"));
   CHECK_THAT(text.out, Catch::EndsWith("\nNo changes made.\n"));
 
   const auto dry = sandbox.vault({"distill", "--auto", "--dry-run", "--json"});

@@ -17,8 +17,7 @@ const std::string k_purge_list =
     "   2. MEM-gamma\n"
     "      Score: 0.55 | Created: 2026-05-01 | Retrievals: 0 | Tokens: 15 | Category: PATTERN\n";
 
-const std::string k_prompt =
-    "Select (numbers, ranges like 1-3, `a` for all, empty for none): ";
+const std::string k_prompt = "Select (numbers, ranges like 1-3, `a` for all, empty for none): ";
 
 bool tombstoned(const Sandbox& sandbox, const std::string& id) {
   return sandbox.read(".memory/10-Memories/" + id + ".md").find("\nstatus: tombstoned\n") !=
@@ -83,9 +82,10 @@ TEST_CASE("an answer the prompt cannot read makes it ask again", "[distill][prom
   const auto result = sandbox.vault_tty({"distill", "--purge"}, "zzz\n2\n");
   INFO(result.out);
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.out, Catch::Contains(k_prompt + "`zzz` is not a candidate: use numbers 1-2, "
-                                                    "ranges like 1-2, candidate names, or `a` for "
-                                                    "all\n\n" +
+  CHECK_THAT(result.out, Catch::Contains(k_prompt +
+                                         "`zzz` is not a candidate: use numbers 1-2, "
+                                         "ranges like 1-2, candidate names, or `a` for "
+                                         "all\n\n" +
                                          k_prompt));
   CHECK(count(result.out, k_prompt) == 2);
   CHECK(tombstoned(sandbox, "MEM-gamma"));
@@ -105,8 +105,9 @@ TEST_CASE("refine on a terminal shows Tier 1 first, then asks about Tier 2", "[d
                              "   1. MEM-editor: keyword_enrich\n"
                              "      Add suggested keywords based on content analysis | Current: "
                              "[lazy] | Suggested: [plugin]\n"));
-  CHECK_THAT(result.out,
-             Catch::EndsWith("No Tier 2 fixes selected. Only Tier 1 automatic fixes were applied.\n"));
+  CHECK_THAT(
+      result.out,
+      Catch::EndsWith("No Tier 2 fixes selected. Only Tier 1 automatic fixes were applied.\n"));
   // The table is shown once, before the prompt.
   CHECK(count(result.out, "## Tier 1 Automatic Fixes") == 1);
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);

@@ -53,9 +53,10 @@ TEST_CASE("refine --dry-run lists both tiers and writes nothing", "[distill][ref
                                "| MEM-retry | summary_gen | Generated summary from content |\n"
                                "| MEM-retry | topic_normalize | Normalized topic path |\n"
                                "\n## Refine Candidates (3 issues found)\n\n"));
-  CHECK_THAT(text.out,
-             Catch::Contains("  - MEM-editor:category | Category may not match content | Current: "
-                             "PATTERN | Suggested: CONFIG\n    Rule: cue-words: CONFIG 11, PATTERN 0\n"));
+  CHECK_THAT(
+      text.out,
+      Catch::Contains("  - MEM-editor:category | Category may not match content | Current: "
+                      "PATTERN | Suggested: CONFIG\n    Rule: cue-words: CONFIG 11, PATTERN 0\n"));
   CHECK_THAT(text.out, Catch::EndsWith("\nNo changes made.\n"));
 
   const auto dry = sandbox.vault({"distill", "--refine", "--dry-run", "--json"});
@@ -153,12 +154,13 @@ TEST_CASE("refine --select applies exactly the chosen Tier 2 fixes with Tier 1",
       sandbox.vault({"distill", "--refine", "--select", "MEM-editor:keywords,MEM-editor:topic"});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.out, Catch::Contains("## Tier 2 Fixes Applied\n\n"
-                                         "| Memory | Fix | Change |\n"
-                                         "|--------|-----|--------|\n"
-                                         "| MEM-editor | keyword_enrich | Added [plugin] |\n"
-                                         "| MEM-editor | topic_correct | neovim -> tools/neovim |\n"
-                                         "\nRefined 2 memories. Tier 1: 3 fixes, Tier 2: 2 fixes\n"));
+  CHECK_THAT(result.out,
+             Catch::Contains("## Tier 2 Fixes Applied\n\n"
+                             "| Memory | Fix | Change |\n"
+                             "|--------|-----|--------|\n"
+                             "| MEM-editor | keyword_enrich | Added [plugin] |\n"
+                             "| MEM-editor | topic_correct | neovim -> tools/neovim |\n"
+                             "\nRefined 2 memories. Tier 1: 3 fixes, Tier 2: 2 fixes\n"));
   CHECK_THAT(result.out, !Catch::Contains("No Tier 2 fixes selected"));
 
   std::string editor = gv::test::k_refine_editor;

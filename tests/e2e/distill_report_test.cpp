@@ -35,14 +35,14 @@ TEST_CASE("distill --json scores every active memory as worked out by hand", "[d
   const json& alpha = memory_of(report, "MEM-alpha");
   CHECK(alpha["token_count"] == 15);  // "# Alpha" + 10 words = 12 words * 1.3
   CHECK(alpha["staleness"].get<double>() == Approx(10.0 / 90));
-  CHECK(alpha["zero_retrieval"] == 0.0);   // only 10 days old
+  CHECK(alpha["zero_retrieval"] == 0.0);                   // only 10 days old
   CHECK(alpha["duplicate"].get<double>() == Approx(0.6));  // {a,b,c} of 5 shared with beta
   CHECK(alpha["composite"].get<double>() == Approx(0.3 * 10.0 / 90 + 0.25 * 0.6));
   CHECK(alpha["classification"] == "healthy");
   CHECK(alpha["cluster"] == "tests");
 
   const json& beta = memory_of(report, "MEM-beta");
-  CHECK(beta["token_count"] == 910);                        // 700 words
+  CHECK(beta["token_count"] == 910);  // 700 words
   CHECK(beta["size_penalty"].get<double>() == Approx(310.0 / 600));
   CHECK(beta["staleness"].get<double>() == Approx(30.0 / 90 - 0.3));  // FSRS adjustment
   CHECK(beta["duplicate"].get<double>() == Approx(0.75));
@@ -76,8 +76,10 @@ TEST_CASE("the health report is the Markdown template and changes nothing", "[di
   const auto head = sandbox.git({"rev-parse", "HEAD"}).out;
   const auto result = sandbox.vault({"distill"});
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.out, Catch::StartsWith("## Memory Vault Health Report\n\n**Generated**: 2026-11-30\n"));
-  CHECK_THAT(result.out, Catch::Contains("#### Purge Candidates (score >= 0.7)\n- MEM-delta (score: 0.80)\n"));
+  CHECK_THAT(result.out,
+             Catch::StartsWith("## Memory Vault Health Report\n\n**Generated**: 2026-11-30\n"));
+  CHECK_THAT(result.out,
+             Catch::Contains("#### Purge Candidates (score >= 0.7)\n- MEM-delta (score: 0.80)\n"));
   CHECK_THAT(result.out, Catch::Contains("| MEM-eps | 2026-11-25 | purge | 2 |"));
   CHECK_THAT(result.out, Catch::Contains("**Score**: 85/100"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
@@ -164,10 +166,12 @@ TEST_CASE("distill --record refuses a vault with uncommitted changes", "[distill
   CHECK_FALSE(sandbox.exists("specs/state.json"));
 }
 
-TEST_CASE("a report on a vault with a broken memory warns with path and line", "[distill][report]") {
+TEST_CASE("a report on a vault with a broken memory warns with path and line",
+          "[distill][report]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
-  sandbox.write(".memory/10-Memories/MEM-broken.md", "---\ntitle: [unclosed\ncreated: 2026-01-01\n---\nbody\n");
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: [unclosed\ncreated: 2026-01-01\n---\nbody\n");
   const auto result = sandbox.vault({"distill", "--json"});
   CHECK(result.code == 0);
   CHECK_THAT(result.err, Catch::Contains(".memory/10-Memories/MEM-broken.md:"));

@@ -1,11 +1,9 @@
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "tests/e2e/sandbox.hpp"
 
@@ -54,8 +52,7 @@ Result commit_file(const Sandbox& sandbox, const std::string& name, const std::s
 
 }  // namespace
 
-TEST_CASE("after install a commit runs the chained foreign hook first, then git-vault",
-          "[hooks]") {
+TEST_CASE("after install a commit runs the chained foreign hook first, then git-vault", "[hooks]") {
   Sandbox sandbox;
   prepare(sandbox);
   sandbox.write(".git/hooks/pre-commit", foreign_hook(0));
@@ -225,8 +222,7 @@ TEST_CASE("a submodule gets its own hooks in its own git dir", "[hooks]") {
   CHECK(contains(commit.err, "skipping schema"));
 }
 
-TEST_CASE("without git-vault on PATH the pre-commit shim blocks and says what to do",
-          "[hooks]") {
+TEST_CASE("without git-vault on PATH the pre-commit shim blocks and says what to do", "[hooks]") {
   Sandbox sandbox;
   prepare(sandbox);
   install(sandbox);
@@ -234,7 +230,8 @@ TEST_CASE("without git-vault on PATH the pre-commit shim blocks and says what to
   REQUIRE(sandbox.git({"add", "a.txt"}).code == 0);
   const Result blocked = sandbox.sh("PATH=/usr/bin:/bin git commit -q -m a");
   CHECK(blocked.code != 0);
-  CHECK(contains(blocked.err, "git-vault: the pre-commit hook needs git-vault, which is not on PATH"));
+  CHECK(contains(blocked.err,
+                 "git-vault: the pre-commit hook needs git-vault, which is not on PATH"));
   CHECK(contains(blocked.err, "remove this hook"));
   CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "1\n");
 }

@@ -72,13 +72,15 @@ TEST_CASE("index carries retrieval counts kept only in the old index into frontm
   const std::string alpha = sandbox.read(".memory/10-Memories/MEM-alpha.md");
   CHECK_THAT(alpha, Catch::Contains("\nretrieval_count: 7\nlast_retrieved: 2026-11-29\n"));
   CHECK(json::parse(result.out)["retrieval_counts_carried"] == json::array({"MEM-alpha"}));
-  CHECK(json::parse(sandbox.read(".memory/memory-index.json"))["entries"][0]["retrieval_count"] == 7);
+  CHECK(json::parse(sandbox.read(".memory/memory-index.json"))["entries"][0]["retrieval_count"] ==
+        7);
 }
 
 TEST_CASE("index refuses to regenerate over a broken memory and writes nothing", "[index]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
-  sandbox.write(".memory/10-Memories/MEM-broken.md", "---\ntitle: \"x\"\ncreated: 2026-02-30\n---\n");
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: \"x\"\ncreated: 2026-02-30\n---\n");
   const auto result = sandbox.vault({"index"});
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::Contains(".memory/10-Memories/MEM-broken.md:3:"));

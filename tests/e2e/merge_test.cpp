@@ -1,8 +1,6 @@
 #include <catch2/catch.hpp>
-
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "tests/e2e/sandbox.hpp"
 
@@ -31,9 +29,10 @@ void prepare(Sandbox& sandbox) {
   sandbox.write(".memory/distill-log.json", log_of(k_first, 1));
   sandbox.write(".memory/memory-index.json", "{\"entries\": []}\n");
   sandbox.write(".memory/20-Indices/index.md", "# Index\n");
-  sandbox.write("memory/.recall/metadata.json",
-                R"({"tr0000000001": {"last_reviewed_at": "2026-11-01T00:00:00Z", "tier": "working"}})"
-                "\n");
+  sandbox.write(
+      "memory/.recall/metadata.json",
+      R"({"tr0000000001": {"last_reviewed_at": "2026-11-01T00:00:00Z", "tier": "working"}})"
+      "\n");
   const Result install = sandbox.vault({"hooks", "install"});
   INFO(install.err);
   REQUIRE(install.code == 0);
@@ -99,8 +98,9 @@ TEST_CASE("recall metadata from two branches is united and the later review wins
   prepare(sandbox);
 
   on_branch(sandbox, "left");
-  sandbox.write("memory/.recall/metadata.json",
-                R"({"tr0000000001": {"last_reviewed_at": "2026-11-20T00:00:00Z", "tier": "register"},
+  sandbox.write(
+      "memory/.recall/metadata.json",
+      R"({"tr0000000001": {"last_reviewed_at": "2026-11-20T00:00:00Z", "tier": "register"},
                     "tr0000000002": {"last_reviewed_at": "2026-11-02T00:00:00Z"}})");
   sandbox.commit_all("left review");
 

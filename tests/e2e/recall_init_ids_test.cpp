@@ -1,8 +1,6 @@
 #include <catch2/catch.hpp>
-
-#include <regex>
-
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "tests/e2e/sandbox.hpp"
 
@@ -35,7 +33,8 @@ TEST_CASE("init-ids tags untagged entries and writes their metadata", "[e2e][rec
 
   const std::string working = sandbox.read("CLAUDE.local.md");
   const std::regex tagged_working(
-      "# Working Memory\n\n## Critical Preferences\n- Prefers tabs over spaces \\^(tr[0-9a-f]{10})\n"
+      "# Working Memory\n\n## Critical Preferences\n- Prefers tabs over spaces "
+      "\\^(tr[0-9a-f]{10})\n"
       "- \\[None captured yet\\]\n- Known fact \\^tr0000000001\n- Broken \\^tr12\n"
       "<!-- - template example -->\n");
   std::smatch match;
@@ -107,7 +106,8 @@ TEST_CASE("init-ids -v names each tagged entry on stderr", "[e2e][recall]") {
   sandbox.write("memory/archive/2025/old.md", "- archived fact\n");
   const auto result = sandbox.vault({"recall", "init-ids", "-v"});
   CHECK(result.code == 0);
-  CHECK(std::regex_search(result.err, std::regex("tagged memory/archive/2025/old.md:1 \\^tr[0-9a-f]{10}")));
+  CHECK(std::regex_search(result.err,
+                          std::regex("tagged memory/archive/2025/old.md:1 \\^tr[0-9a-f]{10}")));
   CHECK(result.err.find("  archive/2025/old.md 1 entries tagged") != std::string::npos);
 }
 

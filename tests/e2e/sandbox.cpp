@@ -9,12 +9,11 @@
 #include <unistd.h>
 
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <catch2/catch.hpp>
 
 extern char** environ;
 
@@ -284,7 +283,8 @@ Result Sandbox::run(const std::vector<std::string>& argv, std::string_view stdin
 void copy_fixture(const Sandbox& sandbox, std::string_view name) {
   const fs::path source = fs::path(GIT_VAULT_SOURCE_DIR) / "tests" / "fixtures" / name;
   REQUIRE(fs::is_directory(source));
-  fs::copy(source, sandbox.root(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  fs::copy(source, sandbox.root(),
+           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
 
 }  // namespace gv::test

@@ -7,15 +7,14 @@
 using gv::test::Sandbox;
 using nlohmann::json;
 
-TEST_CASE("search ranks keyword matches first and never returns tombstoned memories",
-          "[search]") {
+TEST_CASE("search ranks keyword matches first and never returns tombstoned memories", "[search]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
   const auto result = sandbox.vault({"search", "x", "q", "--json"});
   INFO(result.err);
   REQUIRE(result.code == 0);
   const json hits = json::parse(result.out)["hits"];
-  REQUIRE(hits.size() == 2);  // MEM-eps has keyword q but is tombstoned
+  REQUIRE(hits.size() == 2);           // MEM-eps has keyword q but is tombstoned
   CHECK(hits[0]["id"] == "MEM-beta");  // keyword x
   CHECK(hits[0]["score"] == 3.0);
   CHECK(hits[1]["id"] == "MEM-gamma");  // topic python/x

@@ -1,14 +1,14 @@
 #include "tests/e2e/vault_fixture.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 namespace gv::test {
 
-std::string memory_file(std::string_view title, std::string_view created,
-                        std::string_view keywords, int retrieval_count,
-                        std::string_view last_retrieved, std::string_view extra, int body_words,
-                        std::string_view topic) {
+std::string memory_file(std::string_view title, std::string_view created, std::string_view keywords,
+                        int retrieval_count, std::string_view last_retrieved,
+                        std::string_view extra, int body_words, std::string_view topic) {
   std::string body;
   for (int i = 0; i < body_words; ++i) {
     body += fmt::format("w{}{}", i, (i % 10 == 9) ? "\n" : " ");

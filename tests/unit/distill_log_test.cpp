@@ -49,7 +49,8 @@ TEST_CASE("an existing log keeps its bytes and gains missing counters", "[distil
   const auto doc = nlohmann::json::parse(log.serialize());
   CHECK(doc["summary"]["total_gc_deleted"] == 1);
   CHECK(doc["summary"]["total_operations"] == 2);
-  CHECK(log.serialize().starts_with("{\n  \"version\": \"1.0.0\",\n  \"operations\": [\n    {\n      \"id\": \"distill_1\","));
+  CHECK(log.serialize().starts_with(
+      "{\n  \"version\": \"1.0.0\",\n  \"operations\": [\n    {\n      \"id\": \"distill_1\","));
 }
 
 TEST_CASE("a corrupt log names its file and line", "[distill-log]") {

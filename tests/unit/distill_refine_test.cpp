@@ -1,8 +1,7 @@
-#include "core/distill/refine_rules.hpp"
-
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "core/distill/refine_rules.hpp"
 #include "core/memory/parse.hpp"
 
 using gv::distill::RefineFixes;
@@ -99,7 +98,7 @@ TEST_CASE("the cue-words rule names a category only on clear evidence", "[distil
   REQUIRE(guess);
   CHECK(guess->category == "CONFIG");
   CHECK(guess->hits.at("CONFIG") == 6);  // configure, plugin, settings, config, option, setup
-  CHECK_FALSE(infer_category(config_text, "config"));  // already CONFIG (case-insensitive)
+  CHECK_FALSE(infer_category(config_text, "config"));      // already CONFIG (case-insensitive)
   CHECK_FALSE(infer_category("config setup", "PATTERN"));  // two hits are not enough
   // Tied categories give no answer.
   CHECK_FALSE(infer_category("config setup option pattern design structure", "INSIGHT"));
@@ -142,7 +141,8 @@ TEST_CASE("topic suggestions follow known paths and keyword neighbours", "[disti
   CHECK_FALSE(suggest_topic(lone, {filed, twice, lone}));  // two paths: ambiguous
 }
 
-TEST_CASE("an explicit category field is recognised only when it has a value", "[distill][refine]") {
+TEST_CASE("an explicit category field is recognised only when it has a value",
+          "[distill][refine]") {
   using gv::distill::has_explicit_category;
   CHECK(has_explicit_category("---\ntitle: \"a\"\ncategory: preference\n---\n"));
   CHECK_FALSE(has_explicit_category("---\ntitle: \"a\"\ncategory:\n---\n"));
@@ -194,8 +194,7 @@ TEST_CASE("applying refine fixes edits only the fields it fixes", "[distill][ref
         "\n"
         "## Connections\n"
         "- [[MEM-other]]\n");
-  CHECK(edits.affected ==
-        ordered_json::parse(R"([{"id": "MEM-retry",
+  CHECK(edits.affected == ordered_json::parse(R"([{"id": "MEM-retry",
           "fixes_applied": ["keyword_dedup", "summary_gen", "topic_normalize"],
           "action": "refined"}])"));
   CHECK(edits.tier1_count == 3);

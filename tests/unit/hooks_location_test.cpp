@@ -1,8 +1,9 @@
-#include <catch2/catch.hpp>
+#include "core/git/hooks_location.hpp"
 
 #include <git2.h>
 
-#include "core/git/hooks_location.hpp"
+#include <catch2/catch.hpp>
+
 #include "core/git/repo.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
@@ -28,15 +29,16 @@ class GlobalConfigDir {
   explicit GlobalConfigDir(const fs::path& dir) {
     REQUIRE(git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, dir.c_str()) == 0);
   }
-  ~GlobalConfigDir() { git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, nullptr); }
+  ~GlobalConfigDir() {
+    git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, nullptr);
+  }
   GlobalConfigDir(const GlobalConfigDir&) = delete;
   GlobalConfigDir& operator=(const GlobalConfigDir&) = delete;
 };
 
 }  // namespace
 
-TEST_CASE("a relative hooksPath resolves against the work tree root, ~ against HOME",
-          "[hooks]") {
+TEST_CASE("a relative hooksPath resolves against the work tree root, ~ against HOME", "[hooks]") {
   CHECK(resolve_hooks_path(".githooks", "/w/repo", "/home/u") == fs::path("/w/repo/.githooks"));
   CHECK(resolve_hooks_path("./tools/../hooks", "/w/repo", "/home/u") == fs::path("/w/repo/hooks"));
   CHECK(resolve_hooks_path("~/hooks", "/w/repo", "/home/u") == fs::path("/home/u/hooks"));

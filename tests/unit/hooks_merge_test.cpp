@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -128,11 +127,12 @@ TEST_CASE("recall metadata is the union by id and the later review wins", "[merg
 }
 
 TEST_CASE("a record without last_reviewed_at loses, equal ones keep ours", "[merge]") {
-  const auto a = merge_recall_metadata(R"({"tr1": {"tier": "a"}})",
-                                       R"({"tr1": {"tier": "b", "last_reviewed_at": "2026-01-01"}})");
+  const auto a = merge_recall_metadata(
+      R"({"tr1": {"tier": "a"}})", R"({"tr1": {"tier": "b", "last_reviewed_at": "2026-01-01"}})");
   CHECK(nlohmann::json::parse(*a)["tr1"]["tier"] == "b");
-  const auto b = merge_recall_metadata(R"({"tr1": {"tier": "a", "last_reviewed_at": "2026-01-01"}})",
-                                       R"({"tr1": {"tier": "b", "last_reviewed_at": "2026-01-01"}})");
+  const auto b =
+      merge_recall_metadata(R"({"tr1": {"tier": "a", "last_reviewed_at": "2026-01-01"}})",
+                            R"({"tr1": {"tier": "b", "last_reviewed_at": "2026-01-01"}})");
   CHECK(nlohmann::json::parse(*b)["tr1"]["tier"] == "a");
 }
 

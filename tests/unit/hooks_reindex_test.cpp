@@ -18,8 +18,7 @@ TEST_CASE("after a merge that left the index files current, no reindex commit is
                            ymd(2026, 11, 30)));
 }
 
-TEST_CASE("a merge that added a memory plans one reindex commit of the stale files",
-          "[hooks]") {
+TEST_CASE("a merge that added a memory plans one reindex commit of the stale files", "[hooks]") {
   auto before = small_vault();
   before.pop_back();  // the branch that did not have MEM-a-editor
   const auto old_files = gv::render_index_files(before, ymd(2026, 11, 1));

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "core/hooks/shim.hpp"
@@ -7,8 +6,7 @@
 using gv::hooks::is_our_shim;
 using gv::hooks::render_shim;
 
-TEST_CASE("a shim is a LF-only sh script carrying the marker and exec'ing the handler",
-          "[hooks]") {
+TEST_CASE("a shim is a LF-only sh script carrying the marker and exec'ing the handler", "[hooks]") {
   const std::string shim = render_shim("pre-commit", false);
   CHECK(shim.starts_with("#!/bin/sh\n# git-vault hook shim v1\n"));
   CHECK(shim.find('\r') == std::string::npos);

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "core/hooks/gitattributes.hpp"
@@ -51,8 +50,7 @@ TEST_CASE("a CRLF .gitattributes gets CRLF lines", "[hooks]") {
   CHECK(ensure_gitattributes(result) == result);
 }
 
-TEST_CASE("driver commands pass git's placeholders to the hidden merge-driver command",
-          "[hooks]") {
+TEST_CASE("driver commands pass git's placeholders to the hidden merge-driver command", "[hooks]") {
   CHECK(gv::hooks::driver_command(gv::hooks::k_merge_drivers[1]) ==
         "git vault merge-driver log %O %A %B %P");
 }

@@ -32,7 +32,8 @@ std::vector<int> entry_lines(const ParsedFile& parsed) {
 }  // namespace
 
 TEST_CASE("a tagged entry yields its text, id and line", "[recall][entry]") {
-  const ParsedFile parsed = parse("# Working Memory\n\n- Dave prefers concise errors ^tr8f2a1c3d7e\n");
+  const ParsedFile parsed =
+      parse("# Working Memory\n\n- Dave prefers concise errors ^tr8f2a1c3d7e\n");
   REQUIRE(parsed.entries.size() == 1);
   const Entry& entry = parsed.entries[0];
   CHECK(entry.state == EntryState::tagged);
@@ -56,7 +57,8 @@ TEST_CASE("an entry without an id is untagged", "[recall][entry]") {
 
 TEST_CASE("list items inside fenced code blocks are not entries", "[recall][entry]") {
   SECTION("backtick fence with and without an info string") {
-    CHECK(entry_lines(parse("```\n- item\n- x ^tr0123456789\n```\n- real\n")) == std::vector<int>{5});
+    CHECK(entry_lines(parse("```\n- item\n- x ^tr0123456789\n```\n- real\n")) ==
+          std::vector<int>{5});
     CHECK(entry_lines(parse("```markdown\n- item\n```\n- real\n")) == std::vector<int>{4});
   }
   SECTION("tilde fence") {
@@ -85,9 +87,7 @@ TEST_CASE("list items inside fenced code blocks are not entries", "[recall][entr
 }
 
 TEST_CASE("list items inside HTML comments are not entries", "[recall][entry]") {
-  SECTION("one-line comment") {
-    CHECK(parse("<!-- - item -->\n").entries.empty());
-  }
+  SECTION("one-line comment") { CHECK(parse("<!-- - item -->\n").entries.empty()); }
   SECTION("multi-line comment, including its opening and closing lines") {
     CHECK(entry_lines(parse("<!--\n- a\n- b -->\n- c\n")) == std::vector<int>{4});
     CHECK(entry_lines(parse("- x <!-- start\n- a\n-->\n- c\n")) == std::vector<int>{4});
@@ -132,7 +132,8 @@ TEST_CASE("tasks with text are entries", "[recall][entry]") {
   CHECK(parsed.entries[1].state == EntryState::untagged);
 }
 
-TEST_CASE("trailing whitespace after the id is tolerated and kept in the raw line", "[recall][entry]") {
+TEST_CASE("trailing whitespace after the id is tolerated and kept in the raw line",
+          "[recall][entry]") {
   const ParsedFile parsed = parse("- foo ^tr0123456789   \n");
   REQUIRE(parsed.entries.size() == 1);
   CHECK(parsed.entries[0].state == EntryState::tagged);
@@ -141,7 +142,9 @@ TEST_CASE("trailing whitespace after the id is tolerated and kept in the raw lin
 }
 
 TEST_CASE("ids that break the format are malformed", "[recall][entry]") {
-  SECTION("a tab before the caret") { CHECK(state_of("- foo\t^tr0123456789") == EntryState::malformed); }
+  SECTION("a tab before the caret") {
+    CHECK(state_of("- foo\t^tr0123456789") == EntryState::malformed);
+  }
   SECTION("an id mid-line") { CHECK(state_of("- foo ^tr0123456789 bar") == EntryState::malformed); }
   SECTION("two trailing ids") {
     CHECK(state_of("- foo ^tr0123456789 ^tr0123456780") == EntryState::malformed);
@@ -150,11 +153,15 @@ TEST_CASE("ids that break the format are malformed", "[recall][entry]") {
   SECTION("uppercase prefix") { CHECK(state_of("- foo ^TR0123456789") == EntryState::malformed); }
   SECTION("too short") { CHECK(state_of("- foo ^tr12345") == EntryState::malformed); }
   SECTION("too long") { CHECK(state_of("- foo ^tr0123456789a") == EntryState::malformed); }
-  SECTION("no space before the caret") { CHECK(state_of("- foo^tr0123456789") == EntryState::malformed); }
+  SECTION("no space before the caret") {
+    CHECK(state_of("- foo^tr0123456789") == EntryState::malformed);
+  }
   SECTION("a dash after tr, as older plugin versions wrote") {
     CHECK(state_of("- foo ^tr-3b9de8d046") == EntryState::malformed);
   }
-  SECTION("any other caret token at the end") { CHECK(state_of("- foo ^abc") == EntryState::malformed); }
+  SECTION("any other caret token at the end") {
+    CHECK(state_of("- foo ^abc") == EntryState::malformed);
+  }
 }
 
 TEST_CASE("a malformed entry records the offending token", "[recall][entry]") {
@@ -192,7 +199,8 @@ TEST_CASE("continuation lines of a list item are not entries", "[recall][entry]"
 
 TEST_CASE("claim-block field lines are not entries", "[recall][entry]") {
   const ParsedFile parsed = parse(
-      "- **claim**: Postgres 15 ^tr0123456789\n- **confidence**: high\n- **last_verified**: 2026-01-01\n"
+      "- **claim**: Postgres 15 ^tr0123456789\n- **confidence**: high\n- **last_verified**: "
+      "2026-01-01\n"
       "- **Note**: a — b\n",
       "memory/registers/tech-stack.md");
   REQUIRE(parsed.entries.size() == 1);
@@ -211,7 +219,8 @@ TEST_CASE("a leading dash line without a closing one is not front matter", "[rec
   CHECK(entry_lines(parse("---\n- a\n- b\n")) == std::vector<int>{2, 3});
 }
 
-TEST_CASE("ids are found in CRLF files and the terminator is outside the raw line", "[recall][entry]") {
+TEST_CASE("ids are found in CRLF files and the terminator is outside the raw line",
+          "[recall][entry]") {
   const std::string bytes = "# W\r\n- one ^tr0123456789\r\n- two\r\n";
   const ParsedFile parsed = parse(bytes);
   REQUIRE(parsed.entries.size() == 2);
@@ -223,7 +232,8 @@ TEST_CASE("ids are found in CRLF files and the terminator is outside the raw lin
   CHECK(parsed.entries[1].text == "two");
 }
 
-TEST_CASE("a last line without a newline is an entry that ends at the end of file", "[recall][entry]") {
+TEST_CASE("a last line without a newline is an entry that ends at the end of file",
+          "[recall][entry]") {
   const std::string bytes = "- a\n- b ^tr0123456789";
   const ParsedFile parsed = parse(bytes);
   REQUIRE(parsed.entries.size() == 2);
@@ -247,8 +257,9 @@ TEST_CASE("an empty file has no entries", "[recall][entry]") {
 }
 
 TEST_CASE("ids on headings and indented lines are ignored with a warning", "[recall][entry]") {
-  const ParsedFile parsed =
-      parse("## Decision ^tr-c9e4b2d781\n- entry\n  continued ^tr0123456789\n```\n# x ^tr0123456789\n```\n");
+  const ParsedFile parsed = parse(
+      "## Decision ^tr-c9e4b2d781\n- entry\n  continued ^tr0123456789\n```\n# x "
+      "^tr0123456789\n```\n");
   REQUIRE(parsed.findings.size() == 2);
   CHECK(parsed.findings[0].line == 1);
   CHECK(parsed.findings[0].message.find("heading") != std::string::npos);
@@ -257,9 +268,13 @@ TEST_CASE("ids on headings and indented lines are ignored with a warning", "[rec
 }
 
 TEST_CASE("non-ASCII text passes through unchanged", "[recall][entry]") {
-  const ParsedFile parsed = parse("- Café a\xC2\xA0" "b ^tr0123456789\n");
+  const ParsedFile parsed = parse(
+      "- Café a\xC2\xA0"
+      "b ^tr0123456789\n");
   REQUIRE(parsed.entries.size() == 1);
-  CHECK(parsed.entries[0].text == "Café a\xC2\xA0" "b");
+  CHECK(parsed.entries[0].text ==
+        "Café a\xC2\xA0"
+        "b");
 }
 
 TEST_CASE("valid ids are tr and ten lowercase hex digits", "[recall][entry]") {
@@ -272,6 +287,7 @@ TEST_CASE("valid ids are tr and ten lowercase hex digits", "[recall][entry]") {
 }
 
 TEST_CASE("id tokens are found anywhere in a file", "[recall][entry]") {
-  CHECK(gv::recall::find_id_tokens("## h ^tr0123456789\n```\n- x ^trabcdefabcd\n```\n^tr12 ^TR0123456789") ==
+  CHECK(gv::recall::find_id_tokens(
+            "## h ^tr0123456789\n```\n- x ^trabcdefabcd\n```\n^tr12 ^TR0123456789") ==
         std::vector<std::string>{"tr0123456789", "trabcdefabcd"});
 }

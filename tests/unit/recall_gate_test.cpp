@@ -33,7 +33,8 @@ TEST_CASE("a vault whose entries all have unique ids passes the gate", "[recall]
 }
 
 TEST_CASE("an untagged entry is a missing-id error naming init-ids", "[recall][gate]") {
-  const std::vector<ParsedFile> files{parse("CLAUDE.local.md", "- a ^tr0000000001\n- [x] Done thing\n")};
+  const std::vector<ParsedFile> files{
+      parse("CLAUDE.local.md", "- a ^tr0000000001\n- [x] Done thing\n")};
   const auto findings = gv::recall::id_findings(files);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].check == "missing-id");
@@ -45,7 +46,8 @@ TEST_CASE("an untagged entry is a missing-id error naming init-ids", "[recall][g
 }
 
 TEST_CASE("a malformed id is an error that must be fixed by hand", "[recall][gate]") {
-  const std::vector<ParsedFile> files{parse("memory/registers/decisions.md", "- a ^tr-3b9de8d046\n")};
+  const std::vector<ParsedFile> files{
+      parse("memory/registers/decisions.md", "- a ^tr-3b9de8d046\n")};
   const auto findings = gv::recall::id_findings(files);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].check == "malformed-id");
@@ -78,7 +80,8 @@ TEST_CASE("each extra occurrence of an id is a duplicate-id finding listing ever
   CHECK(findings[1].line == 2);
 }
 
-TEST_CASE("missing and malformed ids are reported before duplicates, warnings last", "[recall][gate]") {
+TEST_CASE("missing and malformed ids are reported before duplicates, warnings last",
+          "[recall][gate]") {
   const std::vector<ParsedFile> files{
       parse("CLAUDE.local.md", "- a ^tr0000000001\n- b ^tr0000000001\n- c\n## h ^tr0000000009\n"),
       parse("memory/registers/x.md", "- d ^trABCDEF0123\n"),
@@ -135,7 +138,8 @@ TEST_CASE("maintain refuses on duplicates with one block per id in first-seen or
 
 TEST_CASE("ids inside code blocks and comments never count as duplicates", "[recall][gate]") {
   const std::vector<ParsedFile> files{
-      parse("CLAUDE.local.md", "- a ^tr0000000001\n```\n- a ^tr0000000001\n```\n<!-- - a ^tr0000000001 -->\n")};
+      parse("CLAUDE.local.md",
+            "- a ^tr0000000001\n```\n- a ^tr0000000001\n```\n<!-- - a ^tr0000000001 -->\n")};
   CHECK(gv::recall::evaluate_id_gate(files).passes());
 }
 

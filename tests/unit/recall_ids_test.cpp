@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <deque>
 
 #include "core/error.hpp"
@@ -18,7 +17,8 @@ ParsedFile parse(std::string path, std::string bytes) {
 // Yields the given 5-byte groups in order, then counts upward from 0x0100000000, so every id
 // a test sees is known in advance.
 gv::recall::RandomSource scripted(std::vector<std::array<unsigned char, 5>> script) {
-  auto queue = std::make_shared<std::deque<std::array<unsigned char, 5>>>(script.begin(), script.end());
+  auto queue =
+      std::make_shared<std::deque<std::array<unsigned char, 5>>>(script.begin(), script.end());
   auto counter = std::make_shared<unsigned>(0);
   return [queue, counter](std::span<unsigned char> out) {
     REQUIRE(out.size() == 5);
@@ -66,9 +66,9 @@ TEST_CASE("the system random source gives valid, distinct ids", "[recall][ids]")
 }
 
 TEST_CASE("init-ids appends an id to untagged entries and changes nothing else", "[recall][ids]") {
-  const std::vector<ParsedFile> files{parse(
-      "CLAUDE.local.md",
-      "# Working Memory\n\n- keep ^tr00000000aa\n- foo   \n<!-- - template -->\n- [None yet]\n- bar\n")};
+  const std::vector<ParsedFile> files{parse("CLAUDE.local.md",
+                                            "# Working Memory\n\n- keep ^tr00000000aa\n- foo   "
+                                            "\n<!-- - template -->\n- [None yet]\n- bar\n")};
   const InitIdsPlan plan = gv::recall::plan_init_ids(files, {}, scripted({}));
   REQUIRE(plan.rewrites.size() == 1);
   CHECK(plan.rewrites[0].bytes ==
@@ -128,7 +128,8 @@ TEST_CASE("new ids avoid inline ids, ids on ignored lines and metadata keys", "[
   const std::vector<ParsedFile> files{
       parse("CLAUDE.local.md", "- a ^tr0000000001\n## h ^tr0000000002\n- b\n")};
   // The script offers every taken id before a free one.
-  const auto random = scripted({{0, 0, 0, 0, 1}, {0, 0, 0, 0, 2}, {0, 0, 0, 0, 3}, {0, 0, 0, 0, 4}});
+  const auto random =
+      scripted({{0, 0, 0, 0, 1}, {0, 0, 0, 0, 2}, {0, 0, 0, 0, 3}, {0, 0, 0, 0, 4}});
   const InitIdsPlan plan = gv::recall::plan_init_ids(files, {"tr0000000003"}, random);
   REQUIRE(plan.tagged.size() == 1);
   CHECK(plan.tagged[0].id == "tr0000000004");

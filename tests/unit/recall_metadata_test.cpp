@@ -85,7 +85,8 @@ TEST_CASE("empty metadata is written as an empty object and a newline", "[recall
   CHECK(read("{}").records.empty());
 }
 
-TEST_CASE("metadata strings keep non-ASCII raw and escape control characters", "[recall][metadata]") {
+TEST_CASE("metadata strings keep non-ASCII raw and escape control characters",
+          "[recall][metadata]") {
   const auto result = read("{\"tr0000000001\": {\"note\": \"Café \\u0001 \\\"q\\\"\"}}");
   const std::string out = gv::recall::serialize_metadata(result.records);
   CHECK(out.find("\"note\": \"Café \\u0001 \\\"q\\\"\"") != std::string::npos);
@@ -106,13 +107,17 @@ TEST_CASE("an empty metadata file is invalid JSON", "[recall][metadata]") {
 }
 
 TEST_CASE("metadata that is not an object of objects is an error", "[recall][metadata]") {
-  CHECK_THROWS_WITH(read("[]"), "memory/.recall/metadata.json:1: expected a JSON object keyed by id, found array");
-  CHECK_THROWS_WITH(read("{\n\"tr0000000001\": 3}"),
-                    "memory/.recall/metadata.json:2: record `tr0000000001` must be an object, found number");
+  CHECK_THROWS_WITH(
+      read("[]"),
+      "memory/.recall/metadata.json:1: expected a JSON object keyed by id, found array");
+  CHECK_THROWS_WITH(
+      read("{\n\"tr0000000001\": 3}"),
+      "memory/.recall/metadata.json:2: record `tr0000000001` must be an object, found number");
 }
 
 TEST_CASE("a key with a caret is read as the bare id", "[recall][metadata]") {
-  const auto result = read(R"({"^tr4a9c2e81b7": {"created_at": "2026-02-25T15:42:00+00:00", "tier": "register"}})");
+  const auto result =
+      read(R"({"^tr4a9c2e81b7": {"created_at": "2026-02-25T15:42:00+00:00", "tier": "register"}})");
   REQUIRE(result.records.count("tr4a9c2e81b7") == 1);
   CHECK(result.records.at("tr4a9c2e81b7").created_at == "2026-02-25T15:42:00+00:00");
   REQUIRE(result.findings.size() == 1);
@@ -168,7 +173,8 @@ TEST_CASE("keys that are not ids are kept as written", "[recall][metadata]") {
 }
 
 TEST_CASE("two spellings of one id keep both records", "[recall][metadata]") {
-  const auto result = read(R"({"tr0000000001": {"pinned": true}, "^tr0000000001": {"pinned": false}})");
+  const auto result =
+      read(R"({"tr0000000001": {"pinned": true}, "^tr0000000001": {"pinned": false}})");
   CHECK(result.records.size() == 2);
   CHECK(result.records.at("tr0000000001").pinned);
 }
@@ -201,13 +207,16 @@ TEST_CASE("missing records are added with now, active and the file's tier", "[re
   CHECK(gv::recall::add_missing_records(metadata, inline_ids, "2026-03-02T00:00:00Z") == 0);
 }
 
-TEST_CASE("the file's location overwrites a stored tier, orphans are left alone", "[recall][metadata]") {
+TEST_CASE("the file's location overwrites a stored tier, orphans are left alone",
+          "[recall][metadata]") {
   auto metadata =
-      read(R"({"tr0000000001": {"tier": "register"}, "tr0000000009": {"tier": "register"}})").records;
+      read(R"({"tr0000000001": {"tier": "register"}, "tr0000000009": {"tier": "register"}})")
+          .records;
   CHECK(gv::recall::recompute_tiers(metadata, {{"tr0000000001", gv::recall::Tier::working}}) == 1);
   CHECK(metadata.at("tr0000000001").tier == "working");
   CHECK(metadata.at("tr0000000009").tier == "register");
-  CHECK(gv::recall::metadata_ids(metadata) == std::set<std::string>{"tr0000000001", "tr0000000009"});
+  CHECK(gv::recall::metadata_ids(metadata) ==
+        std::set<std::string>{"tr0000000001", "tr0000000009"});
 }
 
 TEST_CASE("writing the same metadata twice gives the same bytes", "[recall][metadata]") {
