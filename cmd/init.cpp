@@ -12,7 +12,7 @@
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
 #include "core/hooks/installer.hpp"
-#include "core/vault/scaffold.hpp"
+#include "core/setup/scaffold.hpp"
 
 namespace gv::cmd {
 namespace {

@@ -9,6 +9,7 @@
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/git/library.hpp"
+#include "core/session/session.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -42,8 +43,10 @@ int run(int argc, char** argv) {
   app.add_option("--now", globals.now, "Fix the current instant (YYYY-MM-DDTHH:MM:SSZ)");
   app.add_flag("--json", globals.json, "Print one JSON document on stdout");
   app.add_flag("-v,--verbose", globals.verbose, "Explain what happens");
+  app.add_flag("-q,--quiet", globals.quiet, "Print only errors and the results asked for");
 
   std::map<const CLI::App*, Runner> runners;
+  std::map<const CLI::App*, Need> needs;
   for (const Command& command : k_commands) {
     CLI::App* sub = app.add_subcommand(std::string{command.name}, std::string{command.summary});
     sub->fallthrough();
@@ -51,6 +54,7 @@ int run(int argc, char** argv) {
       sub->group("");
     }
     runners.emplace(sub, command.define(*sub));
+    needs.emplace(sub, command.needs);
   }
 
   try {
@@ -60,6 +64,13 @@ int run(int argc, char** argv) {
     return app.exit(e) == 0 ? exit_code::k_ok : exit_code::k_usage;
   }
   for (const CLI::App* sub : app.get_subcommands()) {
+    Session::Options options;
+    options.today = globals.today;
+    options.now = globals.now;
+    options.output = detect_output(globals.json, globals.verbose, globals.quiet);
+    Session session(std::move(options));
+    session.provide(needs.at(sub));
+    globals.session = &session;
     return runners.at(sub)(globals);
   }
   return exit_code::k_usage;
