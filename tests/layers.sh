@@ -8,25 +8,33 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-# Layer of each folder under core/ ("." is core/*.hpp itself: error, dates, plan, findings).
+# Layer of each folder under core/. core/error.hpp is the floor everything may use; "." is the
+# rest of core/*.hpp (dates, plan, findings, snapshot entries).
 declare -A layer=(
-  [.]=0
+  [error]=0
   [util]=1 [json]=1
-  [memory]=2
-  [git]=3
-  [snapshot]=4
-  [scoring]=5
-  [vault]=6
-  [recall]=7 [merge]=7
-  [gate]=8 [distill]=8
-  [hooks]=9 [review]=9 [ci]=9 [setup]=9 [session]=9
+  [.]=2
+  [memory]=3
+  [git]=4
+  [snapshot]=5
+  [scoring]=6
+  [vault]=7
+  [recall]=8 [merge]=8
+  [gate]=9 [distill]=9
+  [hooks]=10 [review]=10 [ci]=10 [setup]=10 [session]=10
 )
 # Layers that compute on values only: no disk, no processes, no repository.
 pure=(memory scoring json merge)
 
-folder_of() {  # core/x/y.hpp -> x ; core/y.hpp -> .
+folder_of() {  # core/x/y.hpp -> x ; core/error.hpp -> error ; core/y.hpp -> .
   local rest=${1#core/}
-  [[ $rest == */* ]] && echo "${rest%%/*}" || echo .
+  if [[ $rest == */* ]]; then
+    echo "${rest%%/*}"
+  elif [[ $rest == error.hpp ]]; then
+    echo error
+  else
+    echo .
+  fi
 }
 
 status=0

@@ -80,7 +80,7 @@ std::string read_file(const std::filesystem::path& path) {
   return std::move(*bytes);
 }
 
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes) {
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes, bool executable) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   // The pid keeps two processes' temporary files apart; rename() then decides who wins.
   const std::filesystem::path temp =
@@ -103,6 +103,9 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view bytes
       fail(errno_text());
     }
     done += static_cast<std::size_t>(n);
+  }
+  if (executable && ::fchmod(fd.get(), 0755) != 0) {
+    fail(errno_text());
   }
   if (::fsync(fd.get()) != 0 || !fd.close()) {
     fail(errno_text());

@@ -18,6 +18,8 @@ namespace gv::util {
 // Replaces `path` with `bytes` so that a reader (or a crash) sees the old file or the new one,
 // never a mix: a temporary file in the same directory, fsync, rename over the target, fsync of
 // the directory. The temporary file is removed on failure. Throws gv::Error naming `path`.
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
+// `executable` gives the file mode 0755 whatever the umask (git runs hooks only when they are).
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes,
+                       bool executable = false);
 
 }  // namespace gv::util

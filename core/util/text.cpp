@@ -22,6 +22,13 @@ std::string_view trim_right(std::string_view text) {
 
 std::string_view trim(std::string_view text) { return trim_right(trim_left(text)); }
 
+std::string_view trim_right_blanks(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
 std::string to_lower_ascii(std::string_view text) {
   std::string out(text);
   for (char& c : out) {

@@ -16,6 +16,8 @@ namespace gv::util {
 [[nodiscard]] std::string_view trim_left(std::string_view text);
 [[nodiscard]] std::string_view trim_right(std::string_view text);
 [[nodiscard]] std::string_view trim(std::string_view text);
+// Only spaces and tabs, at the end: what Markdown list grammar calls trailing blanks.
+[[nodiscard]] std::string_view trim_right_blanks(std::string_view text);
 
 // Lower-cases A-Z only; other bytes (UTF-8 included) are kept as they are.
 [[nodiscard]] std::string to_lower_ascii(std::string_view text);
