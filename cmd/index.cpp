@@ -6,10 +6,9 @@
 
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
-#include "core/distill/finish.hpp"
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
-#include "core/git/transaction.hpp"
+#include "core/landing/land.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/vault/index_check.hpp"
 #include "core/vault/index_files.hpp"
@@ -63,23 +62,19 @@ int run(const Options& options, const Globals& globals) {
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), but
   // written to the work tree only: `index` is the fix the gate names, and the user stages it.
-  std::optional<ExistingIndex> existing;
-  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
-    existing = read_index(vault_path::k_index_json, *bytes).index;
-  }
-  Plan plan;
-  const distill::Regeneration done =
-      distill::regenerate_index_files(plan, snapshot, existing, clock.today, cache.get());
-  if (!plan.empty()) {
-    git::ApplyOptions apply_options;
-    apply_options.commit = false;
-    apply_options.allow_dirty = true;
-    (void)git::apply(repo, plan, apply_options);
-  }
+  landing::Context context;
+  context.clock = clock;
+  context.cache = cache.get();
+  landing::Target target;
+  target.commit = false;
+  target.allow_dirty = true;
+  const landing::Landed landed =
+      landing::land(repo, snapshot, landing::IndexRegeneration{}, context, target);
+  const Plan& plan = landed.plan;
   if (globals.json) {
     nlohmann::ordered_json out{{"schema", 1},
                                {"written", nlohmann::ordered_json::array()},
-                               {"retrieval_counts_carried", done.carried}};
+                               {"retrieval_counts_carried", landed.carried}};
     for (const auto& [path, bytes] : plan.changes) {
       out["written"].push_back(path);
     }

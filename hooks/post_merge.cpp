@@ -9,8 +9,8 @@
 
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
-#include "core/git/transaction.hpp"
 #include "core/hooks/reindex.hpp"
+#include "core/landing/land.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
 #include "core/vault/vault.hpp"
@@ -46,9 +46,8 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
     return;  // no vault in this repository
   }
   const Date today = resolve_clock(std::nullopt, std::nullopt).today;
-  std::optional<Plan> plan =
-      plan_reindex(load_vault(merged).memories, read_index_files(merged), today);
-  if (!plan) {
+  std::optional<Reindex> reindex = build_reindex(merged, today, nullptr);
+  if (!reindex) {
     return;
   }
   if (squash) {
@@ -66,11 +65,19 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
                     dirty.front()));
     return;
   }
-  git::ApplyOptions options;
-  options.guarded_paths = {".memory/"};
-  const std::optional<std::string> commit = git::apply(repo, *plan, options);
-  warn(fmt::format("regenerated {} index file(s) as {} {}", plan->changes.size(),
-                   commit.value_or("").substr(0, 12), plan->subject));
+  landing::Built built;
+  built.plan = std::move(reindex->plan);
+  built.regenerated = std::move(reindex->regenerated);
+  built.carried = std::move(reindex->carried);
+  landing::Target target;
+  target.guarded_paths = {".memory/"};
+  const landing::Landed landed = landing::apply(repo, std::move(built), target);
+  const std::string carried =
+      landed.carried.empty() ? std::string{}
+                             : fmt::format(" (retrieval counts carried into {} memory file(s))",
+                                           landed.carried.size());
+  warn(fmt::format("regenerated {} index file(s){} as {} {}", landed.regenerated.size(), carried,
+                   landed.commit.value_or("").substr(0, 12), landed.plan.subject));
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ declare -A layer=(
   [vault]=7
   [recall]=8 [merge]=8
   [gate]=9 [distill]=9
-  [hooks]=10 [review]=10 [ci]=10 [setup]=10 [session]=10
+  [hooks]=10 [review]=10 [ci]=10 [setup]=10 [session]=10 [landing]=10
 )
 # Layers that compute on values only: no disk, no processes, no repository.
 pure=(memory scoring json merge)
