@@ -17,10 +17,10 @@ class GateInput;
 // findings are remembered per vault state (core/gate/cached_gate.hpp).
 enum class GateScope { working_memory, vault };
 
-// One row of the gate's table. Adding a check is one function in its own file under
-// core/gate/checks/ plus one row in the table in core/gate/registry.cpp; running it, skipping it
-// by name (GIT_VAULT_SKIP), listing it in `git vault check -h` and keying what the cache
-// remembers all follow from the row.
+// One row of the gate's table (doc/architecture.md, "Where things go"). Adding a check is one
+// function in its own file under core/gate/checks/ plus one row in the table in
+// core/gate/registry.cpp; running it, skipping it by name (GIT_VAULT_SKIP), listing it in
+// `git vault check -h` and keying what the cache remembers all follow from the row.
 struct GateCheck {
   // The `check` of every finding it reports, and the name GIT_VAULT_SKIP takes.
   std::string_view name;
