@@ -37,7 +37,7 @@ void note(std::string_view message) {
 }
 
 RepoParseCache::RepoParseCache(const git::Repo& repo)
-    : m_file(gate_cache_file(repo)), m_cache(PersistentParseCache::load(m_file)) {}
+    : m_file(gate_cache_file(repo)), m_cache(load_gate_cache(m_file, GateOptions{})) {}
 
 RepoParseCache::~RepoParseCache() {
   // A cache that cannot be written only costs speed next time; it never fails the command.

@@ -54,7 +54,7 @@ git::Repo& Session::repo() {
 ParseCache* Session::parse_cache() {
   if (!m_cache) {
     m_cache_file = gate_cache_file(repo());
-    m_cache = std::make_unique<PersistentParseCache>(PersistentParseCache::load(m_cache_file));
+    m_cache = std::make_unique<PersistentParseCache>(load_gate_cache(m_cache_file, GateOptions{}));
   }
   return m_cache.get();
 }
