@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "cmd/action.hpp"
@@ -9,6 +10,8 @@
 #include "cmd/support.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
+#include "core/distill/sub_mode_registry.hpp"
+#include "core/distill/summarize.hpp"
 #include "core/distill/vault_state.hpp"
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
@@ -20,12 +23,8 @@ namespace gv::cmd {
 namespace {
 
 struct Options {
-  bool purge = false;
-  bool merge = false;
-  bool compress = false;
-  bool refine = false;
-  bool gc = false;
-  bool auto_mode = false;
+  // One flag per row of the sub-mode table, by name.
+  std::map<std::string, bool, std::less<>> sub_modes;
   bool dry_run = false;
   bool record = false;
   bool all = false;
@@ -82,44 +81,24 @@ int run_report(const Options& options, const Globals& globals) {
   return exit_code::k_ok;
 }
 
-// The MANDATORY STOP on a terminal: every candidate with its details, then one line of
-// numbers, ranges, names or `a`. Asks again after input it cannot read.
-std::vector<std::size_t> prompt_selection(const distill::CandidateSet& set) {
-  std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
-  for (std::size_t i = 0; i < set.candidates.size(); ++i) {
-    const distill::Candidate& candidate = set.candidates[i];
-    text += fmt::format("  {:>2}. {}\n", i + 1, candidate.label);
-    std::size_t start = 0;
-    while (start < candidate.details.size()) {
-      const std::size_t end = candidate.details.find('\n', start);
-      const std::size_t stop = end == std::string::npos ? candidate.details.size() : end;
-      text += fmt::format("      {}\n",
-                          std::string_view(candidate.details).substr(start, stop - start));
-      start = stop + 1;
-    }
-  }
-  std::fputs(text.c_str(), stdout);
-  std::vector<std::string> keys;
-  for (const distill::Candidate& candidate : set.candidates) {
-    keys.push_back(candidate.key);
-  }
-  while (true) {
-    std::fputs("\nSelect (numbers, ranges like 1-3, `a` for all, empty for none): ", stdout);
+// The process's own terminal: the prompt on stdout (flushed, since it ends without a
+// newline), the answer from stdin.
+distill::Terminal stdio_terminal() {
+  distill::Terminal terminal;
+  terminal.write = [](std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
-    std::string line;
+  };
+  terminal.read_line = [] {
+    distill::Terminal::Line line;
     int c = 0;
     while ((c = std::fgetc(stdin)) != EOF && c != '\n') {
-      line += static_cast<char>(c);
+      line.text += static_cast<char>(c);
     }
-    const distill::Selection selection = distill::parse_selection(line, keys);
-    if (selection.error.empty()) {
-      return selection.indexes;
-    }
-    if (c == EOF) {
-      throw Error("{}", selection.error);
-    }
-    std::fputs(fmt::format("{}\n", selection.error).c_str(), stdout);
-  }
+    line.at_end = c == EOF;
+    return line;
+  };
+  return terminal;
 }
 
 // Steps 1-5 of the shared skeleton for one mutating sub-mode; finish_action and land_action
@@ -141,8 +120,9 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
     throw Error("{} memory file(s) have errors; fix them before running --{}", errors.size(),
                 mode.name());
   }
-  const distill::SubModeContext context{state, snapshot, clock,
-                                        repo.config_string("vault.summarizer")};
+  const distill::SubModeContext context{
+      state, snapshot, clock,
+      distill::configured_summarizer(repo.config_string("vault.summarizer"))};
   const distill::CandidateSet set = mode.candidates(context);
 
   if (options.dry_run) {
@@ -196,7 +176,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
         std::fputs((set.automatic_text + "\n").c_str(), stdout);
         automatic_shown = true;
       }
-      indexes = prompt_selection(set);
+      indexes = distill::prompt_selection(set, stdio_terminal());
     } else if (automatic) {
       std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
                              "selection.\nPass --select KEY[,KEY...] (see --dry-run for the {} "
@@ -241,20 +221,13 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
 
 int run(const Options& options, const Globals& globals) {
   std::vector<std::string_view> chosen;
-  for (const auto& [flag, name] : {std::pair{options.purge, "purge"},
-                                   {options.merge, "merge"},
-                                   {options.compress, "compress"},
-                                   {options.refine, "refine"},
-                                   {options.gc, "gc"},
-                                   {options.auto_mode, "auto"}}) {
-    if (flag) {
+  for (const auto& [name, given] : options.sub_modes) {
+    if (given) {
       chosen.push_back(name);
     }
   }
-  if (chosen.size() > 1) {
-    throw UsageError("choose one sub-mode: --purge, --merge, --compress, --refine, --gc or --auto");
-  }
-  if (chosen.empty()) {
+  const distill::SubModeInfo* const row = distill::builtin_sub_modes().choose(chosen);
+  if (row == nullptr) {
     if (options.dry_run || options.all || !options.select.empty()) {
       throw UsageError("--dry-run, --select and --all go with a sub-mode such as --purge");
     }
@@ -266,23 +239,17 @@ int run(const Options& options, const Globals& globals) {
   if (options.all && !options.select.empty()) {
     throw UsageError("pass either --select or --all, not both");
   }
-  const std::unique_ptr<distill::SubMode> mode = distill::make_sub_mode(chosen.front());
-  if (!mode) {
-    throw Error("--{} is not available in this build", chosen.front());
-  }
-  return run_sub_mode(*mode, options, globals);
+  return run_sub_mode(*row->make(), options, globals);
 }
 
 }  // namespace
 
 Runner define_distill(CLI::App& app) {
   auto options = std::make_shared<Options>();
-  app.add_flag("--purge", options->purge, "Tombstone stale or never-retrieved memories");
-  app.add_flag("--merge", options->merge, "Merge memories with overlapping keywords");
-  app.add_flag("--compress", options->compress, "Summarise oversized memories");
-  app.add_flag("--refine", options->refine, "Fix metadata quality issues");
-  app.add_flag("--gc", options->gc, "Delete memories tombstoned more than 7 days ago");
-  app.add_flag("--auto", options->auto_mode, "Apply automatic metadata fixes without a prompt");
+  for (const distill::SubModeInfo& row : distill::builtin_sub_modes().rows()) {
+    app.add_flag(fmt::format("--{}", row.name), options->sub_modes[std::string(row.name)],
+                 std::string(row.help));
+  }
   app.add_flag("--dry-run", options->dry_run, "Show what would change; write nothing");
   app.add_flag("--record", options->record,
                "Report only: also log the report and refresh memory_health, as one commit");

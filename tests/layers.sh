@@ -19,9 +19,10 @@ declare -A layer=(
   [snapshot]=5
   [scoring]=6
   [vault]=7
-  [recall]=8 [merge]=8
+  [recall]=8
   [gate]=9 [distill]=9
-  [hooks]=10 [review]=10 [ci]=10 [setup]=10 [session]=10 [landing]=10
+  [review]=10 [ci]=10 [setup]=10 [session]=10 [landing]=10 [merge]=10
+  [hooks]=11
 )
 # Layers that compute on values only: no disk, no processes, no repository.
 pure=(memory scoring json merge)

@@ -144,14 +144,9 @@ namespace {
 
 std::string summarize(const SubModeContext& context, const Memory& memory,
                       const std::string& main_content) {
-  if (context.summarizer && !context.summarizer->empty()) {
-    SummarizerCommand command;
-    command.command = *context.summarizer;
-    command.env = {{"GIT_VAULT_MEMORY_ID", memory.id},
-                   {"GIT_VAULT_MEMORY_PATH", memory.path},
-                   {"GIT_VAULT_KEYWORDS", fmt::format("{}", fmt::join(memory.keywords, ","))}};
-    const std::string input = fmt::format("{}\n", trim_blank_lines(main_content));
-    return checked_summary(command.command, run_summarizer(command, input));
+  if (context.summarizer) {
+    const SummaryRequest request{memory.id, memory.path, memory.keywords, main_content};
+    return checked_summary(context.summarizer->source, context.summarizer->summarize(request));
   }
   return checked_summary("built-in", extractive_summary(main_content, memory.keywords));
 }
@@ -222,7 +217,7 @@ class Compress final : public SubMode {
     ActionDraft& draft = execution.draft;
     draft.type = "compress";
     draft.changed_memories = true;
-    const bool external = context.summarizer && !context.summarizer->empty();
+    const bool external = context.summarizer.has_value();
     std::int64_t saved = 0;
     std::vector<std::string> keyword_notes;
     std::string table;

@@ -430,6 +430,25 @@ MergedPair merge_memories(const MergeSide& primary, const MergeSide& secondary, 
   return result;
 }
 
+std::map<std::string, std::string> final_primaries(
+    const std::map<std::string, std::string>& absorbed_into) {
+  std::map<std::string, std::string> result;
+  for (const auto& [secondary, primary] : absorbed_into) {
+    std::string last = primary;
+    // A memory absorbed in a run is never merged again in it, so chains end; the bound only
+    // guards against a map no run could build.
+    for (std::size_t step = 0; step < absorbed_into.size(); ++step) {
+      const auto next = absorbed_into.find(last);
+      if (next == absorbed_into.end()) {
+        break;
+      }
+      last = next->second;
+    }
+    result.emplace(secondary, std::move(last));
+  }
+  return result;
+}
+
 std::optional<std::string> rewrite_links(std::string_view bytes, std::string_view from,
                                          std::string_view to) {
   const FrontmatterSplit split = split_frontmatter(bytes);
@@ -638,6 +657,17 @@ class Merge final : public SubMode {
     const std::size_t merged_count = draft.affected_memories.size();
     if (merged_count == 0) {
       throw Error("no pair was merged, nothing was written: {}", fmt::join(problems, "; "));
+    }
+    // doc/decisions.md D14: a secondary whose primary was absorbed by a later pair names the
+    // final primary, so no tombstone points at another tombstone.
+    for (const auto& [secondary_id, final_id] : final_primaries(absorbed_into)) {
+      if (final_id == absorbed_into.at(secondary_id)) {
+        continue;
+      }
+      const std::string& secondary_path = find_memory(vault, secondary_id)->path;
+      FrontmatterEditor tombstone(secondary_path, edited.at(secondary_path));
+      tombstone.set_scalar("tombstone_reason", yaml_double_quoted("merged_into:" + final_id));
+      edited[secondary_path] = tombstone.bytes();
     }
     for (auto& [path, bytes] : edited) {
       draft.plan.write(path, std::move(bytes));

@@ -21,6 +21,18 @@ std::string trimmed(std::string_view s) {
   return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
 }
 
+// A scalar's value as written (doc/decisions.md D15): a quoted scalar keeps every character inside
+// its quotes, so `title: "Ends in space "` keeps its space. Plain and block scalars lose the
+// surrounding whitespace and the final line break that YAML's block chomping leaves. `block` is the
+// text the node was loaded from; its mark points at the opening quote of a quoted scalar.
+std::string scalar_value(const YAML::Node& node, std::string_view block) {
+  const int pos = node.Mark().pos;
+  const bool quoted =
+      pos >= 0 && static_cast<std::size_t>(pos) < block.size() &&
+      (block[static_cast<std::size_t>(pos)] == '"' || block[static_cast<std::size_t>(pos)] == '\'');
+  return quoted ? node.Scalar() : trimmed(node.Scalar());
+}
+
 // Collects findings for one file and knows which line each field sits on.
 class Checker {
  public:
@@ -65,8 +77,9 @@ std::optional<YAML::Node> field(const YAML::Node& root, const char* key) {
   return node;
 }
 
-// A string field; defaults to "" when absent. A list or map is an error.
-std::string string_field(const YAML::Node& root, const char* key, Checker& checker) {
+// A string field (scalar_value); defaults to "" when absent. A list or map is an error.
+std::string string_field(const YAML::Node& root, const char* key, Checker& checker,
+                         std::string_view block) {
   const auto node = field(root, key);
   if (!node) {
     return {};
@@ -75,7 +88,7 @@ std::string string_field(const YAML::Node& root, const char* key, Checker& check
     checker.error_at(key, fmt::format("{} must be a string", key));
     return {};
   }
-  return trimmed(node->Scalar());
+  return scalar_value(*node, block);
 }
 
 std::optional<Date> date_field(const YAML::Node& root, const char* key, Checker& checker) {
@@ -96,7 +109,8 @@ std::optional<Date> date_field(const YAML::Node& root, const char* key, Checker&
 }
 
 // A list of strings, flow or block. A lone string is read as a one-item list with a warning,
-// because hand-written notes say `tags: PATTERN` and the intent is clear.
+// because hand-written notes say `tags: PATTERN` and the intent is clear. Items are trimmed
+// (keywords and tags are compared as keys, D2); blank ones are dropped.
 std::vector<std::string> list_field(const YAML::Node& root, const char* key, Checker& checker) {
   std::vector<std::string> items;
   const auto node = field(root, key);
@@ -156,7 +170,8 @@ std::int64_t count_field(const YAML::Node& root, const char* key, Checker& check
   return value;
 }
 
-void validate_fields(const YAML::Node& root, Checker& checker, Memory& memory, bool& usable) {
+void validate_fields(const YAML::Node& root, std::string_view block, Checker& checker,
+                     Memory& memory, bool& usable) {
   const auto title = field(root, "title");
   if (!title) {
     checker.error_at("title", "missing required field title");
@@ -165,7 +180,7 @@ void validate_fields(const YAML::Node& root, Checker& checker, Memory& memory, b
     checker.error_at("title", "title must be a non-empty string");
     usable = false;
   } else {
-    memory.title = trimmed(title->Scalar());
+    memory.title = scalar_value(*title, block);
   }
 
   if (!field(root, "created")) {
@@ -180,24 +195,25 @@ void validate_fields(const YAML::Node& root, Checker& checker, Memory& memory, b
 
   memory.tags = list_field(root, "tags", checker);
   memory.keywords = list_field(root, "keywords", checker);
-  memory.topic = string_field(root, "topic", checker);
-  memory.summary = string_field(root, "summary", checker);
-  memory.source = string_field(root, "source", checker);
-  memory.category = string_field(root, "category", checker);
+  memory.topic = string_field(root, "topic", checker, block);
+  memory.summary = string_field(root, "summary", checker, block);
+  memory.source = string_field(root, "source", checker, block);
+  memory.category = string_field(root, "category", checker, block);
   if (memory.category.empty() && !memory.tags.empty()) {
     memory.category = memory.tags.front();
   }
   memory.retrieval_count = count_field(root, "retrieval_count", checker);
   memory.last_retrieved = date_field(root, "last_retrieved", checker);
 
-  const std::string status = string_field(root, "status", checker);
+  // A status is a keyword, not carried text: ` active ` in quotes still means active.
+  const std::string status = trimmed(string_field(root, "status", checker, block));
   if (status == "tombstoned") {
     memory.tombstoned = true;
     memory.tombstoned_at = date_field(root, "tombstoned_at", checker);
     if (!field(root, "tombstoned_at")) {
       checker.error_at("status", "a tombstoned memory needs tombstoned_at");
     }
-    memory.tombstone_reason = string_field(root, "tombstone_reason", checker);
+    memory.tombstone_reason = string_field(root, "tombstone_reason", checker, block);
   } else if (!status.empty() && status != "active") {
     checker.error_at("status", fmt::format("status '{}' must be active or tombstoned", status));
   }
@@ -271,7 +287,7 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   memory.blob_oid = std::string(blob_oid);
   bool usable = true;
   try {
-    validate_fields(root, checker, memory, usable);
+    validate_fields(root, block, checker, memory, usable);
   } catch (const YAML::Exception& e) {
     // Duplicate keys or odd node shapes can still make yaml-cpp throw on access.
     checker.add(Severity::error, split.first_block_line, "frontmatter could not be read: " + e.msg);
