@@ -13,9 +13,11 @@
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
+#include "core/gate/index_behind.hpp"
 #include "core/gate/print.hpp"
 #include "core/gate/range.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 
@@ -98,7 +100,11 @@ int run_check(const CheckOptions& check, const Globals& globals) {
   options.skip = skipped_checks();
   // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
   // a temporary index, and that is what is being committed.
-  const git::Repo repo = git::Repo::open_from_env();
+  git::Repo repo = git::Repo::open_from_env();
+  // An interrupted landing is settled first, unless a hook runs this on git's own index.
+  if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+    git::recover_interrupted_landing(repo);
+  }
 
   if (check.range) {
     return run_range(repo, *check.range, options, globals);
@@ -113,6 +119,8 @@ int run_check(const CheckOptions& check, const Globals& globals) {
   } else {
     const IndexSnapshot snapshot(repo);
     findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
+    const std::vector<Finding> behind = index_behind_head_findings(repo);
+    findings.insert(findings.end(), behind.begin(), behind.end());
   }
   print(globals.json ? findings_json(findings).dump() + "\n" : format_findings(findings));
   return finish(findings);
