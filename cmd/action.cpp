@@ -21,6 +21,7 @@ int land_action(git::Repo& repo, const Snapshot& before, distill::ActionDraft dr
   target.commit = !flags.no_commit;
   target.allow_dirty = flags.allow_dirty;
   target.guarded_paths = landing::k_action_guarded_paths;
+  target.read_state = flags.read_state;
   const landing::Landed landed = landing::land(repo, before, std::move(draft), context, target);
 
   if (globals.json) {

@@ -12,6 +12,7 @@
 #include "core/distill/vault_state.hpp"
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
+#include "core/landing/land.hpp"
 #include "core/scoring/render.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/vault/vault.hpp"
@@ -47,6 +48,10 @@ void warn_findings(const std::vector<Finding>& findings) {
 
 int run_report(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
+  LandingFlags landing = options.landing;
+  if (options.record) {
+    landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (snapshot.list(vault_path::k_root).empty()) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
@@ -73,8 +78,7 @@ int run_report(const Options& options, const Globals& globals) {
     if (!globals.json) {
       std::fputs(scoring::render_markdown(state.report, globals.verbose).c_str(), stdout);
     }
-    return land_action(repo, snapshot, std::move(draft), clock, options.landing, globals,
-                       cache.get());
+    return land_action(repo, snapshot, std::move(draft), clock, landing, globals, cache.get());
   }
   std::fputs(globals.json ? scoring::render_json(state.report).c_str()
                           : scoring::render_markdown(state.report, globals.verbose).c_str(),
@@ -126,6 +130,8 @@ std::vector<std::size_t> prompt_selection(const distill::CandidateSet& set) {
 // do steps 6-7 and the commit.
 int run_sub_mode(const distill::SubMode& mode, const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
   RepoParseCache cache(repo);
@@ -224,8 +230,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   }
 
   distill::Execution execution = mode.execute(context, selected);
-  const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing,
-                               globals, cache.get());
+  const int code =
+      land_action(repo, snapshot, std::move(execution.draft), clock, landing, globals, cache.get());
   FILE* const report = globals.json ? stderr : stdout;
   if (automatic && !automatic_shown) {
     std::fputs((set.automatic_text + "\n").c_str(), report);

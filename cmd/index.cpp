@@ -52,6 +52,10 @@ int run_check(const Snapshot& snapshot, const Clock& clock, const Globals& globa
 
 int run(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
+  std::optional<git::ReadState> read_state;
+  if (!options.check) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
   RepoParseCache cache(repo);
@@ -68,6 +72,7 @@ int run(const Options& options, const Globals& globals) {
   landing::Target target;
   target.commit = false;
   target.allow_dirty = true;
+  target.read_state = std::move(read_state);
   const landing::Landed landed =
       landing::land(repo, snapshot, landing::IndexRegeneration{}, context, target);
   const Plan& plan = landed.plan;

@@ -114,6 +114,7 @@ nlohmann::json to_json(const recall::InitIdsPlan& plan, bool dry_run, int metada
 int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
   const Clock clock = resolve_clock(globals.today, globals.now);
   git::Repo repo = git::Repo::discover(fs::current_path());
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(repo.workdir());
   const std::string now = format_instant(clock.now);
 
@@ -136,7 +137,8 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
 
   if (!options.dry_run) {
     landing::land_recall_init_ids(repo, snapshot,
-                                  recall::init_ids_plan(plan, metadata, metadata_added));
+                                  recall::init_ids_plan(plan, metadata, metadata_added),
+                                  std::move(read_state));
   }
 
   if (globals.json) {
@@ -278,6 +280,7 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
   const Clock clock = resolve_clock(globals.today, globals.now);
   git::Repo repo = git::Repo::discover(fs::current_path());
   const fs::path root = repo.workdir();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(root);
 
   std::error_code ec;
@@ -367,9 +370,9 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
 
   landing::RecallOutcome outcome;
   if (!result.empty()) {
-    outcome =
-        landing::land_recall_maintain(repo, snapshot, recall::maintain_plan(result, clock.now),
-                                      {!options.no_commit, options.allow_dirty});
+    outcome = landing::land_recall_maintain(
+        repo, snapshot, recall::maintain_plan(result, clock.now),
+        {!options.no_commit, options.allow_dirty, std::move(read_state)});
     if (outcome.untracked) {
       std::fputs(
           "git-vault: note: CLAUDE.local.md and memory/ are not tracked by git; the changes are in "

@@ -8,6 +8,7 @@
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/landing/land.hpp"
 #include "core/landing/revert_search.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 
@@ -24,6 +25,8 @@ using landing::short_id;
 
 int run(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const landing::RevertSearch search = landing::find_revert(repo, options.target, options.force);
   const git::CommitInfo& action = search.action;
   if (search.status == landing::RevertSearch::Status::nothing_changed) {
@@ -45,7 +48,7 @@ int run(const Options& options, const Globals& globals) {
 
   const WorktreeSnapshot snapshot(repo.workdir());
   const int code = land_action(repo, snapshot, distill::revert_draft(search.request),
-                               clock_of(globals), options.landing, globals);
+                               clock_of(globals), landing, globals);
   if (code == exit_code::k_ok && !globals.json) {
     std::fputs(fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id),
                            action.summary, search.request.restored.size())

@@ -29,7 +29,8 @@ struct Options {
 // regenerates the index files, in the work tree: retrieval bookkeeping happens on every agent
 // read, and a commit per read would bury the history; it lands with the user's next commit.
 void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& vault,
-                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache) {
+                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache,
+                       git::ReadState read_state) {
   Plan plan;
   for (const SearchHit& hit : hits) {
     const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
@@ -51,6 +52,7 @@ void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& v
   git::ApplyOptions options;
   options.commit = false;
   options.allow_dirty = true;
+  options.read_state = std::move(read_state);
   (void)git::apply(repo, plan, options);
 }
 
@@ -60,13 +62,17 @@ int run(const Options& options, const Globals& globals) {
     query += (query.empty() ? "" : " ") + word;
   }
   git::Repo repo = open_repo();
+  std::optional<git::ReadState> read_state;
+  if (options.record) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
   RepoParseCache cache(repo);
   const Vault vault = load_vault(snapshot, cache.get());
   const std::vector<SearchHit> hits = search_memories(vault.memories, query, options.limit);
   if (options.record && !hits.empty()) {
-    record_retrievals(repo, snapshot, vault, hits, clock, cache.get());
+    record_retrievals(repo, snapshot, vault, hits, clock, cache.get(), std::move(*read_state));
   }
   if (globals.json) {
     nlohmann::ordered_json out{

@@ -41,7 +41,7 @@ void report_duplicates(const Snapshot& merged) {
   }
 }
 
-void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
+void reindex(git::Repo& repo, const Snapshot& merged, bool squash, git::ReadState read_state) {
   if (merged.list(".memory/").empty()) {
     return;  // no vault in this repository
   }
@@ -71,6 +71,7 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
   built.carried = std::move(reindex->carried);
   landing::Target target;
   target.guarded_paths = {".memory/"};
+  target.read_state = std::move(read_state);
   const landing::Landed landed = landing::apply(repo, std::move(built), target);
   const std::string carried =
       landed.carried.empty() ? std::string{}
@@ -90,6 +91,7 @@ int run_post_merge(std::span<const std::string> git_args) {
     if (!repo.head_commit()) {
       return 0;
     }
+    git::ReadState read_state = git::capture_read_state(repo, {".memory/"});
     // A squash merge leaves its result staged, not committed.
     std::unique_ptr<Snapshot> merged;
     if (squash) {
@@ -98,7 +100,7 @@ int run_post_merge(std::span<const std::string> git_args) {
       merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
     }
     report_duplicates(*merged);
-    reindex(repo, *merged, squash);
+    reindex(repo, *merged, squash, std::move(read_state));
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
     warn(fmt::format("warning: {}", e.what()));
