@@ -910,6 +910,7 @@ ReadState capture_read_state(Repo& repo, const std::vector<std::string>& paths) 
   if (!repo.is_bare()) {
     collect_files(repo.workdir(), paths, state);
   }
+  fault_point("read");
   return state;
 }
 
