@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::git {
 namespace fs = std::filesystem;
@@ -66,10 +67,6 @@ std::string read_fd(int fd) {
 bool owner_alive(const Owner& owner) {
   const std::optional<std::uint64_t> start = process_start_time(owner.pid);
   return start && (!owner.start_time || *owner.start_time == *start);
-}
-
-void note(const std::string& text) {
-  std::fputs(("git-vault: note: " + text + "\n").c_str(), stderr);
 }
 
 }  // namespace
@@ -135,10 +132,12 @@ int VaultLock::take(const fs::path& path, std::string& holder) {
         holder = fmt::format("process {}", owner->pid);
         return -1;
       }
-      note(fmt::format("removed a stale lock left by process {}, which is no longer running ({})",
-                       owner->pid, path.string()));
+      util::print_note(
+          fmt::format("removed a stale lock left by process {}, which is no longer running ({})",
+                      owner->pid, path.string()));
     } else if (!content.empty()) {
-      note(fmt::format("removed a stale lock with unreadable contents ({})", path.string()));
+      util::print_note(
+          fmt::format("removed a stale lock with unreadable contents ({})", path.string()));
     }
     const std::string mine =
         fmt::format("{} {}\n", ::getpid(), process_start_time(::getpid()).value_or(0));

@@ -20,6 +20,8 @@
 #include "core/git/lock.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/signature.hpp"
+#include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::git {
 
@@ -28,14 +30,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
-
-void note(const std::string& text) {
-  std::fputs(("git-vault: note: " + text + "\n").c_str(), stderr);
-}
-
-void warning(const std::string& text) {
-  std::fputs(("git-vault: warning: " + text + "\n").c_str(), stderr);
-}
 
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT wait while a landing runs: a Ctrl-C mid-landing takes
 // effect (with its default action) once the repository is consistent again. SIGKILL and power
@@ -733,7 +727,7 @@ bool recover_locked(Repo& repo) {
       ::unlink(lock_path.c_str());
     }
     finish_cleanup(repo);
-    warning(fmt::format(
+    util::print_warning(fmt::format(
         "an interrupted git-vault run ({}) was found, but {} has moved since; nothing was "
         "restored: check `git status`",
         what, journal->ref));
@@ -744,14 +738,15 @@ bool recover_locked(Repo& repo) {
   fault_point("recovered");
   finish_cleanup(repo);
   if (forward) {
-    note(fmt::format("completed an interrupted git-vault run: {} ({})", what,
-                     journal->new_head.value_or("").substr(0, 12)));
+    util::print_note(fmt::format("completed an interrupted git-vault run: {} ({})", what,
+                                 journal->new_head.value_or("").substr(0, 12)));
   } else {
-    note(fmt::format("undid an interrupted git-vault run that had not finished: {}", what));
+    util::print_note(
+        fmt::format("undid an interrupted git-vault run that had not finished: {}", what));
   }
   if (!settled.kept.empty()) {
-    warning(fmt::format("kept your changes to {}; compare them with `git diff`",
-                        join_paths(settled.kept, 5)));
+    util::print_warning(fmt::format("kept your changes to {}; compare them with `git diff`",
+                                    join_paths(settled.kept, 5)));
   }
   return true;
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/util/text.hpp"
+
 namespace gv {
 namespace {
 
@@ -11,33 +13,10 @@ namespace {
 // a control character (a newline would add lines to index.md), a backslash (a path separator
 // elsewhere) or bytes that are not UTF-8 (JSON cannot carry them) keep a file out of the vault.
 bool safe_name(std::string_view name) {
-  std::size_t i = 0;
-  while (i < name.size()) {
-    const auto byte = static_cast<unsigned char>(name[i]);
-    if (byte < 0x20 || byte == 0x7f || byte == '\\') {
-      return false;
-    }
-    std::size_t length = 1;
-    if (byte >= 0xf0 && byte <= 0xf4) {
-      length = 4;
-    } else if (byte >= 0xe0) {
-      length = 3;
-    } else if (byte >= 0xc2 && byte <= 0xdf) {
-      length = 2;
-    } else if (byte >= 0x80) {
-      return false;
-    }
-    if (i + length > name.size()) {
-      return false;
-    }
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((static_cast<unsigned char>(name[i + k]) & 0xc0) != 0x80) {
-        return false;
-      }
-    }
-    i += length;
-  }
-  return true;
+  return util::valid_utf8(name) && std::none_of(name.begin(), name.end(), [](char c) {
+           const auto byte = static_cast<unsigned char>(c);
+           return byte < 0x20 || byte == 0x7f || byte == '\\';
+         });
 }
 
 // `name` with control characters, backslashes and bytes outside UTF-8 written as escapes, so a
