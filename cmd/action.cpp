@@ -22,6 +22,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
   target.commit = !flags.no_commit;
   target.allow_dirty = flags.allow_dirty;
   target.guarded_paths = landing::k_action_guarded_paths;
+  target.read_state = flags.read_state;
   const landing::Landed landed =
       landing::land(session.repo(), before, std::move(draft), context, target);
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/distill/finish.hpp"
+#include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 
 namespace gv {
 class Snapshot;
@@ -14,6 +16,9 @@ namespace gv::cmd {
 struct LandingFlags {
   bool no_commit = false;
   bool allow_dirty = false;
+  // What the run read its vault from (git::capture_read_state, taken before the read); the
+  // landing refuses when it moved meanwhile.
+  std::optional<git::ReadState> read_state;
 };
 
 // Lands `draft` as a distill action through landing::land (core/landing/land.hpp) against the

@@ -11,10 +11,12 @@
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
+#include "core/gate/index_behind.hpp"
 #include "core/gate/print.hpp"
 #include "core/gate/range.hpp"
 #include "core/gate/registry.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/hooks/commit_gate.hpp"
 #include "core/hooks/skip.hpp"
 #include "core/session/session.hpp"
@@ -74,7 +76,11 @@ int run_check(const CheckOptions& check, Session& session) {
   }
   // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
   // a temporary index, and that is what is being committed.
-  const git::Repo& repo = session.repo();
+  git::Repo& repo = session.repo();
+  // An interrupted landing is settled first, unless a hook runs this on git's own index.
+  if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+    git::recover_interrupted_landing(repo);
+  }
 
   std::vector<Finding> findings;
   if (check.range || check.worktree) {
@@ -93,6 +99,11 @@ int run_check(const CheckOptions& check, Session& session) {
     hooks::CommitGate gate = hooks::run_commit_gate(repo);
     std::fputs(hooks::skip_notice(gate.skip).c_str(), stderr);
     findings = std::move(gate.findings);
+    // Only outside a hook: during a commit the index is meant to differ from HEAD.
+    if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+      const std::vector<Finding> behind = index_behind_head_findings(repo);
+      findings.insert(findings.end(), behind.begin(), behind.end());
+    }
   }
   print(session.output().json ? util::dump_json(findings_json(findings))
                               : format_findings(findings));

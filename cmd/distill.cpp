@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
 #include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
 #include "core/scoring/render.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -51,6 +52,10 @@ void warn_findings(const std::vector<Finding>& findings) {
 int run_report(const Options& options, Session& session) {
   const OutputSettings& output = session.output();
   git::Repo& repo = session.repo();
+  LandingFlags landing = options.landing;
+  if (options.record) {
+    landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (snapshot.list(vault_path::k_root).empty()) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
@@ -76,7 +81,7 @@ int run_report(const Options& options, Session& session) {
     if (!output.json) {
       std::fputs(scoring::render_markdown(state.report, output.verbose).c_str(), stdout);
     }
-    return land_action(session, snapshot, std::move(draft), options.landing);
+    return land_action(session, snapshot, std::move(draft), landing);
   }
   std::fputs(output.json ? scoring::render_json(state.report).c_str()
                          : scoring::render_markdown(state.report, output.verbose).c_str(),
@@ -110,6 +115,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
   const OutputSettings& output = session.output();
   git::Repo& repo = session.repo();
   const Clock& clock = session.clock();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const WorktreeSnapshot snapshot(repo.workdir());
   const distill::VaultState state =
       distill::read_vault_state(snapshot, clock.today, session.parse_cache());
@@ -208,7 +215,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
   }
 
   distill::Execution execution = mode.execute(context, selected);
-  const int code = land_action(session, snapshot, std::move(execution.draft), options.landing);
+  const int code = land_action(session, snapshot, std::move(execution.draft), landing);
   FILE* const report = output.json ? stderr : stdout;
   if (automatic && !automatic_shown) {
     std::fputs((set.automatic_text + "\n").c_str(), report);

@@ -54,6 +54,10 @@ int run_check(Session& session, const Snapshot& snapshot) {
 
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
+  std::optional<git::ReadState> read_state;
+  if (!options.check) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (options.check) {
     return run_check(session, snapshot);
@@ -68,6 +72,7 @@ int run(const Options& options, Session& session) {
   landing::Target target;
   target.commit = false;
   target.allow_dirty = true;
+  target.read_state = std::move(read_state);
   const landing::Landed landed =
       landing::land(repo, snapshot, landing::IndexRegeneration{}, context, target);
   const Plan& plan = landed.plan;

@@ -116,6 +116,7 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
   const Clock& clock = session.clock();
   const OutputSettings& output = session.output();
   git::Repo& repo = session.repo();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(repo.workdir());
   const std::string now = format_instant(clock.now);
 
@@ -138,7 +139,8 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
 
   if (!options.dry_run) {
     landing::land_recall_init_ids(repo, snapshot,
-                                  recall::init_ids_plan(plan, metadata, metadata_added));
+                                  recall::init_ids_plan(plan, metadata, metadata_added),
+                                  std::move(read_state));
   }
 
   if (output.json) {
@@ -280,6 +282,7 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   const OutputSettings& output = session.output();
   git::Repo& repo = session.repo();
   const fs::path root = repo.workdir();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(root);
 
   std::error_code ec;
@@ -369,9 +372,9 @@ int run_maintain(const MaintainOptions& options, Session& session) {
 
   landing::RecallOutcome outcome;
   if (!result.empty()) {
-    outcome =
-        landing::land_recall_maintain(repo, snapshot, recall::maintain_plan(result, clock.now),
-                                      {!options.no_commit, options.allow_dirty});
+    outcome = landing::land_recall_maintain(
+        repo, snapshot, recall::maintain_plan(result, clock.now),
+        {!options.no_commit, options.allow_dirty, std::move(read_state)});
     if (outcome.untracked) {
       std::fputs(
           "git-vault: note: CLAUDE.local.md and memory/ are not tracked by git; the changes are in "

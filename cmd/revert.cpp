@@ -8,6 +8,7 @@
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
 #include "core/landing/revert_search.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -25,6 +26,8 @@ using landing::short_id;
 
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const landing::RevertSearch search = landing::find_revert(repo, options.target, options.force);
   const git::CommitInfo& action = search.action;
   if (search.status == landing::RevertSearch::Status::nothing_changed) {
@@ -45,8 +48,7 @@ int run(const Options& options, Session& session) {
   }
 
   const WorktreeSnapshot snapshot(repo.workdir());
-  const int code =
-      land_action(session, snapshot, distill::revert_draft(search.request), options.landing);
+  const int code = land_action(session, snapshot, distill::revert_draft(search.request), landing);
   if (code == exit_code::k_ok && !session.output().json) {
     std::fputs(fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id),
                            action.summary, search.request.restored.size())

@@ -31,7 +31,8 @@ struct Options {
 // regenerates the index files, in the work tree: retrieval bookkeeping happens on every agent
 // read, and a commit per read would bury the history; it lands with the user's next commit.
 void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& vault,
-                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache) {
+                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache,
+                       git::ReadState read_state) {
   Plan plan;
   for (const SearchHit& hit : hits) {
     const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
@@ -53,6 +54,7 @@ void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& v
   git::ApplyOptions options;
   options.commit = false;
   options.allow_dirty = true;
+  options.read_state = std::move(read_state);
   (void)git::apply(repo, plan, options);
 }
 
@@ -62,11 +64,16 @@ int run(const Options& options, Session& session) {
     query += (query.empty() ? "" : " ") + word;
   }
   git::Repo& repo = session.repo();
+  std::optional<git::ReadState> read_state;
+  if (options.record) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   const Vault vault = load_vault(snapshot, session.parse_cache());
   const std::vector<SearchHit> hits = search_memories(vault.memories, query, options.limit);
   if (options.record && !hits.empty()) {
-    record_retrievals(repo, snapshot, vault, hits, session.clock(), session.parse_cache());
+    record_retrievals(repo, snapshot, vault, hits, session.clock(), session.parse_cache(),
+                      std::move(*read_state));
   }
   if (session.output().json) {
     nlohmann::ordered_json out{

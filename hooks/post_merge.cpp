@@ -42,7 +42,8 @@ void report_duplicates(const Snapshot& merged) {
   }
 }
 
-void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& today) {
+void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& today,
+             git::ReadState read_state) {
   if (merged.list(".memory/").empty()) {
     return;  // no vault in this repository
   }
@@ -71,6 +72,7 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& t
   built.carried = std::move(reindex->carried);
   landing::Target target;
   target.guarded_paths = {".memory/"};
+  target.read_state = std::move(read_state);
   const landing::Landed landed = landing::apply(repo, std::move(built), target);
   const std::string carried =
       landed.carried.empty() ? std::string{}
@@ -90,6 +92,7 @@ int run_post_merge(Session& session, std::span<const std::string> git_args) {
     if (!repo.head_commit()) {
       return 0;
     }
+    git::ReadState read_state = git::capture_read_state(repo, {".memory/"});
     // A squash merge leaves its result staged, not committed.
     std::unique_ptr<Snapshot> merged;
     if (squash) {
@@ -98,7 +101,7 @@ int run_post_merge(Session& session, std::span<const std::string> git_args) {
       merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
     }
     report_duplicates(*merged);
-    reindex(repo, *merged, squash, session.clock().today);
+    reindex(repo, *merged, squash, session.clock().today, std::move(read_state));
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
     warn(fmt::format("warning: {}", e.what()));
