@@ -41,16 +41,17 @@ std::vector<Finding> index_behind_head_findings(const git::Repo& repo) {
     const auto staged = blobs(repo.index_entries(prefix));
     std::map<std::string, bool> paths;
     for (const auto* side : {&now, &before}) {
-      for (const auto& [path, oid] : *side) {
-        paths[path] = true;
+      for (const auto& entry : *side) {
+        paths[entry.first] = true;
       }
     }
-    for (const auto& [path, unused] : paths) {
-      const auto at = [&](const std::map<std::string, std::string>& side) {
-        const auto found = side.find(path);
-        return found == side.end() ? std::string{} : found->second;
-      };
-      if (at(now) != at(before) && at(staged) == at(before)) {
+    const auto at = [](const std::map<std::string, std::string>& side, const std::string& path) {
+      const auto found = side.find(path);
+      return found == side.end() ? std::string{} : found->second;
+    };
+    for (const auto& entry : paths) {
+      const std::string& path = entry.first;
+      if (at(now, path) != at(before, path) && at(staged, path) == at(before, path)) {
         behind.push_back(path);
       }
     }

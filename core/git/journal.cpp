@@ -288,6 +288,9 @@ std::optional<Journal> read_journal(const fs::path& git_dir) {
       ended = true;
       break;
     }
+    if (line.empty()) {
+      continue;  // the newline ending a journal cut short
+    }
     const std::size_t space = line.find(' ');
     if (space == std::string_view::npos ||
         !parse_line(journal, line.substr(0, space), line.substr(space + 1))) {

@@ -18,10 +18,10 @@ struct IndexSlot {
 
 // One path a landing changes, with what it needs to finish the change or to undo it.
 struct JournalPath {
-  std::string path;                        // repo-relative
-  std::optional<std::string> new_blob;     // 40 hex; nullopt: the landing deletes the path
-  bool executable = false;                 // mode of the new file
-  std::string temp;                        // file name in the temp folder; empty for a deletion
+  std::string path;                     // repo-relative
+  std::optional<std::string> new_blob;  // 40 hex; nullopt: a deletion, or a work tree write
+  bool executable = false;              // mode of the new file
+  std::string temp;  // the new file in the temp folder; empty: the landing deletes the path
   std::uint64_t temp_inode = 0;            // identifies our new file once it is in place
   std::optional<std::uint64_t> old_inode;  // the work tree file before; nullopt: absent
   std::string backup;                      // hard link to the old file in the temp folder

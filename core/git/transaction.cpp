@@ -566,20 +566,21 @@ void settle_worktree(Repo& repo, const Journal& journal, bool forward, Settled& 
     fault_point("settle");
     const fs::path target = workdir / item.path;
     const std::optional<struct stat> st = lstat_of(target);
-    const bool is_ours = st && item.new_blob && st->st_ino == item.temp_inode;
+    const bool writes = !item.temp.empty();  // a new file, not a deletion
+    const bool is_ours = st && writes && st->st_ino == item.temp_inode;
     const bool is_old = item.old_inode ? (st && st->st_ino == *item.old_inode) : !st;
     const fs::path temp = scratch(temp_folder, item.temp);
     const fs::path backup = scratch(temp_folder, item.backup);
     const bool have_backup = !backup.empty() && lstat_of(backup).has_value();
     if (forward) {
-      if (item.new_blob ? is_ours : !st) {
+      if (writes ? is_ours : !st) {
         continue;
       }
       if (!is_old) {
         settled.kept.push_back(item.path);
         continue;
       }
-      if (!item.new_blob) {
+      if (!writes) {
         if (::unlink(target.c_str()) != 0 && errno != ENOENT) {
           throw Error("{}: cannot delete: {}", item.path, errno_text());
         }
@@ -818,7 +819,6 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
           journal.created_dirs.push_back(dir);
         }
       }
-      item.new_blob = std::string(40, '0');  // unused without a commit; marks a write
       item.executable = st && (st->st_mode & S_IXUSR) != 0;
       item.temp = fmt::format("w{}", n);
       item.temp_inode = create_file(temp_folder / item.temp, *bytes, item.executable, path);

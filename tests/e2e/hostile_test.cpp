@@ -220,3 +220,23 @@ TEST_CASE("one memory the summarizer fails on is named and skipped in a compress
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-beta.md"), Catch::Contains("Short summary."));
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-long.md"), Catch::Contains("POISON"));
 }
+
+TEST_CASE("check reports an index left behind HEAD by an action, which a commit would revert",
+          "[hostile]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  // The state an interrupted older git-vault left: HEAD moved, the index still the old vault.
+  REQUIRE(sandbox.git({"reset", "-q", "HEAD~1", "--", ".memory", "specs"}).code == 0);
+  const auto check = sandbox.vault({"check", "--json"});
+  INFO(check.out << check.err);
+  CHECK(check.code == 1);
+  const json findings = json::parse(check.out);
+  bool found = false;
+  for (const json& finding : findings["findings"]) {
+    found = found || finding["check"] == "index-behind-head";
+  }
+  CHECK(found);
+  REQUIRE(sandbox.git({"reset", "-q", "--", ".memory", "specs"}).code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
+}
