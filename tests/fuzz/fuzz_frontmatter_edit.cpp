@@ -1,15 +1,20 @@
 // libFuzzer target: the minimal-diff frontmatter writer. On any file it accepts, the edits
 // every action makes (a scalar set, a list set, a field removed) must leave the body
-// byte-identical, and making them a second time must change nothing (the writer reads back
-// what it wrote). Refusing a file is fine only with gv::Error.
+// byte-identical, land where the parser reads (the retrieval count parses back as set), and,
+// when no key is repeated, change nothing when made a second time (a repeated key is edited at
+// its first occurrence, as the parser reads it, so removing it again removes the next one).
+// Refusing a file is fine only with gv::Error.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "core/error.hpp"
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
+#include "core/memory/parse.hpp"
 
 namespace {
 
@@ -36,6 +41,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const gv::FrontmatterSplit after = gv::split_frontmatter(once);
   if (before.body(bytes) != after.body(once)) {
     __builtin_trap();  // an edit of the frontmatter touched the body
+  }
+  // Actions edit only memories that parse without errors; on those the count reads back.
+  const gv::ParsedMemory original =
+      gv::parse_memory(".memory/10-Memories/MEM-fuzz.md", bytes, std::string(40, '0'));
+  const bool clean =
+      original.memory && std::none_of(original.findings.begin(), original.findings.end(),
+                                      [](const gv::Finding& finding) {
+                                        return finding.severity == gv::Severity::error;
+                                      });
+  if (clean) {
+    const gv::ParsedMemory parsed =
+        gv::parse_memory(".memory/10-Memories/MEM-fuzz.md", once, std::string(40, '0'));
+    if (parsed.memory && parsed.memory->retrieval_count != 4) {
+      __builtin_trap();  // the edit landed where the parser does not look
+    }
+  }
+  std::set<std::string> keys;
+  for (const gv::FrontmatterKey& key : before.keys) {
+    if (!keys.insert(key.key).second) {
+      return 0;  // a repeated key: see above
+    }
   }
   std::string twice;
   try {
