@@ -25,6 +25,8 @@ constexpr std::array k_commands{
     Command{"revert", "Undo one maintenance action as a new commit", define_revert},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review},
     Command{"search", "Find memories", define_search},
+    Command{"events", "Query the event store specs/events.jsonl", define_events, false,
+            Need::repository | Need::work_tree},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
