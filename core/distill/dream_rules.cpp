@@ -24,21 +24,6 @@ struct Cluster {
   std::set<std::string> sessions;
 };
 
-std::string excerpt(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-  }
-  if (out.size() > k_excerpt) {
-    std::size_t cut = k_excerpt - 3;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) {
-      --cut;
-    }
-    out = out.substr(0, cut) + "...";
-  }
-  return out;
-}
-
 // The cluster's most frequent terms (ties: first seen).
 std::vector<std::string> theme_terms(const Cluster& cluster) {
   std::map<std::string, std::pair<std::size_t, std::size_t>> counts;  // term -> count, first
@@ -149,7 +134,7 @@ DreamResult find_dream_themes(const std::vector<events::Prompt>& prompts,
     theme.latest_ms = newest.front()->timestamp_ms;
     for (const events::Prompt* prompt : newest) {
       if (theme.samples.size() < k_samples) {
-        theme.samples.push_back(excerpt(prompt->display));
+        theme.samples.push_back(excerpt(prompt->display, k_excerpt));
       }
       theme.prompt_timestamps.push_back(format_instant(Instant{prompt->timestamp_ms / 1000}));
     }

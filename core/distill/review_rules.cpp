@@ -25,21 +25,6 @@ std::size_t matched(std::string_view text, const std::vector<std::string>& terms
       }));
 }
 
-std::string excerpt(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-  }
-  if (out.size() > k_excerpt) {
-    std::size_t cut = k_excerpt - 3;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) {
-      --cut;  // never split a UTF-8 sequence
-    }
-    out = out.substr(0, cut) + "...";
-  }
-  return out;
-}
-
 std::string iso_of_ms(std::int64_t ms) { return format_instant(Instant{ms / 1000}); }
 
 std::string term_list(const std::vector<std::string>& terms) {
@@ -187,7 +172,7 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
                       format_date(date_of(Instant{scored.front().first->timestamp_ms / 1000}))));
       for (const auto& [prompt, hits] : best(scored)) {
         answer.evidence.push_back({"Tier 3 / history.jsonl", iso_of_ms(prompt->timestamp_ms),
-                                   "\"" + excerpt(prompt->display) + "\"", hits});
+                                   "\"" + excerpt(prompt->display, k_excerpt) + "\"", hits});
       }
     }
   }
@@ -210,7 +195,7 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
           best_hits = hits;
           citation = {"Tier 4 fallback / archived specs",
                       fmt::format("{}:{}", path, line_of_offset(text, line.begin)),
-                      excerpt(util::trim(content)), hits};
+                      excerpt(util::trim(content), k_excerpt), hits};
         }
       }
       if (best_hits > 0) {

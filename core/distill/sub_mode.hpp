@@ -18,6 +18,8 @@ class Snapshot;
 
 namespace gv::distill {
 
+struct TelemetryInputs;
+
 // One thing the user can select at the MANDATORY STOP: a memory to tombstone, a pair to
 // merge, a fix to apply.
 struct Candidate {
@@ -65,6 +67,9 @@ struct SubModeContext {
   // compress's summariser (configured_summarizer of git config `vault.summarizer`); nullopt
   // means the built-in extractive one.
   std::optional<Summarizer> summarizer;
+  // The records and primitives of the telemetry sub-modes (revise, meta, review, learn,
+  // dream); null for the others.
+  const TelemetryInputs* telemetry = nullptr;
 };
 
 // One mutating sub-mode of `git vault distill`, registered by one row of the sub-mode table

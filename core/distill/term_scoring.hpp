@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -27,5 +28,9 @@ inline constexpr std::size_t k_strikes = 3;
 
 // `overlap >= k_overlap_threshold`, tolerant of the floating-point noise of small fractions.
 [[nodiscard]] inline bool overlaps(double overlap) { return overlap >= k_overlap_threshold - 1e-9; }
+
+// `text` on one line (newlines and tabs as spaces), cut to `width` bytes on a UTF-8 boundary
+// with `...` marking the cut: how prompts and messages are quoted in proposals.
+[[nodiscard]] std::string excerpt(std::string_view text, std::size_t width);
 
 }  // namespace gv::distill
