@@ -26,7 +26,7 @@ class Review final : public SubMode {
   [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
     const TelemetryInputs& inputs = telemetry_of(context, "review");
     CandidateSet set;
-    if (util::trim(inputs.question).empty()) {
+    if (util::trim(context.argument).empty()) {
       throw UsageError("Usage: git vault distill --review \"<question>\"");
     }
     ReviewSources sources;
@@ -47,8 +47,9 @@ class Review final : public SubMode {
         }
       }
     }
-    const ReviewAnswer answer = answer_review(inputs.question, sources, inputs.terms);
-    set.stop_message = render_review(answer, inputs.question);
+    const ReviewAnswer answer = answer_review(context.argument, sources, inputs.terms);
+    set.stop_message = render_review(answer, context.argument);
+    set.stop_is_result = true;
     set.dry_run_text = *set.stop_message;
     Json evidence = Json::array();
     for (const Citation& citation : answer.evidence) {
@@ -57,7 +58,7 @@ class Review final : public SubMode {
                               {"text", citation.text},
                               {"matched_terms", citation.matched_terms}});
     }
-    set.dry_run_json = Json{{"question", inputs.question},       {"terms", answer.terms},
+    set.dry_run_json = Json{{"question", context.argument},      {"terms", answer.terms},
                             {"answer", answer.answer},           {"evidence", evidence},
                             {"unavailable", answer.unavailable}, {"rule", answer.rule}};
     return set;

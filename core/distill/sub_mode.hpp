@@ -46,6 +46,9 @@ struct CandidateSet {
   std::string automatic_text;
   // Keys added to the `--dry-run --json` document before the candidates (refine's `tier1`).
   nlohmann::ordered_json dry_run_json = nlohmann::ordered_json::object();
+  // The stop message is the run's result, not a reason to stop (review's answer): printed on
+  // stdout, and with --json as the dry-run document without `dry_run`.
+  bool stop_is_result = false;
 };
 
 // What step 5 produced: the draft for the commit, and what to tell the user afterwards
@@ -70,6 +73,8 @@ struct SubModeContext {
   // The records and primitives of the telemetry sub-modes (revise, meta, review, learn,
   // dream); null for the others.
   const TelemetryInputs* telemetry = nullptr;
+  // The value given to the sub-mode's flag when its row takes one (review's question).
+  std::string argument = {};
 };
 
 // One mutating sub-mode of `git vault distill`, registered by one row of the sub-mode table

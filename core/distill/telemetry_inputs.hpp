@@ -57,7 +57,6 @@ struct TelemetryInputs {
   TermScoring terms;
   MemoryWriter write_memory;
   bool otel_enabled = false;  // CLAUDE_CODE_ENABLE_TELEMETRY=1 in the environment
-  std::string question;       // --review "<question>"
 };
 
 }  // namespace gv::distill
