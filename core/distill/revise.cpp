@@ -102,7 +102,7 @@ class Revise final : public SubMode {
     }
     const ReviseRun run = read_run(context);
     const ReviseResult& result = run.result;
-    if (run.query.stats.events == 0 || result.events == 0) {
+    if (run.query.events.empty()) {
       set.stop_message =
           "No events captured yet in specs/events.jsonl -- revise proceeds using vault scoring "
           "alone\n(staleness/duplicate/size), with zero event correlations this run.\n"
