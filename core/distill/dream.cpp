@@ -44,6 +44,19 @@ DreamRun read_run(const SubModeContext& context) {
   return run;
 }
 
+// The records behind a theme: its prompts' timestamps, newest first (at most five named).
+std::string prompt_records(const DreamTheme& theme) {
+  constexpr std::size_t k_named = 5;
+  std::string out;
+  for (std::size_t i = 0; i < theme.prompt_timestamps.size() && i < k_named; ++i) {
+    out += fmt::format("{}{}", i == 0 ? "" : ", ", theme.prompt_timestamps[i]);
+  }
+  if (theme.prompt_timestamps.size() > k_named) {
+    out += fmt::format(" and {} more", theme.prompt_timestamps.size() - k_named);
+  }
+  return out;
+}
+
 std::string latest_date(const DreamTheme& theme) {
   return format_date(date_of(Instant{theme.latest_ms / 1000}));
 }
@@ -73,6 +86,7 @@ std::string terminal_output(const DreamRun& run) {
       samples += fmt::format("{}\"{}\"", samples.empty() ? "" : ", ", sample);
     }
     out += fmt::format("  Sample prompts: {}\n", samples);
+    out += fmt::format("  Prompts (history.jsonl): {}\n", prompt_records(theme));
     out +=
         "  Suggested next step: `git vault distill --meta` to propose a task, or `git vault "
         "learn` to capture it as a memory.\n";
@@ -114,8 +128,10 @@ class Dream final : public SubMode {
         result.themes.size());
     for (const DreamTheme& theme : result.themes) {
       set.dry_run_text += fmt::format(
-          "  - \"{}\" -- seen {} times across {} session(s), most recent {} [rule {}]\n",
-          theme.summary, theme.prompts, theme.sessions, latest_date(theme), theme.rule);
+          "  - \"{}\" -- seen {} times across {} session(s), most recent {} [rule {}]\n"
+          "    prompts (history.jsonl): {}\n",
+          theme.summary, theme.prompts, theme.sessions, latest_date(theme), theme.rule,
+          prompt_records(theme));
     }
     for (const DreamTheme& theme : result.covered) {
       set.dry_run_text += fmt::format("  (skipped, {} {}) \"{}\"\n", theme.covered_rule,

@@ -348,6 +348,8 @@ TEST_CASE("dream surfaces themes of three distinct sessions and keeps its cursor
   CHECK_THAT(dry.out, Catch::Contains("[DRY RUN] Dream: 1 recurring themes"));
   CHECK_THAT(dry.out, Catch::Contains("seen 3 times across 3 session(s)"));
   CHECK_THAT(dry.out, !Catch::Contains("deploy"));
+  CHECK_THAT(dry.out, Catch::Contains("prompts (history.jsonl): 2025-11-26T23:33:20Z, "
+                                      "2025-11-25T19:46:40Z, 2025-11-24T16:00:00Z"));
   CHECK_THAT(dry.err, Catch::Contains("history.jsonl:8: not valid JSON; line skipped"));
 
   sandbox.git({"config", "vault.history", history});
