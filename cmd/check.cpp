@@ -61,7 +61,7 @@ int run_range(const git::Repo& repo, const std::string& range, const GateOptions
   for (const CommitFindings& commit : commits) {
     out += fmt::format("commit {} {}\n", commit.commit.substr(0, 12),
                        repo.commit_info(commit.commit).summary);
-    out += format_finding_lines(commit.findings);
+    out += format_finding_lines(commit.findings, output.limit);
   }
   out += format_summary(all);
   print(out);
@@ -106,7 +106,7 @@ int run_check(const CheckOptions& check, Session& session) {
     }
   }
   print(session.output().json ? util::dump_json(findings_json(findings))
-                              : format_findings(findings));
+                              : format_findings(findings, session.output().limit));
   return finish(findings);
 }
 

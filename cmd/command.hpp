@@ -20,6 +20,7 @@ struct Globals {
   bool json = false;                 // --json: one document on stdout
   bool verbose = false;              // -v
   bool quiet = false;                // -q: only errors and the results asked for
+  std::optional<std::size_t> limit;  // --limit N: rows per list in human output (0: all)
   // The process's Session (core/session/session.hpp), created by main after parsing: the one
   // open repository, clock, parse cache and output settings. Never null inside a runner.
   Session* session = nullptr;

@@ -26,7 +26,7 @@ struct Options {
 
 // Schema errors stop a regeneration: an index built from a vault with unreadable notes would
 // silently drop them, and the next commit would carry that loss.
-void refuse_on_schema_errors(const Vault& vault) {
+void refuse_on_schema_errors(const Vault& vault, std::size_t limit) {
   std::vector<Finding> errors;
   for (const Finding& finding : vault.findings) {
     if (finding.severity == Severity::error) {
@@ -34,7 +34,7 @@ void refuse_on_schema_errors(const Vault& vault) {
     }
   }
   if (!errors.empty()) {
-    std::fputs(format_findings(errors).c_str(), stderr);
+    std::fputs(format_findings(errors, limit).c_str(), stderr);
     throw Error("{} memory file(s) have errors; fix them, then run `git vault index` again",
                 errors.size());
   }
@@ -47,7 +47,7 @@ int run_check(Session& session, const Snapshot& snapshot) {
   if (session.output().json) {
     util::print_json(findings_json(findings));
   } else if (!findings.empty()) {
-    std::fputs(format_findings(findings).c_str(), stderr);
+    std::fputs(format_findings(findings, session.output().limit).c_str(), stderr);
   }
   return findings.empty() ? exit_code::k_ok : exit_code::k_no;
 }
@@ -62,7 +62,7 @@ int run(const Options& options, Session& session) {
   if (options.check) {
     return run_check(session, snapshot);
   }
-  refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()));
+  refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()), session.output().limit);
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), but
   // written to the work tree only: `index` is the fix the gate names, and the user stages it.

@@ -53,7 +53,8 @@ constexpr std::array k_commands{
 // `git vault` alone, or `git vault help`: one line per command, as `git help` lists git's.
 void print_command_list() {
   std::string out =
-      "usage: git vault [--json] [-v | -q] [--today DATE] [--now INSTANT] <command> [<args>]\n\n"
+      "usage: git vault [--json] [-v | -q] [--limit N] [--today DATE] [--now INSTANT] <command> "
+      "[<args>]\n\n"
       "Commands:\n";
   for (const Command& command : k_commands) {
     if (!command.hidden) {
@@ -72,7 +73,7 @@ std::vector<std::string_view> words(int argc, char** argv) {
   std::vector<std::string_view> found;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--today" || arg == "--now") {
+    if (arg == "--today" || arg == "--now" || arg == "--limit") {
       ++i;
     } else if (arg == "--") {
       break;
@@ -160,6 +161,9 @@ int run(int argc, char** argv) {
   app.add_flag("--json", globals.json, "Print one JSON document on stdout");
   app.add_flag("-v,--verbose", globals.verbose, "Explain what happens");
   app.add_flag("-q,--quiet", globals.quiet, "Print only errors and the results asked for");
+  app.add_option("--limit", globals.limit,
+                 "Rows of each list in reports before a count of the rest (0: all; default 20 "
+                 "on a terminal, all otherwise)");
 
   std::map<const CLI::App*, Runner> runners;
   std::map<const CLI::App*, Need> needs;
@@ -206,7 +210,7 @@ int run(int argc, char** argv) {
     Session::Options options;
     options.today = globals.today;
     options.now = globals.now;
-    options.output = detect_output(globals.json, globals.verbose, globals.quiet);
+    options.output = detect_output(globals.json, globals.verbose, globals.quiet, globals.limit);
     Session session(std::move(options));
     session.provide(needs.at(sub));
     globals.session = &session;

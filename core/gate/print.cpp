@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "core/gate/gate.hpp"
 #include "core/recall/gate.hpp"
@@ -24,16 +27,45 @@ std::string plural(std::size_t count, std::string_view word) {
 std::string format_finding_line(const Finding& finding) {
   const std::string where =
       finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
-  return fmt::format("{}: {}: {}", where, severity_name(finding.severity), finding.message);
+  // The check's name lets a reader skip it: GIT_VAULT_SKIP=<check>.
+  return fmt::format("{}: {}: {} [{}]", where, severity_name(finding.severity), finding.message,
+                     finding.check);
 }
 
-std::string format_finding_lines(const std::vector<Finding>& findings) {
-  std::string out;
+std::string format_finding_lines(const std::vector<Finding>& findings, std::size_t limit) {
+  // Findings of one check form a group, in order of first appearance: its lines, cut after
+  // `limit`, then the fix once when the group shares one. Ten thousand memories missing from
+  // the index are twenty lines and one fix, not twenty thousand lines.
+  std::vector<std::vector<const Finding*>> groups;
+  std::map<std::pair<std::string, Severity>, std::size_t> group_of;
   for (const Finding& finding : findings) {
-    out += format_finding_line(finding);
-    out += '\n';
-    if (!finding.fix.empty()) {
-      out += fmt::format("  fix: {}\n", finding.fix);
+    const auto [it, added] =
+        group_of.emplace(std::make_pair(finding.check, finding.severity), groups.size());
+    if (added) {
+      groups.emplace_back();
+    }
+    groups[it->second].push_back(&finding);
+  }
+  std::string out;
+  for (const std::vector<const Finding*>& group : groups) {
+    const Finding& first = *group.front();
+    const bool one_fix = std::all_of(group.begin(), group.end(),
+                                     [&](const Finding* f) { return f->fix == first.fix; });
+    const std::size_t shown = limit == 0 ? group.size() : std::min(limit, group.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+      out += format_finding_line(*group[i]);
+      out += '\n';
+      if (!one_fix && !group[i]->fix.empty()) {
+        out += fmt::format("  fix: {}\n", group[i]->fix);
+      }
+    }
+    if (shown < group.size()) {
+      const std::size_t rest = group.size() - shown;
+      out += fmt::format("  ... and {} more {}{} [{}] (--limit 0 lists them all)\n", rest,
+                         severity_name(first.severity), rest == 1 ? "" : "s", first.check);
+    }
+    if (one_fix && !first.fix.empty()) {
+      out += fmt::format("  fix: {}\n", first.fix);
     }
   }
   return out;
@@ -72,8 +104,8 @@ std::string format_summary(const std::vector<Finding>& findings) {
   return out;
 }
 
-std::string format_findings(const std::vector<Finding>& findings) {
-  return format_finding_lines(findings) + format_summary(findings);
+std::string format_findings(const std::vector<Finding>& findings, std::size_t limit) {
+  return format_finding_lines(findings, limit) + format_summary(findings);
 }
 
 nlohmann::ordered_json finding_json(const Finding& finding) {

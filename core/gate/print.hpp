@@ -10,21 +10,25 @@ namespace gv {
 
 // Findings for people, as `git vault check` and the pre-commit hook print them (to stderr):
 //
-//   CLAUDE.local.md:7: error: entry has no id: "Prefers tabs"
+//   CLAUDE.local.md:7: error: entry has no id: "Prefers tabs" [missing-id]
 //     fix: git vault recall init-ids
 //
-// one line per finding (`path:` alone when no line is at fault), the fix indented below it,
+// one line per finding (`path:` alone when no line is at fault) naming its check, findings of
+// one check and one fix grouped, each group cut after `limit` lines (0: all) with a count of
+// the rest, the group's fix indented once below it,
 // then the seed's refusal sentences when working-memory ids block, then a one-line count
 // (`2 errors, 1 warning`). Empty when there are no findings. `check`, `index --check` and the
 // pre-commit hook all print this.
-[[nodiscard]] std::string format_findings(const std::vector<Finding>& findings);
+[[nodiscard]] std::string format_findings(const std::vector<Finding>& findings,
+                                          std::size_t limit = 0);
 
 // The two halves of format_findings, for callers that group findings (`check --range` prints
 // a heading per commit): the finding lines with their fixes, and everything after them.
-[[nodiscard]] std::string format_finding_lines(const std::vector<Finding>& findings);
+[[nodiscard]] std::string format_finding_lines(const std::vector<Finding>& findings,
+                                               std::size_t limit = 0);
 [[nodiscard]] std::string format_summary(const std::vector<Finding>& findings);
 
-// One finding line without the fix: `path:line: severity: message`.
+// One finding line without the fix: `path:line: severity: message [check]`.
 [[nodiscard]] std::string format_finding_line(const Finding& finding);
 
 // The JSON of one finding: {"check","severity","path","line","id","message","fix"}, with

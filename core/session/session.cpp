@@ -67,7 +67,8 @@ void Session::save_parse_cache() {
 
 void Session::begin_request() { m_clock = resolve_clock(m_options.today, m_options.now); }
 
-OutputSettings detect_output(bool json, bool verbose, bool quiet) {
+OutputSettings detect_output(bool json, bool verbose, bool quiet,
+                             std::optional<std::size_t> limit) {
   OutputSettings output;
   output.json = json;
   output.verbose = verbose && !quiet;
@@ -75,6 +76,9 @@ OutputSettings detect_output(bool json, bool verbose, bool quiet) {
   output.stdin_is_terminal = ::isatty(STDIN_FILENO) != 0;
   output.stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
   output.stderr_is_terminal = ::isatty(STDERR_FILENO) != 0;
+  constexpr std::size_t k_terminal_rows = 20;
+  output.limit =
+      limit.value_or(output.stdout_is_terminal || output.stderr_is_terminal ? k_terminal_rows : 0);
   return output;
 }
 

@@ -22,6 +22,9 @@ struct OutputSettings {
   bool json = false;     // --json: one document on stdout, nothing else there
   bool verbose = false;  // -v: explain what happens, on stderr
   bool quiet = false;    // -q: only errors and the results asked for
+  // Rows of each list in human output before "... and N more" (0: all). --limit N; by default
+  // 20 when a person reads the output on a terminal and every row when a program does.
+  std::size_t limit = 0;
   bool stdin_is_terminal = false;
   bool stdout_is_terminal = false;
   bool stderr_is_terminal = false;
@@ -90,6 +93,7 @@ class Session {
 };
 
 // The output settings of this process's terminals, with the given flags.
-[[nodiscard]] OutputSettings detect_output(bool json, bool verbose, bool quiet);
+[[nodiscard]] OutputSettings detect_output(bool json, bool verbose, bool quiet,
+                                           std::optional<std::size_t> limit = std::nullopt);
 
 }  // namespace gv

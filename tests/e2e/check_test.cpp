@@ -1,3 +1,6 @@
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -76,8 +79,9 @@ TEST_CASE("check blocks on working-memory ids with file and line", "[e2e][check]
     sandbox.git({"add", "-A"});
     const Result result = sandbox.vault({"check"});
     CHECK(result.code == 1);
-    CHECK_THAT(result.out, Catch::Contains("CLAUDE.local.md:3: error: entry has no id: \"Untagged "
-                                           "note\"\n  fix: git vault recall init-ids\n"));
+    CHECK_THAT(result.out,
+               Catch::Contains("CLAUDE.local.md:3: error: entry has no id: \"Untagged "
+                               "note\" [missing-id]\n  fix: git vault recall init-ids\n"));
     CHECK_THAT(result.out, Catch::Contains("1 entry is missing IDs.\nRun git vault recall "
                                            "init-ids first to tag all entries.\n"));
     const json finding = only(check_json(sandbox), "missing-id");
@@ -305,4 +309,40 @@ TEST_CASE("check reads packed objects as well as loose ones", "[e2e][check]") {
     }
     CHECK(named);
   }
+}
+
+TEST_CASE("check groups the findings of one check and cuts each list at --limit",
+          "[e2e][check][conventions]") {
+  // 2,000 memories that no index lists: without the cut this was a line per memory plus a fix
+  // under each; now it is --limit lines, a count of the rest and the fix once.
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  constexpr int k_added = 2000;
+  for (int i = 0; i < k_added; ++i) {
+    const std::string title = fmt::format("Added {}", i);
+    sandbox.write(fmt::format(".memory/10-Memories/MEM-added-{}.md", i),
+                  gv::test::memory_file(title, "2026-11-01", "k", 0, "null"));
+  }
+  const auto count_lines = [](const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  };
+  const Result cut = sandbox.vault({"--limit", "20", "check", "--worktree"});
+  CHECK(cut.code == 1);
+  CHECK(count_lines(cut.out + cut.err) < 60);
+  CHECK_THAT(cut.out, Catch::Contains("[stale-index] (--limit 0 lists them all)"));
+  CHECK_THAT(cut.out, Catch::Contains("more errors [stale-index]"));
+  // The fix is printed once for the group, not once per memory.
+  const std::string fix = "fix: git vault index";
+  std::size_t fixes = 0;
+  for (std::size_t at = cut.out.find(fix); at != std::string::npos;
+       at = cut.out.find(fix, at + 1)) {
+    ++fixes;
+  }
+  CHECK(fixes == 1);
+
+  // Not a terminal and no --limit: every finding, for a program to read; --json is complete.
+  const Result all = sandbox.vault({"check", "--worktree"});
+  CHECK(count_lines(all.out) > k_added);
+  const Result document = sandbox.vault({"--json", "--limit", "5", "check", "--worktree"});
+  CHECK(json::parse(document.out)["findings"].size() > k_added);
 }

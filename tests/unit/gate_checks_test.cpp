@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -227,9 +229,9 @@ TEST_CASE("findings print as path:line lines with their fix and a count", "[gate
 
   CHECK(gv::format_findings({}).empty());
   CHECK(gv::format_findings({missing, warning}) ==
-        "CLAUDE.local.md:3: error: entry has no id: \"x\"\n"
+        "CLAUDE.local.md:3: error: entry has no id: \"x\" [missing-id]\n"
         "  fix: git vault recall init-ids\n"
-        ".memory/10-Memories/MEM-a.md: warning: link [[MEM-b]] names no memory\n"
+        ".memory/10-Memories/MEM-a.md: warning: link [[MEM-b]] names no memory [dangling-link]\n"
         "1 entry is missing IDs.\n"
         "Run git vault recall init-ids first to tag all entries.\n"
         "1 error, 1 warning\n");
@@ -242,4 +244,38 @@ TEST_CASE("findings print as path:line lines with their fix and a count", "[gate
         R"({"check":"dangling-link","severity":"warning","path":".memory/10-Memories/MEM-a.md",)"
         R"("line":null,"id":null,"message":"link [[MEM-b]] names no memory","fix":null}]})");
   CHECK(gv::findings_json({warning})["ok"] == true);
+}
+
+TEST_CASE("findings of one check are grouped, cut at the limit, with one shared fix",
+          "[gate][print]") {
+  std::vector<Finding> findings;
+  for (int i = 0; i < 5; ++i) {
+    Finding stale;
+    stale.check = "stale-index";
+    stale.path = fmt::format(".memory/10-Memories/MEM-{}.md", i);
+    stale.message = "missing from the index";
+    stale.fix = "git vault index";
+    findings.push_back(stale);
+  }
+  Finding other;
+  other.check = "schema";
+  other.path = ".memory/10-Memories/MEM-x.md";
+  other.line = 2;
+  other.message = "title is required";
+  other.fix = "add `title:` on line 2";
+  findings.insert(findings.begin() + 1, other);
+
+  CHECK(gv::format_finding_lines(findings, 2) ==
+        ".memory/10-Memories/MEM-0.md: error: missing from the index [stale-index]\n"
+        ".memory/10-Memories/MEM-1.md: error: missing from the index [stale-index]\n"
+        "  ... and 3 more errors [stale-index] (--limit 0 lists them all)\n"
+        "  fix: git vault index\n"
+        ".memory/10-Memories/MEM-x.md:2: error: title is required [schema]\n"
+        "  fix: add `title:` on line 2\n");
+  // 0 lists every finding; differing fixes stay under their own finding.
+  findings[2].fix = "git vault index --check";
+  const std::string all = gv::format_finding_lines(findings, 0);
+  CHECK_THAT(all, Catch::Contains("MEM-4.md: error"));
+  CHECK_THAT(all, Catch::Contains("MEM-1.md: error: missing from the index [stale-index]\n"
+                                  "  fix: git vault index --check\n"));
 }
