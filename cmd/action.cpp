@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -10,11 +11,12 @@
 #include "core/session/session.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 
 int land_action(Session& session, const Snapshot& before, distill::ActionDraft draft,
-                const LandingFlags& flags) {
+                const LandingFlags& flags, const std::string& summary) {
   landing::Context context;
   context.clock = session.clock();
   context.cache = session.parse_cache();
@@ -27,6 +29,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
       landing::land(session.repo(), before, std::move(draft), context, target);
 
   const OutputSettings& output = session.output();
+  std::fputs(summary.c_str(), output.json ? stderr : stdout);
   if (output.json) {
     nlohmann::ordered_json out{
         {"schema", 1},
@@ -38,12 +41,24 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
       out["paths"].push_back(path);
     }
     util::print_json(out);
-  } else if (output.verbose) {
-    util::print_note(
-        landed.commit
-            ? fmt::format("committed {} {}", landed.commit->substr(0, 12), landed.plan.subject)
-            : fmt::format("wrote {} files to the work tree (not committed): {}",
-                          landed.plan.changes.size(), landed.plan.subject));
+  } else if (!output.quiet) {
+    // What git prints after a commit, then how to take it back.
+    std::string out;
+    if (landed.commit) {
+      out = fmt::format("[{} {}] {}\n", session.repo().head_branch(), landed.commit->substr(0, 7),
+                        landed.plan.subject);
+      if (!landed.log_id.empty()) {
+        out += fmt::format("Undo with: git vault revert {}\n", landed.log_id);
+      }
+    } else if (!landed.plan.changes.empty()) {
+      out = fmt::format(
+          "Wrote {} to the work tree, not committed ({}).\nCommit them with this message so "
+          "`git vault log` and `git vault revert` find the action:\n\n{}",
+          util::plural(landed.plan.changes.size(), "file", "files"), landed.plan.subject,
+          landed.plan.message());
+    }
+    // stderr: stdout carries the action's own report, which scripts compare byte for byte.
+    std::fputs(out.c_str(), stderr);
   }
   return exit_code::k_ok;
 }

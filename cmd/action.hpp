@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "core/distill/finish.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
@@ -22,10 +24,12 @@ struct LandingFlags {
 };
 
 // Lands `draft` as a distill action through landing::land (core/landing/land.hpp) against the
-// work tree state `before`, with the session's repository, clock and parse cache, then prints
-// `{"schema":1,"commit":…,"log_id":…}` with --json, a one-line note with -v, nothing
-// otherwise. Returns the exit code.
+// work tree state `before`, with the session's repository, clock and parse cache. Once it has
+// landed: `{"schema":1,"commit":…,"log_id":…}` on stdout with --json (and `summary` on stderr);
+// otherwise `summary` on stdout, then on stderr git's commit line (`[main 1a2b3c4]
+// vault(purge): …`) and the command that undoes it, or, with --no-commit, the message to commit
+// the files with; -q leaves those out. Returns the exit code.
 int land_action(Session& session, const Snapshot& before, distill::ActionDraft draft,
-                const LandingFlags& flags);
+                const LandingFlags& flags, const std::string& summary = {});
 
 }  // namespace gv::cmd

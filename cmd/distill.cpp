@@ -238,17 +238,15 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
   }
 
   distill::Execution execution = mode.execute(context, selected);
-  const int code = land_action(session, snapshot, std::move(execution.draft), landing);
-  FILE* const report = output.json ? stderr : stdout;
+  std::string summary;
   if (automatic && !automatic_shown) {
-    std::fputs((set.automatic_text + "\n").c_str(), report);
+    summary += set.automatic_text + "\n";
   }
-  if (!execution.summary.empty()) {
-    std::fputs(execution.summary.c_str(), report);
-  }
+  summary += execution.summary;
   if (nothing_selected) {
-    std::fputs((set.none_selected_message + "\n").c_str(), report);
+    summary += set.none_selected_message + "\n";
   }
+  const int code = land_action(session, snapshot, std::move(execution.draft), landing, summary);
   return code;
 }
 

@@ -48,13 +48,11 @@ int run(const Options& options, Session& session) {
   }
 
   const WorktreeSnapshot snapshot(repo.workdir());
-  const int code = land_action(session, snapshot, distill::revert_draft(search.request), landing);
-  if (code == exit_code::k_ok && !session.output().json) {
-    std::fputs(fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id),
-                           action.summary, search.request.restored.size())
-                   .c_str(),
-               stdout);
-  }
+  const std::string summary =
+      fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id), action.summary,
+                  search.request.restored.size());
+  const int code =
+      land_action(session, snapshot, distill::revert_draft(search.request), landing, summary);
   return code;
 }
 

@@ -212,6 +212,24 @@ std::optional<std::string> Repo::head_commit() const {
   return to_hex(id);
 }
 
+std::string Repo::head_branch() const {
+  // HEAD names the branch even while it is unborn; a detached HEAD names none.
+  git_reference* head = nullptr;
+  if (git_reference_lookup(&head, raw(), "HEAD") != 0) {
+    return "HEAD";
+  }
+  std::string name = "detached HEAD";
+  if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
+    name = git_reference_symbolic_target(head);
+    constexpr std::string_view k_heads = "refs/heads/";
+    if (name.starts_with(k_heads)) {
+      name.erase(0, k_heads.size());
+    }
+  }
+  git_reference_free(head);
+  return name;
+}
+
 std::optional<std::string> Repo::head_tree() const {
   const std::optional<std::string> head = head_commit();
   if (!head) {

@@ -56,6 +56,8 @@ class Repo {
   // HEAD's commit and tree ids (40 hex), or nullopt while the branch is unborn.
   [[nodiscard]] std::optional<std::string> head_commit() const;
   [[nodiscard]] std::optional<std::string> head_tree() const;
+  // The branch HEAD is on (`main`), or `detached HEAD`, as git's commit summary names it.
+  [[nodiscard]] std::string head_branch() const;
 
   // The commit id `rev` names (any git revision syntax), or nullopt when it names nothing.
   [[nodiscard]] std::optional<std::string> resolve_commit(std::string_view rev) const;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
 
 using gv::test::Sandbox;
 
@@ -103,4 +104,45 @@ TEST_CASE("option errors start with git-vault: error: and exit 129", "[e2e][conv
   const auto missing_value = sandbox.vault({"distill", "--select"});
   CHECK(missing_value.code == 129);
   CHECK(missing_value.err.starts_with("git-vault: error: "));
+}
+
+TEST_CASE("an action prints its commit and the command that undoes it", "[e2e][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto purge = sandbox.vault({"distill", "--purge", "--select", "MEM-delta"});
+  REQUIRE(purge.code == 0);
+  const std::string head = sandbox.git({"rev-parse", "--short=7", "HEAD"}).out;
+  CHECK(contains(purge.err, "[main " + head.substr(0, 7) +
+                                "] vault(purge): tombstone MEM-delta\nUndo with: git vault revert "
+                                "distill_"));
+  const std::string undo = purge.err.substr(purge.err.find("git vault revert ") + 17);
+  const std::string log_id = undo.substr(0, undo.find('\n'));
+  const auto revert = sandbox.vault({"revert", log_id});
+  INFO(revert.err);
+  CHECK(revert.code == 0);
+  CHECK(contains(revert.out, "Reverted "));
+  CHECK(contains(revert.err, "] vault(revert): "));
+
+  // -q keeps the report and drops the commit line.
+  const auto quiet = sandbox.vault({"-q", "distill", "--purge", "--select", "MEM-delta"});
+  REQUIRE(quiet.code == 0);
+  CHECK(quiet.err.empty());
+  CHECK(contains(quiet.out, "Link-scan"));
+}
+
+TEST_CASE("a --no-commit run prints the message that keeps log and revert working",
+          "[e2e][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto purge = sandbox.vault({"distill", "--purge", "--select", "MEM-delta", "--no-commit"});
+  REQUIRE(purge.code == 0);
+  CHECK(contains(purge.err, "not committed (vault(purge): tombstone MEM-delta)"));
+  CHECK(contains(purge.err, "\nVault-Action: purge\nVault-Log-Id: distill_"));
+  // Committing with that message gives an action `git vault log` lists.
+  const std::string message =
+      purge.err.substr(purge.err.find("vault(purge): tombstone MEM-delta\n\n"));
+  sandbox.git({"add", "-A"});
+  REQUIRE(sandbox.git({"commit", "-q", "-m", message}).code == 0);
+  const auto log = sandbox.vault({"log"});
+  CHECK(contains(log.out, sandbox.git({"rev-parse", "--short=7", "HEAD"}).out.substr(0, 7)));
 }

@@ -38,7 +38,9 @@ TEST_CASE("auto applies Tier 1 fixes only, without a prompt, and prints the comp
         "\n"
         "Auto mode applies only Tier 1 fixes, without a selection (exempt from the MANDATORY "
         "STOP);\nrun `git vault distill --refine` to review Tier 2 suggestions.\n");
-  CHECK(result.err.empty());
+  // The commit line and how to undo it go to stderr, leaving the table alone on stdout.
+  CHECK_THAT(result.err, Catch::Contains("] vault(auto): Tier 1 fixes in MEM-retry\nUndo with: "
+                                         "git vault revert distill_"));
 
   // Tier 1 on MEM-retry; MEM-editor's Tier 2 issues stay for --refine.
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);

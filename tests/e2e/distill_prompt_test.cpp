@@ -107,7 +107,7 @@ TEST_CASE("refine on a terminal shows Tier 1 first, then asks about Tier 2", "[d
                              "[lazy] | Suggested: [plugin]\n"));
   CHECK_THAT(
       result.out,
-      Catch::EndsWith("No Tier 2 fixes selected. Only Tier 1 automatic fixes were applied.\n"));
+      Catch::Contains("No Tier 2 fixes selected. Only Tier 1 automatic fixes were applied.\n"));
   // The table is shown once, before the prompt.
   CHECK(count(result.out, "## Tier 1 Automatic Fixes") == 1);
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);
