@@ -22,6 +22,11 @@ struct ApplyOptions {
   // Test seam: runs after the commit object exists and just before the branch moves. Lets a
   // test simulate a concurrent commit or a late failure. Leave empty in production.
   std::function<void()> before_ref_update;
+  // Replace HEAD instead of building on it, as `git commit --amend` does: the new commit keeps
+  // HEAD's parents, author and message, and its tree is HEAD's tree plus the plan's paths; the
+  // plan's subject names the change in the reflog only. The post-merge hook folds its index
+  // regeneration into the merge commit it follows this way (doc/merges.md).
+  bool amend = false;
 };
 
 // Applies `plan` as exactly one commit (DECISIONS D7) and returns its id; with

@@ -127,6 +127,7 @@ Landed apply(git::Repo& repo, Built built, const Target& target) {
   options.commit = target.commit;
   options.allow_dirty = target.allow_dirty;
   options.guarded_paths = target.guarded_paths;
+  options.amend = target.amend;
   if (!target.commit) {
     (void)git::apply(repo, landed.plan, options);
     for (const auto& [path, bytes] : landed.plan.changes) {

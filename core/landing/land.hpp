@@ -71,6 +71,8 @@ struct Target {
   // Paths git ignores and does not track are written to the work tree only, just before the
   // commit, and put back if the commit fails (working memory is often kept out of git).
   bool ignored_to_work_tree = false;
+  // Fold the plan into HEAD instead of adding a commit (git::ApplyOptions::amend).
+  bool amend = false;
 };
 
 struct Landed : Built {
