@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
@@ -72,30 +74,50 @@ int run(const Options& options, const Globals& globals) {
     }
   }
   // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.
-  nlohmann::ordered_json hooks_json = nullptr;
-  if (!options.no_hooks) {
-    hooks::InstallOptions install_options;
-    install_options.allow_global_hooks_path = options.allow_global_hooks_path;
-    const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
-    if (!report.refusal.empty()) {
-      warn(fmt::format("hooks not installed: {}", report.refusal));
+  // --no-hooks still sets up the drivers: they matter whoever runs the hooks.
+  hooks::InstallOptions install_options;
+  install_options.allow_global_hooks_path = options.allow_global_hooks_path;
+  install_options.hooks = !options.no_hooks;
+  const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
+
+  // Everything init does is announced, one line each (doc/decisions.md D17).
+  std::vector<std::string> done;
+  for (const std::string& path : created) {
+    done.push_back(fmt::format("created {}", path));
+  }
+  bool hooks_dir_named = false;
+  for (const hooks::HookChange& change : report.hooks) {
+    if (change.outcome == hooks::HookOutcome::already_installed) {
+      continue;
     }
-    hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
-    if (globals.verbose) {
-      for (const std::string& line : report.notes) {
-        note(line);
-      }
+    if (!hooks_dir_named) {
+      done.push_back(fmt::format("hooks directory: {}", report.location.dir.string()));
+      hooks_dir_named = true;
     }
+    done.push_back(change.message);
+  }
+  for (const std::string& line : report.notes) {
+    done.push_back(line);
+  }
+  if (!report.refusal.empty()) {
+    warn(fmt::format("hooks not installed: {}", report.refusal));
   }
   if (globals.json) {
-    print_json(nlohmann::ordered_json{{"schema", 1}, {"created", created}, {"hooks", hooks_json}});
-  } else if (globals.verbose) {
-    for (const std::string& path : created) {
-      note(fmt::format("created {}", path));
+    nlohmann::ordered_json hooks_json = nullptr;
+    if (!options.no_hooks) {
+      hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
     }
-    if (created.empty()) {
-      note("the vault is already set up; nothing to do");
+    print_json(nlohmann::ordered_json{
+        {"schema", 1}, {"created", created}, {"hooks", hooks_json}, {"done", done}});
+  } else if (!globals.quiet) {
+    if (done.empty()) {
+      done.emplace_back("the vault is already set up; nothing to do");
     }
+    std::string out;
+    for (const std::string& line : done) {
+      out += line + "\n";
+    }
+    std::fputs(out.c_str(), stdout);
   }
   return exit_code::k_ok;
 }
@@ -107,7 +129,8 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--recall", options->recall,
                "Also scaffold the tiered working memory (CLAUDE.local.md, memory/)");
   app.add_flag("--no-hooks", options->no_hooks,
-               "Do not install the git hooks and merge drivers (see `git vault hooks`)");
+               "Do not install the git hooks (the merge and diff drivers are still set up), for "
+               "repositories whose hooks another tool runs (see `git vault hooks`)");
   app.add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
                "Install into a core.hooksPath set in global config (it serves every repository)");
   app.add_option("--ci", options->ci,
