@@ -19,7 +19,12 @@ namespace {
 
 struct Options {
   bool check = false;
+  bool commit = false;
 };
+
+// `index --commit`: the fix for a stale index a merge made elsewhere left on a branch.
+constexpr const char* k_commit_subject = "vault(reindex): regenerate index files";
+constexpr const char* k_commit_action = "reindex";
 
 // Schema errors stop a regeneration: an index built from a vault with unreadable notes would
 // silently drop them, and the next commit would carry that loss.
@@ -55,34 +60,53 @@ int run(const Options& options, const Globals& globals) {
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
   RepoParseCache cache(repo);
+  if (options.check && options.commit) {
+    throw UsageError("index: --check and --commit exclude each other");
+  }
   if (options.check) {
     return run_check(snapshot, clock, globals, cache.get());
   }
   refuse_on_schema_errors(load_vault(snapshot, cache.get()));
 
-  // The same regeneration an action commit makes, retrieval carry-over included (D4), but
-  // written to the work tree only: `index` is the fix the gate names, and the user stages it.
+  // The same regeneration an action commit makes, retrieval carry-over included (D4), written
+  // to the work tree only: `index` is the fix the gate names, and the user stages it. With
+  // --commit it is one commit instead, from clean vault paths, so the commit holds exactly the
+  // regeneration of what HEAD holds.
   landing::Context context;
   context.clock = clock;
   context.cache = cache.get();
+  landing::IndexRegeneration draft;
   landing::Target target;
-  target.commit = false;
-  target.allow_dirty = true;
-  const landing::Landed landed =
-      landing::land(repo, snapshot, landing::IndexRegeneration{}, context, target);
+  if (options.commit) {
+    draft.plan.subject = k_commit_subject;
+    draft.plan.action = k_commit_action;
+    target.guarded_paths = {std::string(vault_path::k_root)};
+  } else {
+    target.commit = false;
+    target.allow_dirty = true;
+  }
+  const landing::Landed landed = landing::land(repo, snapshot, std::move(draft), context, target);
   const Plan& plan = landed.plan;
   if (globals.json) {
     nlohmann::ordered_json out{{"schema", 1},
                                {"written", nlohmann::ordered_json::array()},
-                               {"retrieval_counts_carried", landed.carried}};
+                               {"retrieval_counts_carried", landed.carried},
+                               {"commit", landed.commit ? nlohmann::ordered_json(*landed.commit)
+                                                        : nlohmann::ordered_json(nullptr)}};
     for (const auto& [path, bytes] : plan.changes) {
       out["written"].push_back(path);
     }
     print_json(out);
   } else if (globals.verbose) {
-    note(plan.empty() ? "index files are up to date"
-                      : fmt::format("wrote {} file(s); stage them with `git add {}`",
-                                    plan.changes.size(), vault_path::k_root));
+    if (plan.empty()) {
+      note("index files are up to date");
+    } else if (landed.commit) {
+      note(fmt::format("committed {} file(s) as {} {}", plan.changes.size(),
+                       landed.commit->substr(0, 12), plan.subject));
+    } else {
+      note(fmt::format("wrote {} file(s); stage them with `git add {}`", plan.changes.size(),
+                       vault_path::k_root));
+    }
   }
   return exit_code::k_ok;
 }
@@ -93,6 +117,9 @@ Runner define_index(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_flag("--check", options->check,
                "Only report whether the generated files are stale (exit 1 when they are)");
+  app.add_flag("--commit", options->commit,
+               "Commit the regenerated files as `vault(reindex): ...` instead of leaving them in "
+               "the work tree (the vault's files must be committed first)");
   return [options](const Globals& globals) { return run(*options, globals); };
 }
 
