@@ -21,8 +21,7 @@ enum class HookState {
 [[nodiscard]] HookState hook_state(const std::filesystem::path& dir, std::string_view name);
 // The state of hook `name` in a folder the repository tracks: `line` when the hook runs
 // `git-vault hook <name>`, else not_installed or foreign.
-[[nodiscard]] HookState tracked_hook_state(const std::filesystem::path& dir,
-                                           std::string_view name);
+[[nodiscard]] HookState tracked_hook_state(const std::filesystem::path& dir, std::string_view name);
 
 enum class HookOutcome {
   installed,          // shim written where there was none

@@ -162,7 +162,7 @@ TEST_CASE("after merging two branches that each add a memory, post-merge fixes t
   CHECK_THAT(merge.err, Catch::Contains("into the merge commit"));
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "Merge branch 'right'\n");
   CHECK(sandbox.git({"log", "-1", "--format=%P"}).out.size() == 2 * 41);  // still two parents
-  CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "4\n");  // no extra commit
+  CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "4\n");       // no extra commit
   CHECK(sandbox.git({"reflog", "-1", "--format=%gs"}).out ==
         "commit (amend): vault(reindex): regenerate index files in the merge commit\n");
   const std::string index = sandbox.git({"show", "HEAD:.memory/memory-index.json"}).out;
