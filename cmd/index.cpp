@@ -37,7 +37,7 @@ void refuse_on_schema_errors(const Vault& vault) {
   }
   if (!errors.empty()) {
     std::fputs(format_findings(errors).c_str(), stderr);
-    throw Error("{} memory file(s) have errors; fix them, then run `git vault index` again",
+    throw Error("{} memory file(s) are unreadable; fix them, then run `git vault index` again",
                 errors.size());
   }
 }
