@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@
 #include "core/error.hpp"
 #include "core/hooks/installer.hpp"
 #include "core/setup/scaffold.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/text.hpp"
+#include "core/vault/index_files.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -57,7 +62,9 @@ int run(const Options& options, const Globals& globals) {
   if (repo.is_bare()) {
     throw Error("git vault init needs a work tree; this repository is bare");
   }
-  std::vector<ScaffoldFile> files = vault_scaffold();
+  // A vault older tools made has memories and perhaps no index: the index written is theirs.
+  const Vault existing = load_vault(WorktreeSnapshot(repo.workdir()));
+  std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, clock_of(globals).today);
   if (options.recall) {
     for (ScaffoldFile& file : recall_scaffold()) {
       files.push_back(std::move(file));
@@ -83,7 +90,21 @@ int run(const Options& options, const Globals& globals) {
   // Everything init does is announced, one line each (doc/decisions.md D17).
   std::vector<std::string> done;
   for (const std::string& path : created) {
-    done.push_back(fmt::format("created {}", path));
+    done.push_back(path == k_index_json_path && !existing.memories.empty()
+                       ? fmt::format("created {} ({})", path,
+                                     util::plural(existing.memories.size(), "memory", "memories"))
+                       : fmt::format("created {}", path));
+  }
+  std::set<std::string> unreadable;
+  for (const Finding& finding : existing.findings) {
+    if (finding.severity == Severity::error) {
+      unreadable.insert(finding.path);
+    }
+  }
+  if (!unreadable.empty()) {
+    warn(fmt::format("{} cannot be read and {} left out of the index; `git vault check` names each",
+                     util::plural(unreadable.size(), "memory file", "memory files"),
+                     unreadable.size() == 1 ? "is" : "are"));
   }
   bool hooks_dir_named = false;
   for (const hooks::HookChange& change : report.hooks) {
