@@ -11,12 +11,15 @@
 #include <vector>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
+#include "core/session/session.hpp"
 #include "core/setup/scaffold.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/vault.hpp"
@@ -57,14 +60,12 @@ bool create_new(const std::filesystem::path& path, const std::string& bytes) {
   return true;
 }
 
-int run(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
-  if (repo.is_bare()) {
-    throw Error("git vault init needs a work tree; this repository is bare");
-  }
+int run(const Options& options, Session& session) {
+  git::Repo& repo = session.repo();
+  const OutputSettings& output = session.output();
   // A vault older tools made has memories and perhaps no index: the index written is theirs.
   const Vault existing = load_vault(WorktreeSnapshot(repo.workdir()));
-  std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, clock_of(globals).today);
+  std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, session.clock().today);
   if (options.recall) {
     for (ScaffoldFile& file : recall_scaffold()) {
       files.push_back(std::move(file));
@@ -102,9 +103,10 @@ int run(const Options& options, const Globals& globals) {
     }
   }
   if (!unreadable.empty()) {
-    warn(fmt::format("{} cannot be read and {} left out of the index; `git vault check` names each",
-                     util::plural(unreadable.size(), "memory file", "memory files"),
-                     unreadable.size() == 1 ? "is" : "are"));
+    util::print_warning(
+        fmt::format("{} cannot be read and {} left out of the index; `git vault check` names each",
+                    util::plural(unreadable.size(), "memory file", "memory files"),
+                    unreadable.size() == 1 ? "is" : "are"));
   }
   bool hooks_dir_named = false;
   for (const hooks::HookChange& change : report.hooks) {
@@ -121,16 +123,16 @@ int run(const Options& options, const Globals& globals) {
     done.push_back(line);
   }
   if (!report.refusal.empty()) {
-    warn(fmt::format("hooks not installed: {}", report.refusal));
+    util::print_warning(fmt::format("hooks not installed: {}", report.refusal));
   }
-  if (globals.json) {
+  if (output.json) {
     nlohmann::ordered_json hooks_json = nullptr;
     if (!options.no_hooks) {
       hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
     }
-    print_json(nlohmann::ordered_json{
+    util::print_json(nlohmann::ordered_json{
         {"schema", 1}, {"created", created}, {"hooks", hooks_json}, {"done", done}});
-  } else if (!globals.quiet) {
+  } else if (!output.quiet) {
     if (done.empty()) {
       done.emplace_back("the vault is already set up; nothing to do");
     }
@@ -164,7 +166,7 @@ Runner define_init(CLI::App& app) {
   app.add_option("--ci-ref", options->workflow.ref,
                  "Tag or commit of git-vault the workflow builds")
       ->capture_default_str();
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -19,6 +19,7 @@
 #include "core/memory/lines.hpp"
 #include "core/memory/parse.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -45,13 +46,7 @@ std::string upper(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
+using util::trim;
 
 // The bytes after a section's heading line, up to the section's end.
 std::string_view section_content(std::string_view body, ByteRange section) {

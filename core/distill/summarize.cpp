@@ -18,6 +18,7 @@
 #include "core/memory/lines.hpp"
 #include "core/memory/memory.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/util/text.hpp"
 
 extern char** environ;
 
@@ -48,13 +49,7 @@ std::string lowered(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
+using util::trim;
 
 [[nodiscard]] bool is_heading(std::string_view line) {
   std::size_t pos = 0;

@@ -9,17 +9,12 @@
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/lines.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/util/text.hpp"
 
 namespace gv {
 namespace {
 
-std::string trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
-}
+std::string trimmed(std::string_view s) { return std::string(util::trim(s)); }
 
 // A scalar's value as written (doc/decisions.md D15): a quoted scalar keeps every character inside
 // its quotes, so `title: "Ends in space "` keeps its space. Plain and block scalars lose the

@@ -16,7 +16,7 @@ namespace gv::util {
 [[nodiscard]] std::string_view trim_left(std::string_view text);
 [[nodiscard]] std::string_view trim_right(std::string_view text);
 [[nodiscard]] std::string_view trim(std::string_view text);
-// Only spaces and tabs, at the end: what Markdown list grammar calls trailing blanks.
+// Only spaces and tabs, at the end: what Markdown's list grammar calls trailing blanks.
 [[nodiscard]] std::string_view trim_right_blanks(std::string_view text);
 
 // Lower-cases A-Z only; other bytes (UTF-8 included) are kept as they are.

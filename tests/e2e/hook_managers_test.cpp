@@ -225,7 +225,7 @@ TEST_CASE("init --no-hooks still sets up the merge and diff drivers and .gitattr
   CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit"));
   CHECK_FALSE(sandbox.exists(".git/hooks/post-merge"));
   CHECK(sandbox.git({"config", "merge.vault-generated.driver"}).out ==
-        "git vault merge-driver generated %O %A %B %P\n");
+        "git vault merge-driver generated -- %O %A %B %P\n");
   CHECK(sandbox.git({"config", "diff.vault-memory.textconv"}).code == 0);
   CHECK_THAT(sandbox.read(".gitattributes"), Catch::Contains("merge=vault-log"));
   CHECK(contains(init.out, "merge drivers vault-generated"));
