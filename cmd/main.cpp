@@ -14,7 +14,6 @@
 namespace gv::cmd {
 namespace {
 
-// Help order. Each subcommand lives in cmd/<name>.cpp and exports only define_<name>.
 constexpr Need k_repo = Need::repository;
 constexpr Need k_work_tree = Need::repository | Need::work_tree;
 constexpr Need k_vault = Need::repository | Need::work_tree | Need::parse_cache;
@@ -32,6 +31,7 @@ constexpr std::array k_commands{
     Command{"review", "What a branch changes in the vault, for a pull request", define_review,
             k_repo},
     Command{"search", "Find memories", define_search, k_vault},
+    Command{"events", "Query the event store specs/events.jsonl", define_events, k_work_tree},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks, k_repo},
     // Hooks open the repository themselves from git's environment, inside their own error
     // handling (an advisory hook never fails the merge); the drivers get files, not a repository.
