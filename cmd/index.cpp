@@ -22,7 +22,12 @@ namespace {
 
 struct Options {
   bool check = false;
+  bool commit = false;
 };
+
+// `index --commit`: the fix for a stale index a merge made elsewhere left on a branch.
+constexpr const char* k_commit_subject = "vault(reindex): regenerate index files";
+constexpr const char* k_commit_action = "reindex";
 
 // Schema errors stop a regeneration: an index built from a vault with unreadable notes would
 // silently drop them, and the next commit would carry that loss.
@@ -35,7 +40,7 @@ void refuse_on_schema_errors(const Vault& vault, std::size_t limit) {
   }
   if (!errors.empty()) {
     std::fputs(format_findings(errors, limit).c_str(), stderr);
-    throw Error("{} memory file(s) have errors; fix them, then run `git vault index` again",
+    throw Error("{} memory file(s) are unreadable; fix them, then run `git vault index` again",
                 errors.size());
   }
 }
@@ -54,6 +59,9 @@ int run_check(Session& session, const Snapshot& snapshot) {
 
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
+  if (options.check && options.commit) {
+    throw UsageError("index: --check and --commit exclude each other");
+  }
   std::optional<git::ReadState> read_state;
   if (!options.check) {
     read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
@@ -64,30 +72,46 @@ int run(const Options& options, Session& session) {
   }
   refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()), session.output().limit);
 
-  // The same regeneration an action commit makes, retrieval carry-over included (D4), but
-  // written to the work tree only: `index` is the fix the gate names, and the user stages it.
+  // The same regeneration an action commit makes, retrieval carry-over included (D4), written
+  // to the work tree only: `index` is the fix the gate names, and the user stages it. With
+  // --commit it is one commit instead, from clean vault paths, so the commit holds exactly the
+  // regeneration of what HEAD holds.
   landing::Context context;
   context.clock = session.clock();
   context.cache = session.parse_cache();
+  landing::IndexRegeneration draft;
   landing::Target target;
-  target.commit = false;
-  target.allow_dirty = true;
+  if (options.commit) {
+    draft.plan.subject = k_commit_subject;
+    draft.plan.action = k_commit_action;
+    target.guarded_paths = {std::string(vault_path::k_root)};
+  } else {
+    target.commit = false;
+    target.allow_dirty = true;
+  }
   target.read_state = std::move(read_state);
-  const landing::Landed landed =
-      landing::land(repo, snapshot, landing::IndexRegeneration{}, context, target);
+  const landing::Landed landed = landing::land(repo, snapshot, std::move(draft), context, target);
   const Plan& plan = landed.plan;
   if (session.output().json) {
     nlohmann::ordered_json out{{"schema", 1},
                                {"written", nlohmann::ordered_json::array()},
-                               {"retrieval_counts_carried", landed.carried}};
+                               {"retrieval_counts_carried", landed.carried},
+                               {"commit", landed.commit ? nlohmann::ordered_json(*landed.commit)
+                                                        : nlohmann::ordered_json(nullptr)}};
     for (const auto& [path, bytes] : plan.changes) {
       out["written"].push_back(path);
     }
     util::print_json(out);
   } else if (session.output().verbose) {
-    util::print_note(plan.empty() ? "index files are up to date"
-                                  : fmt::format("wrote {} file(s); stage them with `git add {}`",
-                                                plan.changes.size(), vault_path::k_root));
+    if (plan.empty()) {
+      util::print_note("index files are up to date");
+    } else if (landed.commit) {
+      util::print_note(fmt::format("committed {} file(s) as {} {}", plan.changes.size(),
+                                   landed.commit->substr(0, 12), plan.subject));
+    } else {
+      util::print_note(fmt::format("wrote {} file(s); stage them with `git add {}`",
+                                   plan.changes.size(), vault_path::k_root));
+    }
   }
   return exit_code::k_ok;
 }
@@ -98,6 +122,9 @@ Runner define_index(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_flag("--check", options->check,
                "Only report whether the generated files are stale (exit 1 when they are)");
+  app.add_flag("--commit", options->commit,
+               "Commit the regenerated files as `vault(reindex): ...` instead of leaving them in "
+               "the work tree (the vault's files must be committed first)");
   return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 

@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "cmd/command.hpp"
 #include "core/ci/github_workflow.hpp"
@@ -14,8 +17,12 @@
 #include "core/hooks/installer.hpp"
 #include "core/session/session.hpp"
 #include "core/setup/scaffold.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
+#include "core/util/text.hpp"
+#include "core/vault/index_files.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -56,7 +63,9 @@ bool create_new(const std::filesystem::path& path, const std::string& bytes) {
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
   const OutputSettings& output = session.output();
-  std::vector<ScaffoldFile> files = vault_scaffold();
+  // A vault older tools made has memories and perhaps no index: the index written is theirs.
+  const Vault existing = load_vault(WorktreeSnapshot(repo.workdir()));
+  std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, session.clock().today);
   if (options.recall) {
     for (ScaffoldFile& file : recall_scaffold()) {
       files.push_back(std::move(file));
@@ -73,31 +82,65 @@ int run(const Options& options, Session& session) {
     }
   }
   // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.
-  nlohmann::ordered_json hooks_json = nullptr;
-  if (!options.no_hooks) {
-    hooks::InstallOptions install_options;
-    install_options.allow_global_hooks_path = options.allow_global_hooks_path;
-    const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
-    if (!report.refusal.empty()) {
-      util::print_warning(fmt::format("hooks not installed: {}", report.refusal));
-    }
-    hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
-    if (output.verbose) {
-      for (const std::string& line : report.notes) {
-        util::print_note(line);
-      }
+  // --no-hooks still sets up the drivers: they matter whoever runs the hooks.
+  hooks::InstallOptions install_options;
+  install_options.allow_global_hooks_path = options.allow_global_hooks_path;
+  install_options.hooks = !options.no_hooks;
+  const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
+
+  // Everything init does is announced, one line each (doc/decisions.md D17).
+  std::vector<std::string> done;
+  for (const std::string& path : created) {
+    done.push_back(path == k_index_json_path && !existing.memories.empty()
+                       ? fmt::format("created {} ({})", path,
+                                     util::plural(existing.memories.size(), "memory", "memories"))
+                       : fmt::format("created {}", path));
+  }
+  std::set<std::string> unreadable;
+  for (const Finding& finding : existing.findings) {
+    if (finding.severity == Severity::error) {
+      unreadable.insert(finding.path);
     }
   }
+  if (!unreadable.empty()) {
+    util::print_warning(
+        fmt::format("{} cannot be read and {} left out of the index; `git vault check` names each",
+                    util::plural(unreadable.size(), "memory file", "memory files"),
+                    unreadable.size() == 1 ? "is" : "are"));
+  }
+  bool hooks_dir_named = false;
+  for (const hooks::HookChange& change : report.hooks) {
+    if (change.outcome == hooks::HookOutcome::already_installed) {
+      continue;
+    }
+    if (!hooks_dir_named) {
+      done.push_back(fmt::format("hooks directory: {}", report.location.dir.string()));
+      hooks_dir_named = true;
+    }
+    done.push_back(change.message);
+  }
+  for (const std::string& line : report.notes) {
+    done.push_back(line);
+  }
+  if (!report.refusal.empty()) {
+    util::print_warning(fmt::format("hooks not installed: {}", report.refusal));
+  }
   if (output.json) {
-    util::print_json(
-        nlohmann::ordered_json{{"schema", 1}, {"created", created}, {"hooks", hooks_json}});
-  } else if (output.verbose) {
-    for (const std::string& path : created) {
-      util::print_note(fmt::format("created {}", path));
+    nlohmann::ordered_json hooks_json = nullptr;
+    if (!options.no_hooks) {
+      hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
     }
-    if (created.empty()) {
-      util::print_note("the vault is already set up; nothing to do");
+    util::print_json(nlohmann::ordered_json{
+        {"schema", 1}, {"created", created}, {"hooks", hooks_json}, {"done", done}});
+  } else if (!output.quiet) {
+    if (done.empty()) {
+      done.emplace_back("the vault is already set up; nothing to do");
     }
+    std::string out;
+    for (const std::string& line : done) {
+      out += line + "\n";
+    }
+    std::fputs(out.c_str(), stdout);
   }
   return exit_code::k_ok;
 }
@@ -109,7 +152,8 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--recall", options->recall,
                "Also scaffold the tiered working memory (CLAUDE.local.md, memory/)");
   app.add_flag("--no-hooks", options->no_hooks,
-               "Do not install the git hooks and merge drivers (see `git vault hooks`)");
+               "Do not install the git hooks (the merge and diff drivers are still set up), for "
+               "repositories whose hooks another tool runs (see `git vault hooks`)");
   app.add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
                "Install into a core.hooksPath set in global config (it serves every repository)");
   app.add_option("--ci", options->ci,

@@ -15,6 +15,7 @@
 #include "core/git/repo.hpp"
 #include "core/landing/land_recall.hpp"
 #include "core/recall/decisions.hpp"
+#include "core/recall/doctor.hpp"
 #include "core/recall/gate.hpp"
 #include "core/recall/ids.hpp"
 #include "core/recall/maintain.hpp"
@@ -33,7 +34,36 @@ namespace fs = std::filesystem;
 
 struct InitIdsOptions {
   bool dry_run = false;
+  bool yes = false;
 };
+
+std::optional<std::string> read_answer() {
+  std::string line;
+  if (!std::getline(std::cin, line)) {
+    return std::nullopt;
+  }
+  return line;
+}
+
+std::string lowered_answer(std::string_view answer) {
+  std::string out;
+  for (const char c : answer) {
+    if (c != ' ' && c != '\t' && c != '\r') {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+bool is_yes(std::string_view answer) {
+  const std::string word = lowered_answer(answer);
+  return word == "y" || word == "yes";
+}
+
+bool is_cancel(std::string_view answer) {
+  const std::string word = lowered_answer(answer);
+  return word == "c" || word == "cancel" || word == "n" || word == "no";
+}
 
 std::string render_preview(const recall::InitIdsPlan& plan) {
   const std::string header = "recall-init-ids — preview";
@@ -137,7 +167,44 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
   // The backfill also runs when nothing is untagged: ids written by hand still get records.
   const int metadata_added = recall::add_missing_records(metadata, plan.inline_ids, now);
 
-  if (!options.dry_run) {
+  const std::string nothing =
+      fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged);
+  // What would be tagged is shown before anything is written; on a terminal the user answers
+  // (as the original command asked), elsewhere --yes is the answer.
+  bool apply = !options.dry_run;
+  if (apply && !plan.tagged.empty() && !options.yes) {
+    if (output.json || !output.interactive()) {
+      if (!output.json) {
+        for (const Finding& finding : warnings) {
+          print_warning(finding);
+        }
+        std::fputs(render_preview(plan).c_str(), stdout);
+      }
+      std::fputs(
+          "git-vault: nothing changed: no terminal to ask on; pass --yes to tag these entries, "
+          "or --dry-run to look only\n",
+          stderr);
+      return exit_code::k_no;
+    }
+    for (const Finding& finding : warnings) {
+      print_warning(finding);
+    }
+    warnings.clear();
+    std::fputs((render_preview(plan) + "\nApply? [y]es / [c]ancel ").c_str(), stdout);
+    std::fflush(stdout);
+    std::optional<std::string> answer = read_answer();
+    while (answer && !is_yes(*answer) && !is_cancel(*answer)) {
+      std::fputs("Answer y (apply) or c (cancel): ", stdout);
+      std::fflush(stdout);
+      answer = read_answer();
+    }
+    if (!answer || is_cancel(*answer)) {
+      std::fputs("\nCancelled. Nothing changed.\n", stdout);
+      return exit_code::k_no;
+    }
+    std::fputs("\n", stdout);
+  }
+  if (apply) {
     landing::land_recall_init_ids(repo, snapshot,
                                   recall::init_ids_plan(plan, metadata, metadata_added),
                                   std::move(read_state));
@@ -150,30 +217,25 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
   for (const Finding& finding : warnings) {
     print_warning(finding);
   }
+  std::string out;
   if (options.dry_run) {
-    std::string out =
-        plan.tagged.empty()
-            ? fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged)
-            : render_preview(plan);
+    out = plan.tagged.empty() ? nothing : render_preview(plan);
     if (metadata_added > 0) {
       out += fmt::format("Metadata: would add {}\n", metadata_added);
     }
-    std::fputs(out.c_str(), stdout);
-    return exit_code::k_ok;
-  }
-  if (output.verbose) {
-    for (const recall::TaggedLine& line : plan.tagged) {
-      std::fputs(fmt::format("tagged {}:{} ^{}\n", line.path, line.line, line.id).c_str(), stderr);
+  } else {
+    if (output.verbose) {
+      for (const recall::TaggedLine& line : plan.tagged) {
+        std::fputs(fmt::format("tagged {}:{} ^{}\n", line.path, line.line, line.id).c_str(),
+                   stderr);
+      }
     }
-    std::string out =
-        plan.tagged.empty()
-            ? fmt::format("All {} entries already have IDs. Nothing to do.\n", plan.already_tagged)
-            : render_summary(plan, metadata.size());
+    out = plan.tagged.empty() ? nothing : render_summary(plan, metadata.size());
     if (metadata_added > 0) {
       out += fmt::format("Metadata: added {}\n", metadata_added);
     }
-    std::fputs(out.c_str(), stderr);
   }
+  std::fputs(out.c_str(), stdout);
   return exit_code::k_ok;
 }
 
@@ -225,14 +287,6 @@ std::vector<std::string> list_daily_logs(const Snapshot& snapshot) {
     }
   }
   return paths;
-}
-
-std::optional<std::string> read_answer() {
-  std::string line;
-  if (!std::getline(std::cin, line)) {
-    return std::nullopt;
-  }
-  return line;
 }
 
 // The questions on a terminal: apply all, or one answer per candidate. nullopt: cancelled.
@@ -415,6 +469,143 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   return exit_code::k_ok;
 }
 
+// ---------------------------------------------------------------------------------------------
+// recall doctor
+
+struct DoctorOptions {
+  bool fix = false;
+  bool allow_dirty = false;
+};
+
+std::string doctor_summary(const recall::DoctorReport& report) {
+  std::vector<std::string> parts;
+  if (report.respelled > 0) {
+    parts.push_back(fmt::format("respell {} id(s)", report.respelled));
+  }
+  if (report.moved > 0) {
+    parts.push_back(fmt::format("move {} id(s) onto their entries", report.moved));
+  }
+  if (report.dropped > 0) {
+    parts.push_back(fmt::format("remove {} copied id(s)", report.dropped));
+  }
+  if (report.metadata_changed > 0) {
+    parts.push_back(fmt::format("normalise {} metadata record(s)", report.metadata_changed));
+  } else if (report.metadata_reformatted) {
+    parts.emplace_back("rewrite metadata.json in its canonical layout");
+  }
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  }
+  return out;
+}
+
+Plan doctor_plan(const recall::DoctorReport& report) {
+  Plan plan;
+  for (const auto& [path, bytes] : report.writes) {
+    plan.write(path, bytes);
+  }
+  plan.subject = "vault(recall-doctor): " + doctor_summary(report);
+  for (const recall::DoctorItem& item : report.items) {
+    if (item.fixed_by_doctor) {
+      plan.body +=
+          fmt::format("{}{}: {}\n", item.path,
+                      item.line ? fmt::format(":{}", *item.line) : std::string{}, item.message);
+    }
+  }
+  plan.action = "recall-doctor";
+  return plan;
+}
+
+nlohmann::json doctor_json(const recall::DoctorReport& report, const DoctorOptions& options,
+                           const std::optional<std::string>& commit) {
+  nlohmann::json items = nlohmann::json::array();
+  for (const recall::DoctorItem& item : report.items) {
+    items.push_back({{"kind", item.kind},
+                     {"path", item.path},
+                     {"line", item.line ? nlohmann::json(*item.line) : nlohmann::json(nullptr)},
+                     {"id", item.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(item.id)},
+                     {"message", item.message},
+                     {"fix", item.fix},
+                     {"fixed_by_doctor", item.fixed_by_doctor}});
+  }
+  nlohmann::json written = nlohmann::json::array();
+  for (const auto& [path, bytes] : report.writes) {
+    written.push_back(path);
+  }
+  return {{"schema", 1},
+          {"fix", options.fix},
+          {"items", std::move(items)},
+          {"respelled", report.respelled},
+          {"moved", report.moved},
+          {"removed_copies", report.dropped},
+          {"metadata_changed", report.metadata_changed},
+          {"untagged_after", report.untagged_after},
+          {"written", std::move(written)},
+          {"commit", commit ? nlohmann::json(*commit) : nlohmann::json(nullptr)}};
+}
+
+int run_doctor(const DoctorOptions& options, Session& session) {
+  const Clock& clock = session.clock();
+  git::Repo& repo = session.repo();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
+  const WorktreeSnapshot snapshot(repo.workdir());
+
+  recall::DoctorInput input;
+  input.files = recall::scan_managed_files(snapshot);
+  input.metadata_bytes = snapshot.read(recall::k_metadata_path);
+  for (const std::string& path : list_daily_logs(snapshot)) {
+    if (std::optional<std::string> bytes = snapshot.read(path)) {
+      input.daily_logs.emplace_back(path, std::move(*bytes));
+    }
+  }
+  input.now = format_instant(clock.now);
+  const recall::DoctorReport report = recall::diagnose(input);
+
+  landing::RecallOutcome outcome;
+  if (options.fix && report.fixable()) {
+    outcome = landing::land_recall_maintain(repo, snapshot, doctor_plan(report),
+                                            {true, options.allow_dirty, std::move(read_state)});
+  }
+  if (session.output().json) {
+    print_out(doctor_json(report, options, outcome.commit).dump() + "\n");
+  } else {
+    std::string out;
+    for (const recall::DoctorItem& item : report.items) {
+      out += fmt::format("{}{}: {}\n", item.path,
+                         item.line ? fmt::format(":{}", *item.line) : std::string{}, item.message);
+      if (!(options.fix && item.fixed_by_doctor)) {
+        out += fmt::format("  fix: {}\n", item.fix);
+      }
+    }
+    if (!report.fixable()) {
+      out += "Nothing for doctor to fix.\n";
+    } else if (!options.fix) {
+      out += fmt::format("`{}` would {}, as one commit.\n", recall::k_doctor_fix_command,
+                         doctor_summary(report));
+    } else if (outcome.commit) {
+      out += fmt::format("Fixed: {} ({} {}).\n", doctor_summary(report),
+                         outcome.commit->substr(0, 12), doctor_plan(report).subject);
+    } else {
+      out += fmt::format("Fixed in the work tree (not tracked by git, so no commit): {}.\n",
+                         doctor_summary(report));
+    }
+    if (report.untagged_after > 0) {
+      out += fmt::format("{} then tags the {} entr{} without an id.\n", recall::k_init_ids_command,
+                         report.untagged_after, report.untagged_after == 1 ? "y" : "ies");
+    }
+    print_out(out);
+  }
+  if (options.fix) {
+    return exit_code::k_ok;
+  }
+  const bool clean =
+      !report.fixable() && report.untagged_after == 0 &&
+      std::none_of(report.items.begin(), report.items.end(),
+                   [](const recall::DoctorItem& item) { return item.kind == "malformed-id"; });
+  return clean ? exit_code::k_ok : exit_code::k_no;
+}
+
 }  // namespace
 
 Runner define_recall(CLI::App& app) {
@@ -425,6 +616,8 @@ Runner define_recall(CLI::App& app) {
   init_ids->fallthrough();
   init_ids->add_flag("--dry-run", init_options->dry_run,
                      "Show what would be tagged; write nothing");
+  init_ids->add_flag("--yes,-y", init_options->yes,
+                     "Tag without asking (needed when there is no terminal to ask on)");
 
   auto maintain_options = std::make_shared<MaintainOptions>();
   CLI::App* maintain = app.add_subcommand(
@@ -447,7 +640,21 @@ Runner define_recall(CLI::App& app) {
   maintain->add_flag("--allow-dirty", maintain_options->allow_dirty,
                      "Run even when CLAUDE.local.md or memory/ has uncommitted changes");
 
-  return [init_ids, init_options, maintain, maintain_options](const Globals& globals) -> int {
+  auto doctor_options = std::make_shared<DoctorOptions>();
+  CLI::App* doctor = app.add_subcommand(
+      "doctor", "Report what an older working memory needs; --fix migrates it as one commit");
+  doctor->fallthrough();
+  doctor->add_flag("--fix", doctor_options->fix,
+                   "Make the mechanical migrations (id spelling, misplaced ids, metadata keys "
+                   "and tiers) as one commit");
+  doctor->add_flag("--allow-dirty", doctor_options->allow_dirty,
+                   "Run even when CLAUDE.local.md or memory/ has uncommitted changes");
+
+  return [init_ids, init_options, maintain, maintain_options, doctor,
+          doctor_options](const Globals& globals) -> int {
+    if (doctor->parsed()) {
+      return run_doctor(*doctor_options, *globals.session);
+    }
     if (init_ids->parsed()) {
       return run_init_ids(*init_options, *globals.session);
     }

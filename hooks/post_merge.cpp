@@ -72,14 +72,27 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& t
   built.carried = std::move(reindex->carried);
   landing::Target target;
   target.guarded_paths = {".memory/"};
+  // A merge commit made a moment ago by this `git merge` is made valid itself, so every commit
+  // of the branch passes `check --range` (doc/merges.md); anything else (a fast-forward onto a
+  // commit made elsewhere) gets a commit of its own on top.
+  target.amend = head_is_fresh_local_merge(repo);
+  if (target.amend) {
+    built.plan.subject = k_reindex_amend_subject;
+  }
   target.read_state = std::move(read_state);
   const landing::Landed landed = landing::apply(repo, std::move(built), target);
   const std::string carried =
       landed.carried.empty() ? std::string{}
                              : fmt::format(" (retrieval counts carried into {} memory file(s))",
                                            landed.carried.size());
-  warn(fmt::format("regenerated {} index file(s){} as {} {}", landed.regenerated.size(), carried,
-                   landed.commit.value_or("").substr(0, 12), landed.plan.subject));
+  const std::string commit = landed.commit.value_or("").substr(0, 12);
+  if (target.amend) {
+    warn(fmt::format("regenerated {} index file(s){} into the merge commit, now {}",
+                     landed.regenerated.size(), carried, commit));
+  } else {
+    warn(fmt::format("regenerated {} index file(s){} as {} {}", landed.regenerated.size(), carried,
+                     commit, landed.plan.subject));
+  }
 }
 
 }  // namespace

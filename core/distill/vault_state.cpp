@@ -21,6 +21,7 @@ VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* ca
     }
   }
   state.report = scoring::build_report(state.vault.memories, today, state.overrides);
+  scoring::add_unreadable(state.report, state.vault.findings);
   return state;
 }
 

@@ -35,10 +35,24 @@ std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_vi
   }
   PersistentParseCache cache = load_gate_cache(cache_file, options);
   options.cache = &cache;
+  const std::vector<std::string> ids = repo.resolve_range(range);
   std::vector<CommitFindings> commits;
-  for (const std::string& commit : repo.resolve_range(range)) {
-    const TreeSnapshot snapshot(repo, commit);
-    commits.push_back(CommitFindings{commit, run_gate(snapshot, options)});
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const bool tip = i + 1 == ids.size();  // oldest first: the range's end comes last
+    const bool merge = repo.commit_info(ids[i]).parents.size() > 1;
+    if (merge && !tip) {
+      continue;
+    }
+    const TreeSnapshot snapshot(repo, ids[i]);
+    CommitFindings commit{ids[i], run_gate(snapshot, options)};
+    if (merge) {
+      for (Finding& finding : commit.findings) {
+        if (finding.check == "stale-index") {
+          finding.fix = std::string(k_stale_merge_fix);
+        }
+      }
+    }
+    commits.push_back(std::move(commit));
   }
   (void)cache.save(cache_file);
   return first_introduced(std::move(commits));

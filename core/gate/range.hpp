@@ -26,12 +26,26 @@ struct CommitFindings {
 // are dropped.
 [[nodiscard]] std::vector<CommitFindings> first_introduced(std::vector<CommitFindings> commits);
 
-// Runs the gate over every commit in `range` (see git::Repo::resolve_range), oldest first, with
-// the persisted cache so unchanged memories are parsed once for the whole range, and returns
-// first_introduced of the results.
+// What `check --range A..B` demands (doc/merges.md): every non-merge commit of the range passes,
+// and the tip passes, merge or not. A merge commit inside the range is not checked: it joins
+// two histories whose commits are checked themselves, where git-vault's hooks run it is made
+// valid by the post-merge hook, and one made elsewhere (a hosting service's merge button) can
+// never be repaired, only followed by a commit that fixes what it left; that commit, or the
+// tip, is checked.
+//
+// Runs the gate over those commits, oldest first, with the persisted cache so unchanged memories
+// are parsed once for the whole range, and returns first_introduced of the results. A stale
+// index file at a tip that is a merge commit gets the fix that repairs the branch
+// (k_stale_merge_fix).
 [[nodiscard]] std::vector<CommitFindings> run_range_gate(const git::Repo& repo,
                                                          std::string_view range,
                                                          const std::filesystem::path& cache_file,
                                                          GateOptions options);
+
+// The fix named for a stale index file at a tip that is a merge commit.
+inline constexpr std::string_view k_stale_merge_fix =
+    "the merge was made without git-vault's post-merge hook (by a hosting service's merge "
+    "button, or with hooks off); on the branch run `git pull`, then `git vault index --commit`, "
+    "and push";
 
 }  // namespace gv

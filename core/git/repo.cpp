@@ -136,11 +136,47 @@ void collect_tree(git_repository* repo, const git_tree* tree, const std::string&
   }
 }
 
+// git reads its global and system config from the files GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM
+// name (and no system config under GIT_CONFIG_NOSYSTEM); libgit2 1.5 knows none of these and
+// reads ~/.gitconfig and /etc/gitconfig. So replace those levels of the repository's config as
+// git would: a `core.hooksPath` set only in GIT_CONFIG_GLOBAL's file is where git runs hooks
+// from, and must be where git-vault looks for them. `/dev/null` reads as an empty config.
+void use_config_environment(git_repository* repo) {
+  const char* global = std::getenv("GIT_CONFIG_GLOBAL");
+  const char* system = std::getenv("GIT_CONFIG_SYSTEM");
+  const char* no_system = std::getenv("GIT_CONFIG_NOSYSTEM");
+  const bool skip_system = no_system != nullptr && *no_system != '\0' &&
+                           std::string_view(no_system) != "0" &&
+                           std::string_view(no_system) != "false";
+  if (global == nullptr && system == nullptr && !skip_system) {
+    return;
+  }
+  git_config* raw = nullptr;
+  check(git_repository_config(&raw, repo), "open git config");
+  const ConfigPtr config{raw};
+  const auto replace = [&](git_config_level_t level, const char* path, std::string_view what) {
+    check(git_config_add_file_ondisk(config.get(), path, level, repo, /*force=*/1),
+          fmt::format("read {} {}", what, path));
+  };
+  if (global != nullptr) {
+    // Set, git reads this file instead of both ~/.gitconfig and $XDG_CONFIG_HOME/git/config.
+    replace(GIT_CONFIG_LEVEL_GLOBAL, *global != '\0' ? global : "/dev/null", "GIT_CONFIG_GLOBAL");
+    replace(GIT_CONFIG_LEVEL_XDG, "/dev/null", "GIT_CONFIG_GLOBAL");
+  }
+  if (skip_system) {
+    replace(GIT_CONFIG_LEVEL_SYSTEM, "/dev/null", "GIT_CONFIG_NOSYSTEM");
+  } else if (system != nullptr) {
+    replace(GIT_CONFIG_LEVEL_SYSTEM, *system != '\0' ? system : "/dev/null", "GIT_CONFIG_SYSTEM");
+  }
+}
+
 }  // namespace
 
 void Repo::Deleter::operator()(git_repository* repo) const noexcept { git_repository_free(repo); }
 
-Repo::Repo(std::unique_ptr<git_repository, Deleter> repo) : m_repo(std::move(repo)) {}
+Repo::Repo(std::unique_ptr<git_repository, Deleter> repo) : m_repo(std::move(repo)) {
+  use_config_environment(m_repo.get());
+}
 Repo::Repo(Repo&&) noexcept = default;
 Repo& Repo::operator=(Repo&&) noexcept = default;
 Repo::~Repo() = default;

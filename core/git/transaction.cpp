@@ -1009,19 +1009,51 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   const TreePtr tree{raw_tree};
 
   // The commit object, not yet on any branch.
-  const SignaturePtr author = make_signature(raw_repo, "AUTHOR");
   const SignaturePtr committer = make_signature(raw_repo, "COMMITTER");
-  CommitPtr parent;
+  CommitPtr head_commit;
   if (head.old_id) {
-    git_commit* raw_parent = nullptr;
-    check(git_commit_lookup(&raw_parent, raw_repo, &*head.old_id), "read HEAD commit");
-    parent = CommitPtr{raw_parent};
+    git_commit* raw_head = nullptr;
+    check(git_commit_lookup(&raw_head, raw_repo, &*head.old_id), "read HEAD commit");
+    head_commit = CommitPtr{raw_head};
   }
-  const git_commit* parents[] = {parent.get()};
-  const std::string message = plan.message();
+  SignaturePtr author;
+  std::vector<CommitPtr> parent_handles;
+  std::string message;
+  std::optional<std::string> message_encoding;  // HEAD's, when amending a commit that names one
+  if (options.amend) {
+    if (!head_commit) {
+      throw Error("internal: there is no commit to amend on an unborn branch");
+    }
+    git_signature* raw_author = nullptr;
+    check(git_signature_dup(&raw_author, git_commit_author(head_commit.get())),
+          "copy HEAD's author");
+    author = SignaturePtr{raw_author};
+    for (unsigned i = 0; i < git_commit_parentcount(head_commit.get()); ++i) {
+      git_commit* raw_parent = nullptr;
+      check(git_commit_parent(&raw_parent, head_commit.get(), i), "read HEAD's parents");
+      parent_handles.emplace_back(raw_parent);
+    }
+    const char* raw_message = git_commit_message_raw(head_commit.get());  // borrowed
+    message = raw_message == nullptr ? std::string{} : std::string(raw_message);
+    if (const char* encoding = git_commit_message_encoding(head_commit.get());
+        encoding != nullptr) {
+      message_encoding = encoding;
+    }
+  } else {
+    author = make_signature(raw_repo, "AUTHOR");
+    if (head_commit) {
+      parent_handles.push_back(std::move(head_commit));
+    }
+    message = plan.message();
+  }
+  std::vector<const git_commit*> parents;
+  for (const CommitPtr& handle : parent_handles) {
+    parents.push_back(handle.get());
+  }
   git_oid commit_id{};
-  check(git_commit_create(&commit_id, raw_repo, nullptr, author.get(), committer.get(), nullptr,
-                          message.c_str(), tree.get(), parent ? 1 : 0, parents),
+  check(git_commit_create(&commit_id, raw_repo, nullptr, author.get(), committer.get(),
+                          message_encoding ? message_encoding->c_str() : nullptr, message.c_str(),
+                          tree.get(), parents.size(), parents.data()),
         "create the commit");
   const std::string new_id = to_hex(commit_id);
   fault_point("objects");
@@ -1172,7 +1204,8 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
     // The commit point. Compare-and-swap: the branch moves only if it still points where it
     // did when we read it. libgit2 fsyncs the ref file and its folder for this one call.
     const std::string reflog =
-        fmt::format("commit{}: {}", head.old_id ? "" : " (initial)", plan.subject);
+        fmt::format("commit{}: {}", options.amend ? " (amend)" : (head.old_id ? "" : " (initial)"),
+                    plan.subject);
     git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
     git_reference* raw_ref = nullptr;
     const int rc = head.old_id

@@ -56,6 +56,11 @@ struct ApplyOptions {
   // an index entry or a work tree file under its paths changed since. When unset, only the
   // plan's own paths and HEAD are compared, from the moment apply starts.
   std::optional<ReadState> read_state;
+  // Replace HEAD instead of building on it, as `git commit --amend` does: the new commit keeps
+  // HEAD's parents, author and message, and its tree is HEAD's tree plus the plan's paths; the
+  // plan's subject names the change in the reflog only. The post-merge hook folds its index
+  // regeneration into the merge commit it follows this way (doc/merges.md).
+  bool amend = false;
 };
 
 // Applies `plan` as exactly one commit (DECISIONS D7) and returns its id; with

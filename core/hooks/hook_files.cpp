@@ -1,9 +1,11 @@
 #include "core/hooks/hook_files.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 #include <system_error>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/hooks/shim.hpp"
@@ -14,8 +16,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path backup_path(const fs::path& dir, std::string_view name) {
-  return dir / (std::string(name) + std::string(k_backup_suffix));
+constexpr std::string_view k_legacy_suffix = ".legacy";  // the pre-commit framework's name
+
+std::string legacy_name(std::string_view name) {
+  return std::string(name) + std::string(k_legacy_suffix);
+}
+
+std::string backup_name(std::string_view file) {
+  return std::string(file) + std::string(k_backup_suffix);
 }
 
 bool present(const fs::path& path) {
@@ -38,6 +46,11 @@ bool is_ours(const fs::path& path) {
   return content && is_our_shim(*content);
 }
 
+bool is_framework(const fs::path& path) {
+  const std::optional<std::string> content = read_regular(path);
+  return content && is_pre_commit_framework_script(*content);
+}
+
 // Atomic, so git never runs a half-written hook and a failed write leaves the old file.
 void write_executable(const fs::path& target, std::string_view bytes) {
   util::write_file_atomic(target, bytes, /*executable=*/true);
@@ -51,45 +64,22 @@ void rename_or_throw(const fs::path& from, const fs::path& to) {
   }
 }
 
-}  // namespace
-
-std::string_view to_string(HookState state) {
-  switch (state) {
-    case HookState::not_installed:
-      return "not installed";
-    case HookState::installed:
-      return "installed";
-    case HookState::chained:
-      return "chained";
-    case HookState::foreign:
-      return "foreign hook present";
-  }
-  return "unknown";
-}
-
-HookState hook_state(const fs::path& dir, std::string_view name) {
-  const fs::path hook = dir / name;
-  if (!present(hook)) {
-    return HookState::not_installed;
-  }
-  if (!is_ours(hook)) {
-    return HookState::foreign;
-  }
-  return present(backup_path(dir, name)) ? HookState::chained : HookState::installed;
-}
-
-HookChange install_shim(const fs::path& dir, std::string_view name) {
-  HookChange change{std::string(name), HookOutcome::installed, {}};
-  const fs::path hook = dir / name;
-  const fs::path backup = backup_path(dir, name);
+void remove_or_throw(const fs::path& path) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  fs::remove(path, ec);
   if (ec) {
-    throw Error("{}: cannot create hooks directory: {}", dir.string(), ec.message());
+    throw Error("{}: cannot remove: {}", path.string(), ec.message());
   }
+}
 
+// Installs the shim of hook `name` as the file `file` of `dir` (the hook itself, or the
+// framework's `<name>.legacy`), chaining a foreign file found there.
+HookChange install_into(const fs::path& dir, std::string_view name, const std::string& file) {
+  HookChange change{std::string(name), HookOutcome::installed, {}};
+  const fs::path hook = dir / file;
+  const fs::path backup = dir / backup_name(file);
   if (present(hook) && is_ours(hook)) {
-    const std::string wanted = render_shim(name, present(backup));
+    const std::string wanted = render_shim(name, present(backup), file);
     if (read_regular(hook) == wanted) {
       change.outcome = HookOutcome::already_installed;
       change.message = fmt::format("{}: already installed", name);
@@ -105,14 +95,14 @@ HookChange install_shim(const fs::path& dir, std::string_view name) {
     if (present(backup)) {
       change.outcome = HookOutcome::refused;
       change.message = fmt::format(
-          "{0}: not installed: a foreign {0} hook is in place and {1} already exists; move one "
-          "of them away and run `git vault hooks install` again",
-          name, backup.filename().string());
+          "{0}: not installed: a foreign hook is in place as {1} and {2} already exists; move "
+          "one of them away and run `git vault hooks install` again",
+          name, file, backup.filename().string());
       return change;
     }
     rename_or_throw(hook, backup);
     try {
-      write_executable(hook, render_shim(name, true));
+      write_executable(hook, render_shim(name, true, file));
     } catch (const Error&) {
       // Put the user's hook back rather than leave the directory without it.
       std::error_code ignored;
@@ -128,7 +118,7 @@ HookChange install_shim(const fs::path& dir, std::string_view name) {
   // A stray backup without a hook: the user removed our shim by hand. Chain it again rather
   // than leave it orphaned, since uninstall would restore it anyway.
   const bool chained = present(backup);
-  write_executable(hook, render_shim(name, chained));
+  write_executable(hook, render_shim(name, chained, file));
   change.outcome = chained ? HookOutcome::chained : HookOutcome::installed;
   change.message =
       chained ? fmt::format("{}: installed; {} runs first", name, backup.filename().string())
@@ -136,32 +126,165 @@ HookChange install_shim(const fs::path& dir, std::string_view name) {
   return change;
 }
 
+// Earlier versions chained whatever hook they found, the framework's included. Two layouts
+// follow from that, and both make the framework fail every commit once `pre-commit install`
+// has run again; they are rearranged into the one install_shim makes. Returns true when a file
+// was moved or removed.
+bool settle_framework_layout(const fs::path& dir, std::string_view name) {
+  const fs::path hook = dir / name;
+  const fs::path backup = dir / backup_name(name);
+  if (!present(backup)) {
+    return false;
+  }
+  // Our shim chains the framework's script: put the script back; the shim goes behind it.
+  if (is_ours(hook) && is_framework(backup)) {
+    rename_or_throw(backup, hook);
+    return true;
+  }
+  // `pre-commit install` moved our shim to `<name>.legacy`, and our backup is left over.
+  if (is_framework(hook)) {
+    if (is_framework(backup)) {
+      remove_or_throw(backup);  // a copy of the framework's own script, which is in place
+      return true;
+    }
+    const fs::path legacy_backup = dir / backup_name(legacy_name(name));
+    if (!present(legacy_backup)) {
+      rename_or_throw(backup, legacy_backup);  // still chained, by the shim in `.legacy`
+      return true;
+    }
+  }
+  return false;
+}
+
+// Removes our shim from `file` and puts back what it chained. nullopt when `file` is not ours.
+std::optional<HookOutcome> remove_from(const fs::path& dir, const std::string& file) {
+  const fs::path hook = dir / file;
+  if (!present(hook) || !is_ours(hook)) {
+    return std::nullopt;
+  }
+  remove_or_throw(hook);
+  const fs::path backup = dir / backup_name(file);
+  if (present(backup)) {
+    rename_or_throw(backup, hook);
+    return HookOutcome::restored;
+  }
+  return HookOutcome::removed;
+}
+
+}  // namespace
+
+std::string_view to_string(HookState state) {
+  switch (state) {
+    case HookState::not_installed:
+      return "not installed";
+    case HookState::installed:
+      return "installed";
+    case HookState::chained:
+      return "chained";
+    case HookState::behind_framework:
+      return "installed (run by the pre-commit framework)";
+    case HookState::line:
+      return "installed (a line in the tracked hook)";
+    case HookState::foreign:
+      return "foreign hook present";
+  }
+  return "unknown";
+}
+
+HookState hook_state(const fs::path& dir, std::string_view name) {
+  const fs::path hook = dir / name;
+  if (!present(hook)) {
+    return HookState::not_installed;
+  }
+  if (is_framework(hook) && is_ours(dir / legacy_name(name))) {
+    return HookState::behind_framework;
+  }
+  if (!is_ours(hook)) {
+    return HookState::foreign;
+  }
+  return present(dir / backup_name(name)) ? HookState::chained : HookState::installed;
+}
+
+HookState tracked_hook_state(const fs::path& dir, std::string_view name) {
+  const fs::path hook = dir / name;
+  if (!present(hook)) {
+    return HookState::not_installed;
+  }
+  const std::optional<std::string> content = read_regular(hook);
+  const bool runs_us =
+      content && content->find(fmt::format("git-vault hook {}", name)) != std::string::npos;
+  return runs_us ? HookState::line : HookState::foreign;
+}
+
+HookChange install_shim(const fs::path& dir, std::string_view name) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    throw Error("{}: cannot create hooks directory: {}", dir.string(), ec.message());
+  }
+  const bool settled = settle_framework_layout(dir, name);
+  if (!is_framework(dir / name)) {
+    return install_into(dir, name, std::string(name));
+  }
+  const std::string legacy = legacy_name(name);
+  HookChange change = install_into(dir, name, legacy);
+  if (change.outcome == HookOutcome::refused) {
+    return change;
+  }
+  if (change.outcome == HookOutcome::already_installed && !settled) {
+    return change;
+  }
+  change.outcome = settled ? HookOutcome::updated : HookOutcome::behind_framework;
+  const fs::path legacy_backup = dir / backup_name(legacy);
+  change.message = fmt::format(
+      "{}: the pre-commit framework's hook stays in place; git-vault's runs first as {}{}", name,
+      legacy,
+      present(legacy_backup) ? fmt::format(", after the earlier {} (kept as {})", legacy,
+                                           legacy_backup.filename().string())
+                             : std::string{});
+  return change;
+}
+
 HookChange uninstall_shim(const fs::path& dir, std::string_view name) {
   HookChange change{std::string(name), HookOutcome::absent, {}};
+  const std::string legacy = legacy_name(name);
+  std::vector<std::string> removed;
+  std::vector<std::string> restored;
+  for (const std::string& file : {std::string(name), legacy}) {
+    if (const std::optional<HookOutcome> outcome = remove_from(dir, file)) {
+      removed.push_back(file);
+      if (*outcome == HookOutcome::restored) {
+        restored.push_back(file);
+      }
+    }
+  }
+  // A backup an earlier version left beside the framework's hook (settle_framework_layout).
   const fs::path hook = dir / name;
-  const fs::path backup = backup_path(dir, name);
+  const fs::path backup = dir / backup_name(name);
+  if (present(backup) && is_framework(hook)) {
+    if (is_framework(backup)) {
+      remove_or_throw(backup);
+      removed.push_back(backup.filename().string());
+    } else if (!present(dir / legacy)) {
+      rename_or_throw(backup, dir / legacy);  // the framework runs it from there
+      restored.push_back(legacy);
+    }
+  }
+  if (!removed.empty() || !restored.empty()) {
+    change.outcome = restored.empty() ? HookOutcome::removed : HookOutcome::restored;
+    change.message = fmt::format("{}: removed {}", name, fmt::join(removed, ", "));
+    if (!restored.empty()) {
+      change.message +=
+          fmt::format("; the previous hook is back in place as {}", fmt::join(restored, ", "));
+    }
+    return change;
+  }
   if (!present(hook)) {
     change.message = fmt::format("{}: not installed", name);
     return change;
   }
-  if (!is_ours(hook)) {
-    change.outcome = HookOutcome::left_foreign;
-    change.message = fmt::format("{}: not ours, left alone", name);
-    return change;
-  }
-  std::error_code ec;
-  fs::remove(hook, ec);
-  if (ec) {
-    throw Error("{}: cannot remove hook: {}", hook.string(), ec.message());
-  }
-  if (present(backup)) {
-    rename_or_throw(backup, hook);
-    change.outcome = HookOutcome::restored;
-    change.message = fmt::format("{}: removed; the previous hook is back in place", name);
-    return change;
-  }
-  change.outcome = HookOutcome::removed;
-  change.message = fmt::format("{}: removed", name);
+  change.outcome = HookOutcome::left_foreign;
+  change.message = fmt::format("{}: not ours, left alone", name);
   return change;
 }
 

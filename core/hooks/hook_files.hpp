@@ -6,23 +6,31 @@
 
 namespace gv::hooks {
 
-// What one hook file in a hooks directory is, from git-vault's point of view.
+// What one hook in a hooks directory is, from git-vault's point of view.
 enum class HookState {
-  not_installed,  // no file
-  installed,      // our shim, nothing chained
-  chained,        // our shim, with the prior hook kept as `<hook>.pre-git-vault`
-  foreign,        // somebody else's hook (a symlink always counts as foreign)
+  not_installed,     // no file
+  installed,         // our shim, nothing chained
+  chained,           // our shim, with the prior hook kept as `<hook>.pre-git-vault`
+  behind_framework,  // the pre-commit framework's hook, with our shim as `<hook>.legacy`
+  line,              // a hook in a tracked folder that runs `git-vault hook <hook>`
+  foreign,           // somebody else's hook (a symlink always counts as foreign)
 };
 [[nodiscard]] std::string_view to_string(HookState state);
 
+// The state of hook `name` in a hooks directory git-vault may write into.
 [[nodiscard]] HookState hook_state(const std::filesystem::path& dir, std::string_view name);
+// The state of hook `name` in a folder the repository tracks: `line` when the hook runs
+// `git-vault hook <name>`, else not_installed or foreign.
+[[nodiscard]] HookState tracked_hook_state(const std::filesystem::path& dir, std::string_view name);
 
 enum class HookOutcome {
   installed,          // shim written where there was none
   chained,            // foreign hook moved aside and chained, shim written
-  updated,            // our older shim rewritten
+  behind_framework,   // the pre-commit framework's hook left in place, shim as `<hook>.legacy`
+  updated,            // our older shim rewritten (or moved behind the framework's hook)
   already_installed,  // our shim, same bytes: nothing written
   refused,            // foreign hook and an existing backup: nothing touched
+  manual,             // a tracked folder: nothing written, the line to add is in the message
   removed,            // uninstall: shim deleted
   restored,           // uninstall: shim deleted and the prior hook put back
   absent,             // uninstall: nothing of ours there
@@ -40,10 +48,18 @@ struct HookChange {
 // `<name>.pre-git-vault` and chained; when that name is already taken nothing is touched and
 // the outcome is `refused`. Files are written to a temporary name and renamed into place, mode
 // 0755. Throws gv::Error on I/O failure.
+//
+// The pre-commit framework's hook is never chained: `pre-commit install` moves any hook it does
+// not recognise to `<name>.legacy` and runs that before its own hooks, and a chained copy of its
+// own script would then run it twice ("migration mode", which fails every commit). So when the
+// framework's hook is in place, the shim goes to `<name>.legacy` (chaining what was there), and
+// either order of `pre-commit install` and `git vault hooks install` keeps both gates. Layouts
+// that earlier versions left behind the framework's hook are rearranged into this one.
 HookChange install_shim(const std::filesystem::path& dir, std::string_view name);
 
-// Removes our shim for `name` and renames `<name>.pre-git-vault` back, so the directory holds
-// exactly what it held before install. A foreign hook is never removed.
+// Removes every file install_shim created for `name` (the shim, in either place) and puts back
+// what it moved aside, so the directory holds what it held before install. A foreign hook is
+// never removed; a leftover copy of the framework's own script is.
 HookChange uninstall_shim(const std::filesystem::path& dir, std::string_view name);
 
 }  // namespace gv::hooks

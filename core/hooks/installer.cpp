@@ -63,17 +63,58 @@ bool InstallReport::ok() const {
   return true;
 }
 
-InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
-  InstallReport report;
-  report.location = git::hooks_location(repo);
-  if (report.location.source == git::HooksPathSource::outside && !options.allow_global_hooks_path) {
-    report.refusal = global_refusal(report.location, "install");
-    return report;
+bool is_shared_hooks_dir(const git::Repo& repo, const git::HooksLocation& location) {
+  if (repo.is_bare()) {
+    return false;
   }
-  for (const std::string_view name : k_hook_names) {
-    report.hooks.push_back(install_shim(report.location.dir, name));
+  // `path` relative to `folder` when it is inside it.
+  const auto inside = [](const fs::path& path, const fs::path& folder) -> std::optional<fs::path> {
+    std::error_code ec;
+    const fs::path relative =
+        fs::weakly_canonical(path, ec).lexically_relative(fs::weakly_canonical(folder, ec));
+    if (relative.empty() || *relative.begin() == "..") {
+      return std::nullopt;
+    }
+    return relative;
+  };
+  const std::optional<fs::path> relative = inside(location.dir, repo.workdir());
+  if (!relative || inside(location.dir, repo.git_dir()) ||
+      inside(location.dir, repo.common_dir())) {
+    return false;
   }
+  // A folder git ignores and tracks nothing in (a home directory that holds a dotfiles work
+  // tree, say) is not shared through the repository.
+  const std::string folder =
+      relative->generic_string() == "." ? "" : relative->generic_string() + "/";
+  return folder.empty() || !repo.index_entries(folder).empty() || !repo.is_ignored(folder);
+}
 
+namespace {
+
+// The hooks part of install_hooks for a folder the repository tracks: nothing is written.
+std::vector<HookChange> describe_tracked_hooks(const git::Repo& repo,
+                                               const git::HooksLocation& location) {
+  std::vector<HookChange> changes;
+  const std::string folder = fs::weakly_canonical(location.dir)
+                                 .lexically_relative(fs::weakly_canonical(repo.workdir()))
+                                 .string();
+  for (const std::string_view name : k_hook_names) {
+    HookChange change{std::string(name), HookOutcome::manual, {}};
+    if (tracked_hook_state(location.dir, name) == HookState::line) {
+      change.outcome = HookOutcome::already_installed;
+      change.message = fmt::format("{}: {}/{} already runs git-vault", name, folder, name);
+    } else {
+      change.message = fmt::format(
+          "{0}: core.hooksPath is {1}, a folder of this repository, so git-vault writes "
+          "nothing there; add this line to {1}/{0}: {2}",
+          name, folder, tracked_hook_line(name));
+    }
+    changes.push_back(std::move(change));
+  }
+  return changes;
+}
+
+void install_drivers(git::Repo& repo, const InstallOptions& options, InstallReport& report) {
   if (!drivers_configured(repo)) {
     for (const MergeDriver& driver : k_merge_drivers) {
       repo.set_config_string(config_key(driver, "name"), driver.description);
@@ -89,15 +130,37 @@ InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
 
   if (options.gitattributes && !repo.is_bare()) {
     const fs::path path = repo.workdir() / ".gitattributes";
-    const std::string existing = read_file(path).value_or("");
-    const std::string wanted = ensure_gitattributes(existing);
-    if (wanted != existing) {
+    const std::optional<std::string> existing = read_file(path);
+    const std::string wanted = ensure_gitattributes(existing.value_or(""));
+    if (wanted != existing.value_or("")) {
       write_file(path, wanted);
-      report.notes.emplace_back(
-          ".gitattributes: merge-driver lines added; commit it so every clone merges the vault's "
-          "files the same way");
+      report.notes.emplace_back(fmt::format(
+          ".gitattributes: {}; commit it so every clone merges the vault's files the same way",
+          existing ? "merge-driver lines added" : "created with the merge-driver lines"));
     }
   }
+}
+
+}  // namespace
+
+InstallReport install_hooks(git::Repo& repo, const InstallOptions& options) {
+  InstallReport report;
+  report.location = git::hooks_location(repo);
+  if (options.hooks) {
+    if (report.location.source == git::HooksPathSource::outside &&
+        !options.allow_global_hooks_path) {
+      report.refusal = global_refusal(report.location, "install");
+      return report;
+    }
+    if (is_shared_hooks_dir(repo, report.location)) {
+      report.hooks = describe_tracked_hooks(repo, report.location);
+    } else {
+      for (const std::string_view name : k_hook_names) {
+        report.hooks.push_back(install_shim(report.location.dir, name));
+      }
+    }
+  }
+  install_drivers(repo, options, report);
   return report;
 }
 
@@ -108,8 +171,17 @@ InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
     report.refusal = global_refusal(report.location, "remove");
     return report;
   }
+  // git-vault never writes into a folder of the work tree; a line the user added stays theirs.
+  const bool shared = is_shared_hooks_dir(repo, report.location);
   for (const std::string_view name : k_hook_names) {
-    report.hooks.push_back(uninstall_shim(report.location.dir, name));
+    if (!shared) {
+      report.hooks.push_back(uninstall_shim(report.location.dir, name));
+    } else if (tracked_hook_state(report.location.dir, name) == HookState::line) {
+      report.hooks.push_back(
+          {std::string(name), HookOutcome::left_foreign,
+           fmt::format("{}: {} runs git-vault through a line you added; remove it by hand", name,
+                       (report.location.dir / name).string())});
+    }
   }
   bool removed_any = false;
   for (const MergeDriver& driver : k_merge_drivers) {
@@ -133,8 +205,11 @@ InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
 HooksStatus hooks_status(const git::Repo& repo) {
   HooksStatus status;
   status.location = git::hooks_location(repo);
+  const bool shared = is_shared_hooks_dir(repo, status.location);
   for (const std::string_view name : k_hook_names) {
-    status.hooks.push_back({std::string(name), hook_state(status.location.dir, name)});
+    status.hooks.push_back({std::string(name), shared
+                                                   ? tracked_hook_state(status.location.dir, name)
+                                                   : hook_state(status.location.dir, name)});
   }
   status.merge_drivers_configured = drivers_configured(repo);
   if (!repo.is_bare()) {

@@ -18,6 +18,9 @@ struct InstallOptions {
   bool allow_global_hooks_path = false;
   // Append the merge-driver lines to `<work tree>/.gitattributes` when missing.
   bool gitattributes = true;
+  // false: only the merge and diff drivers and `.gitattributes` (`git vault init --no-hooks`,
+  // for repositories whose hooks another tool manages).
+  bool hooks = true;
 };
 
 struct InstallReport {
@@ -31,7 +34,15 @@ struct InstallReport {
 // Installs the pre-commit and post-merge shims where git looks for hooks, defines the merge
 // drivers in the repository's own config and adds the `.gitattributes` lines. What `git vault
 // hooks install` and `git vault init` run. Idempotent. Throws gv::Error on I/O or git failure.
+//
+// A hooks directory inside the work tree (a `core.hooksPath` such as husky's `.husky`) is shared
+// through the repository, so nothing is written there (doc/decisions.md D17): each hook's
+// change is `manual` and its message gives the line to add to that hook.
 [[nodiscard]] InstallReport install_hooks(git::Repo& repo, const InstallOptions& options);
+
+// True when `location` is a folder of the work tree outside the git directory: files there are
+// (or can be) committed and reach every clone.
+[[nodiscard]] bool is_shared_hooks_dir(const git::Repo& repo, const git::HooksLocation& location);
 
 // Removes the shims (restoring chained hooks) and the merge-driver config. `.gitattributes`
 // is a tracked file and stays as it is. Same rule for a global `core.hooksPath`.

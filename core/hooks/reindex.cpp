@@ -1,5 +1,7 @@
 #include "core/hooks/reindex.hpp"
 
+#include "core/git/reflog.hpp"
+#include "core/git/repo.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/regenerate.hpp"
@@ -51,6 +53,26 @@ std::optional<Reindex> build_reindex(const Snapshot& merged, Date today, ParseCa
   reindex.carried = std::move(done.carried);
   reindex.plan.body = reindex_body(reindex.regenerated, reindex.carried);
   return reindex;
+}
+
+bool head_is_fresh_local_merge(const git::Repo& repo) {
+  const std::optional<std::string> head = repo.head_commit();
+  if (!head) {
+    return false;
+  }
+  const git::CommitInfo commit = repo.commit_info(*head);
+  if (commit.parents.size() < 2) {
+    return false;
+  }
+  const std::optional<git::ReflogEntry> entry = git::newest_head_reflog_entry(repo);
+  if (!entry || entry->new_id != *head || entry->old_id != commit.parents.front()) {
+    return false;
+  }
+  // git writes `<GIT_REFLOG_ACTION>: <what happened>`, e.g. `merge topic: Merge made by the
+  // 'ort' strategy.` or `pull origin main: Merge made by ...`; those words are not translated.
+  const std::string& message = entry->message;
+  return message.find(": Merge made by the ") != std::string::npos ||
+         message.find(": In-index merge") != std::string::npos;
 }
 
 std::optional<Plan> plan_reindex(const std::vector<Memory>& memories,

@@ -14,11 +14,18 @@ class Snapshot;
 class ParseCache;
 }  // namespace gv
 
+namespace gv::git {
+class Repo;
+}
+
 namespace gv::hooks {
 
 inline constexpr const char* k_reindex_subject =
     "vault(reindex): regenerate index files after merge";
 inline constexpr const char* k_reindex_action = "reindex";
+// The reflog line of a regeneration folded into the merge commit it follows.
+inline constexpr const char* k_reindex_amend_subject =
+    "vault(reindex): regenerate index files in the merge commit";
 
 struct Reindex {
   Plan plan;
@@ -34,6 +41,13 @@ struct Reindex {
 // null.
 [[nodiscard]] std::optional<Reindex> build_reindex(const Snapshot& merged, Date today,
                                                    ParseCache* cache);
+
+// True when HEAD is the merge commit `git merge` or `git pull` has just made in this work tree:
+// a commit with two or more parents that HEAD's newest reflog entry moved to from its first
+// parent with git's "Merge made by the '<strategy>' strategy." or "In-index merge" message. A
+// fast-forward onto a merge made elsewhere (its message is "Fast-forward") is not one: that
+// commit may already be shared, so it is never rewritten. See doc/merges.md.
+[[nodiscard]] bool head_is_fresh_local_merge(const git::Repo& repo);
 
 // The same commit for memories whose retrieval counts all live in frontmatter already, given
 // the generated files as committed: only the index files plan_index_writes lists.

@@ -131,6 +131,7 @@ Landed apply(git::Repo& repo, Built built, const Target& target) {
   options.commit = target.commit;
   options.allow_dirty = target.allow_dirty;
   options.guarded_paths = target.guarded_paths;
+  options.amend = target.amend;
   options.read_state = target.read_state;
   if (!target.commit) {
     (void)git::apply(repo, landed.plan, options);

@@ -68,6 +68,8 @@ struct Target {
   // Paths git ignores and does not track are written to the work tree only, just before the
   // commit, and put back if the commit fails (working memory is often kept out of git).
   bool ignored_to_work_tree = false;
+  // Fold the plan into HEAD instead of adding a commit (git::ApplyOptions::amend).
+  bool amend = false;
   // What the caller read the repository from (git::capture_read_state, taken before the read):
   // the landing refuses when HEAD, an index entry or a work tree file under it moved since.
   std::optional<git::ReadState> read_state;

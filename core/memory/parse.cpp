@@ -243,7 +243,8 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   const FrontmatterSplit split = split_frontmatter(bytes);
   Checker checker(path, id, &split);
   if (split.status == FrontmatterStatus::missing) {
-    checker.add(Severity::error, 1, "no frontmatter: the file must start with a --- line");
+    checker.add(Severity::error, 1,
+                "unreadable: no frontmatter: the file must start with a --- line");
     result.findings = checker.take();
     return result;
   }

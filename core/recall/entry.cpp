@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <optional>
 #include <utility>
 
@@ -15,8 +17,10 @@ constexpr std::string_view k_bom = "\xEF\xBB\xBF";
 constexpr std::size_t k_id_hex_length = 10;
 constexpr std::size_t k_token_length = 3 + k_id_hex_length;  // `^tr` + hex
 
-// Keys of the multi-line claim blocks the templates use. Those blocks never get ids.
-constexpr std::array<std::string_view, 21> k_claim_field_keys{"claim",
+// Keys that start a claim block: those of the register templates (the plugin's current ones
+// and the older ones real vaults still use). Compared lower-cased, with blanks and dashes read
+// as `_`; the lines after the first may use any key.
+constexpr std::array<std::string_view, 31> k_claim_field_keys{"claim",
                                                               "confidence",
                                                               "evidence",
                                                               "last_verified",
@@ -36,7 +40,17 @@ constexpr std::array<std::string_view, 21> k_claim_field_keys{"claim",
                                                               "key_decisions",
                                                               "blockers",
                                                               "timeline",
-                                                              "constraints"};
+                                                              "constraints",
+                                                              "decision",
+                                                              "alternatives_considered",
+                                                              "type",
+                                                              "due",
+                                                              "added",
+                                                              "current_state",
+                                                              "next_steps",
+                                                              "version",
+                                                              "last_updated",
+                                                              "revisit_when"};
 
 struct LineSpan {
   std::size_t begin = 0;
@@ -187,25 +201,85 @@ bool is_placeholder(std::string_view rest) {
          rest.substr(1, rest.size() - 2).find(']') == std::string_view::npos;
 }
 
-bool is_claim_field(std::string_view rest) {
-  if (!rest.starts_with("**")) {
-    return false;
+bool is_key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ' ' ||
+         c == '_' || c == '-' || c == '/' || c == '\'';
+}
+
+// The key of a field line's text (`**Key**: …` or `**Key** (note): …`), lower-cased with blanks
+// and dashes as `_`; nullopt when the text is not a field.
+std::optional<std::string> field_key(std::string_view rest) {
+  if (!rest.starts_with("**") || rest.size() < 3 ||
+      !std::isalpha(static_cast<unsigned char>(rest[2]))) {
+    return std::nullopt;
   }
   std::size_t pos = 2;
-  while (pos < rest.size() && ((rest[pos] >= 'a' && rest[pos] <= 'z') ||
-                               (rest[pos] >= 'A' && rest[pos] <= 'Z') || rest[pos] == '_')) {
+  while (pos < rest.size() && is_key_char(rest[pos])) {
     ++pos;
   }
-  if (pos == 2 || rest.substr(pos, 3) != "**:") {
-    return false;
+  if (rest.substr(pos, 2) != "**") {
+    return std::nullopt;
   }
-  const std::string_view key = rest.substr(2, pos - 2);
-  for (const std::string_view known : k_claim_field_keys) {
-    if (key == known) {
-      return true;
+  std::string key;
+  for (const char c : rest.substr(2, pos - 2)) {
+    key += (c == ' ' || c == '-') ? '_'
+                                  : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  pos += 2;
+  if (rest.substr(pos, 2) == " (") {
+    const std::size_t close = rest.find(')', pos);
+    if (close == std::string_view::npos) {
+      return std::nullopt;
     }
+    pos = close + 1;
   }
-  return false;
+  if (pos >= rest.size() || rest[pos] != ':') {
+    return std::nullopt;
+  }
+  return key;
+}
+
+bool starts_claim_block(std::string_view rest) {
+  const std::optional<std::string> key = field_key(rest);
+  return key && std::find(k_claim_field_keys.begin(), k_claim_field_keys.end(), *key) !=
+                    k_claim_field_keys.end();
+}
+
+// A list line that continues an open claim block: another field, or an italic note.
+bool continues_claim_block(std::string_view rest) {
+  return field_key(rest).has_value() ||
+         (rest.size() >= 2 && (rest.front() == '*' || rest.front() == '_') && rest[1] != ' ');
+}
+
+struct Token {
+  std::string id;         // without the caret or dash
+  std::size_t begin = 0;  // in the line: first blank before the token
+  std::size_t end = 0;    // in the line: after the token
+};
+
+// The id-shaped token ending `line` (before trailing blanks): ` ^tr` + 10 lowercase hex, or the
+// older ` ^tr-` + 10 lowercase hex. Needs a blank before it.
+std::optional<Token> trailing_token(std::string_view line) {
+  const std::string_view kept = trim_right_blanks(line);
+  const std::size_t blank = kept.find_last_of(" \t");
+  if (blank == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string_view token = kept.substr(blank + 1);
+  std::string id;
+  if (token.size() == k_token_length && token_at(token, 0)) {
+    id = std::string{token.substr(1)};
+  } else if (token.size() == k_token_length + 1 && token.starts_with("^tr-") &&
+             token_at(std::string("^tr") + std::string{token.substr(4)}, 0)) {
+    id = "tr" + std::string{token.substr(4)};
+  } else {
+    return std::nullopt;
+  }
+  std::size_t begin = blank;
+  while (begin > 0 && is_blank(kept[begin - 1])) {
+    --begin;
+  }
+  return Token{std::move(id), begin, kept.size()};
 }
 
 // Something that looks like an attempt at an id: `^tr` then a hex digit or a dash.
@@ -265,7 +339,7 @@ Finding ignored_id_warning(const ManagedFile& file, int line, std::string_view w
   finding.path = file.path;
   finding.line = line;
   finding.message =
-      fmt::format("id on {} is ignored: only single-line list entries carry ids", what);
+      fmt::format("id on {} is ignored: only a list entry's first line carries its id", what);
   return finding;
 }
 
@@ -295,7 +369,7 @@ std::vector<std::string> find_id_tokens(std::string_view bytes) {
 }
 
 ParsedFile parse_file(ManagedFile file, std::string bytes) {
-  ParsedFile parsed{std::move(file), std::move(bytes), {}, {}};
+  ParsedFile parsed{std::move(file), std::move(bytes), {}, {}, {}};
   const std::string_view all{parsed.bytes};
   const std::vector<LineSpan> lines = split_lines(all);
 
@@ -315,12 +389,59 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
 
   std::optional<Fence> fence;
   bool in_comment = false;
+  // The claim block being read, the list item whose indented lines follow, and the heading
+  // whose section is being read (its strays, and how many entries the section had before it).
+  std::optional<std::size_t> block;
+  bool fence_in_block = false;
+  std::optional<std::size_t> item;
+  std::vector<std::size_t> heading_strays;
+  std::size_t section_start = 0;
+
+  const auto extend_block = [&](const LineSpan& span) {
+    Entry& entry = parsed.entries[*block];
+    entry.lines += '\n';
+    entry.lines += all.substr(span.begin, span.content_end - span.begin);
+    entry.end = span.end;
+  };
+  const auto add_stray = [&](int number, const LineSpan& span, StrayPlace place,
+                             std::optional<std::size_t> owner, std::string_view what) {
+    const std::string_view line = all.substr(span.begin, span.content_end - span.begin);
+    Finding warning = ignored_id_warning(parsed.file, number, what);
+    const std::optional<Token> token = trailing_token(line);
+    if (token) {
+      warning.fix = "git vault recall doctor";
+      parsed.strays.push_back(StrayId{number, place, token->id, span.begin + token->begin,
+                                      span.begin + token->end, owner});
+      if (place == StrayPlace::heading) {
+        heading_strays.push_back(parsed.strays.size() - 1);
+      }
+    }
+    if (token || mentions_id(line)) {
+      parsed.findings.push_back(std::move(warning));
+    }
+  };
+  // A heading's id belongs to its section's entry when the section has exactly one.
+  const auto close_section = [&] {
+    const std::size_t count = parsed.entries.size() - section_start;
+    for (const std::size_t index : heading_strays) {
+      if (count == 1) {
+        parsed.strays[index].owner = section_start;
+      }
+    }
+    heading_strays.clear();
+    section_start = parsed.entries.size();
+  };
+
   for (std::size_t i = first; i < lines.size(); ++i) {
     const LineSpan& span = lines[i];
     const std::string_view line = all.substr(span.begin, span.content_end - span.begin);
     const int number = static_cast<int>(i) + 1;
+    const bool indented = !line.empty() && is_blank(line.front());
 
     if (fence) {
+      if (block && fence_in_block) {
+        extend_block(span);
+      }
       if (closes_fence(line, *fence)) {
         fence.reset();
       }
@@ -329,39 +450,62 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
     if (!in_comment) {
       fence = fence_opener(line);
       if (fence) {
+        // An indented fence is part of the list item above it (a code sample in a claim block).
+        fence_in_block = block && indented;
+        if (fence_in_block) {
+          extend_block(span);
+        } else {
+          block.reset();
+          if (!indented) {
+            item.reset();
+          }
+        }
         continue;
       }
     }
     const bool starts_in_comment = in_comment;
     in_comment = ends_in_comment(line, in_comment);
     if (starts_in_comment || in_comment) {
+      block.reset();
       continue;
     }
 
+    const bool blank = is_only_blanks(line);
+    if (block) {
+      if (!blank && (indented || (line.starts_with("- ") &&
+                                  continues_claim_block(trim_right_blanks(line.substr(2)))))) {
+        extend_block(span);
+        add_stray(number, span, StrayPlace::block_line, block,
+                  "a later line of a claim block (a block's id goes on its first line)");
+        continue;
+      }
+      block.reset();
+    }
+    if (blank) {
+      continue;
+    }
+    if (indented) {
+      add_stray(number, span, StrayPlace::continuation, item, "an indented line");
+      continue;
+    }
     if (!line.starts_with("- ")) {
-      if (mentions_id(line)) {
-        const std::string_view what = line.starts_with('#') ? "a heading"
-                                      : (!line.empty() && is_blank(line.front()))
-                                          ? "an indented line"
-                                          : "a line that is not a list entry";
-        parsed.findings.push_back(ignored_id_warning(parsed.file, number, what));
+      item.reset();
+      if (line.starts_with('#')) {
+        close_section();
+        add_stray(number, span, StrayPlace::heading, std::nullopt, "a heading");
+      } else {
+        add_stray(number, span, StrayPlace::other, std::nullopt, "a line that is not a list entry");
       }
       continue;
     }
     const std::string_view rest = trim_right_blanks(line.substr(2));
     if (is_thematic_break(line)) {
+      item.reset();
       continue;
     }
     if (is_placeholder(rest)) {
-      if (mentions_id(rest)) {
-        parsed.findings.push_back(ignored_id_warning(parsed.file, number, "a placeholder"));
-      }
-      continue;
-    }
-    if (is_claim_field(rest)) {
-      if (mentions_id(rest)) {
-        parsed.findings.push_back(ignored_id_warning(parsed.file, number, "a claim-block field"));
-      }
+      item.reset();
+      add_stray(number, span, StrayPlace::placeholder, std::nullopt, "a placeholder");
       continue;
     }
 
@@ -371,9 +515,15 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
     entry.content_end = span.content_end;
     entry.end = span.end;
     entry.raw = std::string{line};
+    entry.lines = entry.raw;
     classify(rest, entry);
     parsed.entries.push_back(std::move(entry));
+    item = parsed.entries.size() - 1;
+    if (starts_claim_block(rest)) {
+      block = item;
+    }
   }
+  close_section();
   return parsed;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,18 +17,45 @@ enum class EntryState {
   malformed,  // an id-like token that is wrong; reported, never rewritten
 };
 
-// One single-line list item of a managed file. Offsets index the file's bytes, so an edit can
-// move or remove exactly this line and leave every other byte alone.
+// One entry of a managed file: a single-line list item, or a claim block (doc/decisions.md
+// D18), whose first line stands for the block and carries its id. Offsets index the file's
+// bytes, so an edit can move or remove exactly this entry and leave every other byte alone.
 struct Entry {
-  int line = 0;                 // 1-based
+  int line = 0;                 // 1-based, of the first line
   std::size_t begin = 0;        // first byte of the line (after a BOM on line 1)
-  std::size_t content_end = 0;  // end of the content, before `\r\n` or `\n`
-  std::size_t end = 0;  // after the terminator; equals content_end on a last line without one
-  std::string raw;      // the line without its terminator, trailing whitespace kept
-  std::string text;     // after `- `, before ` ^tr…`, verbatim (no trailing whitespace)
-  std::string id;       // `tr` + 10 hex without the caret; empty unless tagged
+  std::size_t content_end = 0;  // end of the first line's content, before `\r\n` or `\n`
+  // After the terminator of the entry's last line (the first, unless it is a claim block);
+  // equals that line's content end on a last line without a terminator.
+  std::size_t end = 0;
+  std::string raw;   // the first line without its terminator, trailing whitespace kept
+  std::string text;  // after `- `, before ` ^tr…`, verbatim (no trailing whitespace)
+  std::string id;    // `tr` + 10 hex without the caret; empty unless tagged
   EntryState state = EntryState::untagged;
   std::string bad_token;  // malformed only: the offending token, for messages
+  // Every line of the entry, without terminators, joined by `\n`: what a move carries. The same
+  // as `raw` for a single-line entry.
+  std::string lines;
+};
+
+// Where an id the grammar does not read sits. `git vault recall doctor --fix` moves the id to
+// its owner entry when there is exactly one.
+enum class StrayPlace {
+  heading,       // `## Title ^tr…`: owner is the one entry of the heading's section
+  block_line,    // a later line of a claim block: owner is the block
+  continuation,  // an indented line of a list item: owner is the item
+  placeholder,   // `- [None yet] ^tr…`: no owner
+  other,         // any other line: no owner
+};
+
+// An id-shaped token (`^tr` + 10 lowercase hex, or the older `^tr-` + 10 lowercase hex) at the
+// end of a line that is not an entry's first line.
+struct StrayId {
+  int line = 0;
+  StrayPlace place = StrayPlace::other;
+  std::string id;                    // `tr` + 10 hex without the caret (a dash removed)
+  std::size_t token_begin = 0;       // first byte of the blanks before the token
+  std::size_t token_end = 0;         // after the token (the line's trailing blanks follow)
+  std::optional<std::size_t> owner;  // index into ParsedFile::entries
 };
 
 // A managed file with its bytes and the entries found in them, in line order.
@@ -38,12 +66,19 @@ struct ParsedFile {
   // Warnings about ids the grammar ignores: on headings, indented or claim-block lines, and on
   // placeholders. They never block anything; they explain why an id "disappeared".
   std::vector<Finding> findings;
+  std::vector<StrayId> strays;  // those ids, where they can be read, in line order
 };
 
 // The entry grammar: a line starting with `- ` at column 0, outside fenced code blocks, HTML
-// comments and leading YAML front matter, that is not a placeholder (`- [None yet]`, bare `- `),
-// a claim-block field (`- **claim**: …`) or a thematic break (`- - -`). Lines split on `\n`
-// with one trailing `\r` dropped; a UTF-8 BOM before line 1 is ignored.
+// comments and leading YAML front matter, that is not a placeholder (`- [None yet]`, bare `- `)
+// or a thematic break (`- - -`). Lines split on `\n` with one trailing `\r` dropped; a UTF-8 BOM
+// before line 1 is ignored.
+//
+// A claim block is one entry (doc/decisions.md D18): it starts at a field line with a known key
+// (`- **claim**: …`, `- **Decision**: …`, `- **Status** (2026-03-08): …`, compared without
+// case, blanks read as `_`) and runs over the field lines (`- **Any key**: …`), italic notes
+// (`- *Added: …*`) and indented lines right after it. Its first line carries its id; an id on a
+// later line is a stray (a warning, which `recall doctor --fix` moves).
 [[nodiscard]] ParsedFile parse_file(ManagedFile file, std::string bytes);
 
 // True when `id` is `tr` followed by exactly 10 lowercase hex digits.

@@ -283,8 +283,17 @@ std::string append_line(std::string bytes, std::string_view line) {
   if (!bytes.empty() && bytes.back() != '\n') {
     bytes += terminator;
   }
-  bytes += line;
-  bytes += terminator;
+  // A claim block moves whole: each of its lines ends the way the destination's lines do.
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t newline = line.find('\n', start);
+    bytes += line.substr(start, newline == std::string_view::npos ? newline : newline - start);
+    bytes += terminator;
+    if (newline == std::string_view::npos) {
+      break;
+    }
+    start = newline + 1;
+  }
   return bytes;
 }
 
@@ -374,7 +383,7 @@ MaintainResult plan_maintain(const MaintainInput& input, const Analysis& analysi
                                      : std::string{k_archive_header});
     }
     const Entry& entry = input.files[move.from.file].entries[move.from.entry];
-    bytes[destination] = append_line(std::move(bytes[destination]), entry.raw);
+    bytes[destination] = append_line(std::move(bytes[destination]), entry.lines);
   }
 
   // Files after the run, for the word count and the secondary checks.

@@ -242,6 +242,20 @@ void memory_scores(Out out, const std::vector<Score>& scores) {
   }
 }
 
+// Files no score or index holds, named before anything is said about the rest.
+void unreadable(Out out, const std::vector<UnreadableRow>& rows) {
+  fmt::format_to(out,
+                 "### Unreadable Memory Files\n\n"
+                 "{} {} could not be read; {} in no score, no index and no search:\n\n",
+                 rows.size(), plural(static_cast<std::int64_t>(rows.size()), "file", "files"),
+                 rows.size() == 1 ? "it is" : "they are");
+  for (const UnreadableRow& row : rows) {
+    fmt::format_to(out, "- {}{}: {}{}\n", row.path,
+                   row.line ? fmt::format(":{}", *row.line) : std::string{}, row.message,
+                   row.fix.empty() ? std::string{} : fmt::format(" (fix: `{}`)", row.fix));
+  }
+}
+
 }  // namespace
 
 std::string render_markdown(const Report& report, bool verbose) {
@@ -254,6 +268,10 @@ std::string render_markdown(const Report& report, bool verbose) {
                  format_date(report.today));
   separator(out);
   overview(out, report.overview);
+  if (!report.unreadable.empty()) {
+    separator(out);
+    unreadable(out, report.unreadable);
+  }
   separator(out);
   categories(out, report.categories);
   separator(out);

@@ -178,6 +178,22 @@ int health_score(std::size_t purge_count, std::size_t merge_count, std::size_t c
   return 100 - static_cast<int>(penalty);
 }
 
+void add_unreadable(Report& report, const std::vector<Finding>& findings) {
+  for (const Finding& finding : findings) {
+    if (finding.severity != Severity::error ||
+        (!report.unreadable.empty() && report.unreadable.back().path == finding.path)) {
+      continue;
+    }
+    report.unreadable.push_back(
+        {finding.path, finding.id, finding.line, finding.message, finding.fix});
+  }
+  std::sort(report.unreadable.begin(), report.unreadable.end(),
+            [](const UnreadableRow& a, const UnreadableRow& b) { return a.path < b.path; });
+  if (!report.unreadable.empty() && report.status < HealthStatus::concerning) {
+    report.status = HealthStatus::concerning;
+  }
+}
+
 HealthStatus health_status(int score) {
   if (score >= 80) {
     return HealthStatus::healthy;

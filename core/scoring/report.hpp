@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dates.hpp"
+#include "core/finding.hpp"
 #include "core/memory/memory.hpp"
 #include "core/scoring/score.hpp"
 
@@ -99,6 +100,16 @@ struct RecommendedAction {
   std::string reason;  // e.g. `memories score >= 0.7`
 };
 
+// A memory file the vault could not read (no frontmatter, the older layout, a missing field):
+// it is in no score, no index and no search.
+struct UnreadableRow {
+  std::string path;
+  std::string id;
+  std::optional<int> line;
+  std::string message;
+  std::string fix;
+};
+
 struct Report {
   Date today;
   std::vector<Score> scores;  // active memories, by id
@@ -112,7 +123,13 @@ struct Report {
   std::vector<TombstonedRow> tombstoned;  // by id
   std::size_t gc_eligible_count = 0;
   std::vector<RecommendedAction> actions;
+  std::vector<UnreadableRow> unreadable;  // by path
 };
+
+// Names the memory files that could not be read: one row per file (its first error finding), and
+// a status no better than concerning while there is one, since the scores leave those memories
+// out.
+void add_unreadable(Report& report, const std::vector<Finding>& findings);
 
 // Scores the vault (tombstoned memories skipped, see score_memories) and builds the report.
 [[nodiscard]] Report build_report(const std::vector<Memory>& memories, Date today,

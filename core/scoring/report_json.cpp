@@ -44,6 +44,17 @@ nlohmann::json report_json(const Report& report) {
     });
   }
 
+  nlohmann::json unreadable = nlohmann::json::array();
+  for (const UnreadableRow& row : report.unreadable) {
+    unreadable.push_back(nlohmann::json{
+        {"path", row.path},
+        {"id", row.id},
+        {"line", row.line ? nlohmann::json(*row.line) : nlohmann::json()},
+        {"message", row.message},
+        {"fix", row.fix},
+    });
+  }
+
   return {
       {"schema", 1},
       {"today", format_date(report.today)},
@@ -58,6 +69,7 @@ nlohmann::json report_json(const Report& report) {
            {"review", candidate_ids(report.candidates.review)},
        }},
       {"tombstoned", std::move(tombstoned)},
+      {"unreadable", std::move(unreadable)},
   };
 }
 

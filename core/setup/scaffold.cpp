@@ -14,9 +14,9 @@ std::string folder_readme(std::string_view title, std::string_view purpose) {
 
 }  // namespace
 
-std::vector<ScaffoldFile> vault_scaffold() {
-  // An empty vault renders the same on every day, so the date passed here never shows.
-  const IndexFiles empty = render_index_files({}, Date{});
+std::vector<ScaffoldFile> vault_scaffold(const std::vector<Memory>& memories, Date today) {
+  // An empty vault renders the same on every day, so the date never shows for one.
+  const IndexFiles index = render_index_files(memories, today);
   return {
       {".memory/README.md",
        "# Memory Vault\n\nMemories of this project, one file per memory in `10-Memories/`.\n"
@@ -37,9 +37,9 @@ std::vector<ScaffoldFile> vault_scaffold() {
        "last_retrieved: null\nkeywords: []\nsummary: \"\"\ntoken_count: 0\n---\n\n# {{title}}\n\n"
        "{{content}}\n\n## Connections\n"
        "<!-- Add links to related memories using [[filename]] syntax -->\n"},
-      {std::string{k_index_json_path}, empty.index_json},
-      {std::string{k_index_md_path}, empty.index_md},
-      {std::string{k_memories_readme_path}, empty.memories_readme},
+      {std::string{k_index_json_path}, index.index_json},
+      {std::string{k_index_md_path}, index.index_md},
+      {std::string{k_memories_readme_path}, index.memories_readme},
       {std::string{distill::k_log_path}, distill::DistillLog{}.serialize()},
   };
 }

@@ -178,6 +178,31 @@ TEST_CASE("a report on a vault with a broken memory warns with path and line",
   CHECK(json::parse(result.out)["memories"].size() == 4);
 }
 
+TEST_CASE("a report names each unreadable memory file and is then never healthy",
+          "[distill][report]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(json::parse(sandbox.vault({"distill", "--json"}).out)["status"] == "healthy");
+  sandbox.write(".memory/10-Memories/MEM-old.md",
+                "# Memory: an older note\n\n**Category**: [PATTERN]\n\nbody\n");
+  const auto result = sandbox.vault({"distill", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const json report = json::parse(result.out);
+  CHECK(report["status"] == "concerning");
+  REQUIRE(report["unreadable"].size() == 1);
+  CHECK(report["unreadable"][0]["path"] == ".memory/10-Memories/MEM-old.md");
+  CHECK(report["unreadable"][0]["line"] == 1);
+  CHECK_THAT(report["unreadable"][0]["message"].get<std::string>(),
+             Catch::StartsWith("unreadable: no frontmatter"));
+  const auto markdown = sandbox.vault({"distill"});
+  REQUIRE(markdown.code == 0);
+  CHECK_THAT(markdown.out, Catch::Contains("### Unreadable Memory Files\n\n1 file could not be "
+                                           "read; it is in no score, no index and no search:\n\n"
+                                           "- .memory/10-Memories/MEM-old.md:1: unreadable: no "
+                                           "frontmatter"));
+}
+
 TEST_CASE("distill outside a vault says how to create one", "[distill][report]") {
   Sandbox sandbox;
   const auto result = sandbox.vault({"distill"});

@@ -148,10 +148,10 @@ TEST_CASE("install then uninstall restores the foreign hook's bytes and mode", "
 TEST_CASE("a repository-local core.hooksPath gets the shims and git runs them", "[hooks]") {
   Sandbox sandbox;
   prepare(sandbox);
-  REQUIRE(sandbox.git({"config", "core.hooksPath", ".githooks"}).code == 0);
+  REQUIRE(sandbox.git({"config", "core.hooksPath", ".git/custom-hooks"}).code == 0);
   install(sandbox);
-  CHECK(sandbox.exists(".githooks/pre-commit"));
-  CHECK(sandbox.exists(".githooks/post-merge"));
+  CHECK(sandbox.exists(".git/custom-hooks/pre-commit"));
+  CHECK(sandbox.exists(".git/custom-hooks/post-merge"));
   CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit"));
   const Result commit = commit_file(sandbox, "a.txt", "GIT_VAULT_SKIP=schema ");
   CHECK(commit.code == 0);

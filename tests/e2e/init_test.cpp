@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
 
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -61,4 +62,40 @@ TEST_CASE("a vault made by init can be committed through its own pre-commit hook
   const auto commit = sandbox.git({"commit", "-qm", "vault"});
   INFO(commit.err);
   CHECK(commit.code == 0);
+}
+
+TEST_CASE("init on a vault that has memories but no index writes their index", "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".memory/10-Memories/MEM-one.md",
+                gv::test::memory_file("First memory", "2026-11-01", "alpha, beta", 0, "null"));
+  sandbox.write(".memory/10-Memories/MEM-two.md",
+                gv::test::memory_file("Second memory", "2026-11-02", "gamma", 1, "2026-11-20"));
+  const auto result = sandbox.vault({"init"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::Contains("created .memory/memory-index.json (2 memories)"));
+  CHECK_THAT(sandbox.read(".memory/memory-index.json"), Catch::Contains("MEM-one"));
+  CHECK_THAT(sandbox.read(".memory/memory-index.json"), Catch::Contains("MEM-two"));
+  const auto check = sandbox.vault({"index", "--check"});
+  INFO(check.err);
+  CHECK(check.code == 0);
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  const auto commit = sandbox.git({"commit", "-qm", "adopt the vault"});
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+}
+
+TEST_CASE("init on a vault with an unreadable memory leaves it out and says so", "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".memory/10-Memories/MEM-one.md",
+                gv::test::memory_file("First memory", "2026-11-01", "alpha", 0, "null"));
+  sandbox.write(".memory/10-Memories/MEM-old.md",
+                "# Memory: an older note\n\n**Category**: [PATTERN]\n\nbody\n");
+  const auto result = sandbox.vault({"init"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::Contains("created .memory/memory-index.json (1 memory)"));
+  CHECK_THAT(result.err, Catch::Contains("1 memory file cannot be read and is left out of the "
+                                         "index; `git vault check` names each"));
+  CHECK_FALSE(Catch::Contains("MEM-old").match(sandbox.read(".memory/memory-index.json")));
 }

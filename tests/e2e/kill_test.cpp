@@ -74,7 +74,7 @@ TEST_CASE("recall init-ids killed at any point leaves the work tree before or af
   run_kill_scenario({"init-ids",
                      "printf '# Decisions\\n\\n- Ship on Fridays only after the freeze\\n' >"
                      " memory/registers/decisions.md",
-                     {"recall", "init-ids"},
+                     {"recall", "init-ids", "--yes"},
                      true});
 }
 

@@ -83,13 +83,12 @@ TEST_CASE("two branches that each log an action and touch the index merge withou
   CHECK(log["summary"]["total_purged"] == 3);  // MEM-a, MEM-c, MEM-d
   CHECK(log["summary"]["total_merged"] == 1);
   CHECK(log["summary"]["last_operation"] == "2026-11-03T00:00:00Z");
-  // The merge commit keeps ours for the generated files; the post-merge hook then regenerates
-  // them in a commit of its own.
-  CHECK(sandbox.git({"show", "HEAD^:.memory/memory-index.json"}).out ==
+  // The merge driver keeps ours for the generated files; the post-merge hook then regenerates
+  // them into the merge commit it follows.
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "Merge branch 'right' into left\n");
+  CHECK(sandbox.git({"show", "HEAD:.memory/memory-index.json"}).out !=
         "{\"entries\": [\"left\"]}\n");
-  CHECK(sandbox.git({"show", "HEAD^:.memory/20-Indices/index.md"}).out == "# Index\nleft\n");
-  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
-        "vault(reindex): regenerate index files after merge\n");
+  CHECK(sandbox.git({"show", "HEAD:.memory/20-Indices/index.md"}).out != "# Index\nleft\n");
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
 
@@ -138,8 +137,8 @@ TEST_CASE("a log that is not valid JSON on one side is an ordinary conflict", "[
 }
 
 // The branches commit no index files, so after the merge all three are stale and the hook
-// creates them.
-TEST_CASE("after merging two branches that each add a memory, post-merge commits a reindex",
+// regenerates them into the merge commit itself (doc/merges.md).
+TEST_CASE("after merging two branches that each add a memory, post-merge fixes the merge commit",
           "[hooks][merge]") {
   Sandbox sandbox;
   const auto memory = [](const std::string& title) {
@@ -160,12 +159,15 @@ TEST_CASE("after merging two branches that each add a memory, post-merge commits
   const Result merge = sandbox.git({"merge", "--no-edit", "right"});
   INFO(merge.err);
   REQUIRE(merge.code == 0);
-  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
-        "vault(reindex): regenerate index files after merge\n");
-  CHECK(sandbox.git({"log", "-1", "--format=%(trailers:key=Vault-Action,valueonly)"}).out ==
-        "reindex\n\n");
-  const std::string index = sandbox.read(".memory/memory-index.json");
+  CHECK_THAT(merge.err, Catch::Contains("into the merge commit"));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "Merge branch 'right'\n");
+  CHECK(sandbox.git({"log", "-1", "--format=%P"}).out.size() == 2 * 41);  // still two parents
+  CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "4\n");       // no extra commit
+  CHECK(sandbox.git({"reflog", "-1", "--format=%gs"}).out ==
+        "commit (amend): vault(reindex): regenerate index files in the merge commit\n");
+  const std::string index = sandbox.git({"show", "HEAD:.memory/memory-index.json"}).out;
   CHECK(index.find("MEM-left") != std::string::npos);
   CHECK(index.find("MEM-right") != std::string::npos);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(sandbox.vault({"check", "--range", "HEAD"}).code == 0);
 }

@@ -26,9 +26,10 @@ TEST_CASE("init-ids tags untagged entries and writes their metadata", "[e2e][rec
   sandbox.write("memory/registers/people.md", "# People\r\n- Sam is the PM\r\n- Ana owns CI");
   sandbox.write("memory/daily/2026-11-30.md", "- never tagged\n");
 
-  const auto result = sandbox.vault({"recall", "init-ids"});
+  const auto result = sandbox.vault({"recall", "init-ids", "--yes"});
   CHECK(result.code == 0);
-  CHECK(result.out.empty());
+  CHECK(result.out.find("recall-init-ids — complete") != std::string::npos);
+  CHECK(result.out.find("Tagged: 3 entries across 2 files\n") != std::string::npos);
   CHECK(result.err.find("CLAUDE.local.md:7: malformed id `^tr12`") != std::string::npos);
 
   const std::string working = sandbox.read("CLAUDE.local.md");
@@ -60,13 +61,13 @@ TEST_CASE("init-ids tags untagged entries and writes their metadata", "[e2e][rec
 TEST_CASE("a second init-ids run changes nothing", "[e2e][recall]") {
   Sandbox sandbox;
   sandbox.write("CLAUDE.local.md", "- one\n- two\n");
-  REQUIRE(sandbox.vault({"recall", "init-ids"}).code == 0);
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
   const std::string working = sandbox.read("CLAUDE.local.md");
   const std::string metadata = sandbox.read("memory/.recall/metadata.json");
 
-  const auto again = sandbox.vault({"recall", "init-ids", "-v"});
+  const auto again = sandbox.vault({"recall", "init-ids"});
   CHECK(again.code == 0);
-  CHECK(again.err.find("All 2 entries already have IDs. Nothing to do.") != std::string::npos);
+  CHECK(again.out == "All 2 entries already have IDs. Nothing to do.\n");
   CHECK(sandbox.read("CLAUDE.local.md") == working);
   CHECK(sandbox.read("memory/.recall/metadata.json") == metadata);
 }
@@ -87,7 +88,7 @@ TEST_CASE("init-ids --dry-run previews and writes nothing", "[e2e][recall]") {
 TEST_CASE("init-ids --json reports the tagged lines", "[e2e][recall]") {
   Sandbox sandbox;
   sandbox.write("CLAUDE.local.md", "- one ^tr0000000001\n- two\n");
-  const auto result = sandbox.vault({"recall", "init-ids", "--json"});
+  const auto result = sandbox.vault({"recall", "init-ids", "--yes", "--json"});
   CHECK(result.code == 0);
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["schema"] == 1);
@@ -104,11 +105,11 @@ TEST_CASE("init-ids --json reports the tagged lines", "[e2e][recall]") {
 TEST_CASE("init-ids -v names each tagged entry on stderr", "[e2e][recall]") {
   Sandbox sandbox;
   sandbox.write("memory/archive/2025/old.md", "- archived fact\n");
-  const auto result = sandbox.vault({"recall", "init-ids", "-v"});
+  const auto result = sandbox.vault({"recall", "init-ids", "--yes", "-v"});
   CHECK(result.code == 0);
   CHECK(std::regex_search(result.err,
                           std::regex("tagged memory/archive/2025/old.md:1 \\^tr[0-9a-f]{10}")));
-  CHECK(result.err.find("  archive/2025/old.md 1 entries tagged") != std::string::npos);
+  CHECK(result.out.find("  archive/2025/old.md 1 entries tagged") != std::string::npos);
 }
 
 TEST_CASE("init-ids refuses invalid metadata and leaves every file untouched", "[e2e][recall]") {
@@ -128,8 +129,35 @@ TEST_CASE("init-ids run from a subdirectory works on the repository root", "[e2e
   Sandbox sandbox;
   sandbox.write("CLAUDE.local.md", "- one\n");
   sandbox.write("src/keep.txt", "x\n");
-  const auto result = sandbox.vault({"recall", "init-ids"}, {}, "src");
+  const auto result = sandbox.vault({"recall", "init-ids", "--yes"}, {}, "src");
   CHECK(result.code == 0);
+  CHECK(std::regex_match(sandbox.read("CLAUDE.local.md"), std::regex("- one \\^tr[0-9a-f]{10}\n")));
+}
+
+TEST_CASE("init-ids off a terminal shows what it would tag and needs --yes", "[e2e][recall]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "- one\n");
+  const auto result = sandbox.vault({"recall", "init-ids"});
+  CHECK(result.code == 1);
+  CHECK(result.out.find("recall-init-ids — preview") != std::string::npos);
+  CHECK(result.out.find("    Before: - one\n") != std::string::npos);
+  CHECK(result.err.find("pass --yes") != std::string::npos);
+  CHECK(sandbox.read("CLAUDE.local.md") == "- one\n");
+  CHECK_FALSE(sandbox.exists("memory/.recall/metadata.json"));
+}
+
+TEST_CASE("init-ids on a terminal asks Apply? [y]es / [c]ancel", "[e2e][recall]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "- one\n");
+  const auto cancelled = sandbox.vault_tty({"recall", "init-ids"}, "c\n");
+  CHECK(cancelled.code == 1);
+  CHECK(cancelled.out.find("Apply? [y]es / [c]ancel") != std::string::npos);
+  CHECK(cancelled.out.find("Cancelled. Nothing changed.") != std::string::npos);
+  CHECK(sandbox.read("CLAUDE.local.md") == "- one\n");
+
+  const auto applied = sandbox.vault_tty({"recall", "init-ids"}, "y\n");
+  CHECK(applied.code == 0);
+  CHECK(applied.out.find("recall-init-ids — complete") != std::string::npos);
   CHECK(std::regex_match(sandbox.read("CLAUDE.local.md"), std::regex("- one \\^tr[0-9a-f]{10}\n")));
 }
 

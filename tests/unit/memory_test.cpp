@@ -203,7 +203,7 @@ TEST_CASE("a file without frontmatter is one finding on line 1", "[memory]") {
   const auto parsed = parse("# Memory: legacy\n\n**Category**: [PATTERN]\n");
   const auto& finding = only_error(parsed);
   CHECK(finding.line == 1);
-  CHECK(finding.message == "no frontmatter: the file must start with a --- line");
+  CHECK(finding.message == "unreadable: no frontmatter: the file must start with a --- line");
   CHECK_FALSE(parsed.memory);
 }
 

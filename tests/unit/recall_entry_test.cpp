@@ -7,6 +7,7 @@ namespace {
 using gv::recall::Entry;
 using gv::recall::EntryState;
 using gv::recall::ParsedFile;
+using gv::recall::StrayPlace;
 
 ParsedFile parse(std::string bytes, std::string path = "CLAUDE.local.md") {
   gv::recall::ManagedFile file{path, gv::recall::display_path(path),
@@ -197,17 +198,76 @@ TEST_CASE("continuation lines of a list item are not entries", "[recall][entry]"
   CHECK(entry_lines(parse("- first line\n  continued here\n- second\n")) == std::vector<int>{1, 3});
 }
 
-TEST_CASE("claim-block field lines are not entries", "[recall][entry]") {
-  const ParsedFile parsed = parse(
+TEST_CASE("a claim block is one entry whose first line carries the id", "[recall][entry]") {
+  const std::string bytes =
       "- **claim**: Postgres 15 ^tr0123456789\n- **confidence**: high\n- **last_verified**: "
       "2026-01-01\n"
-      "- **Note**: a — b\n",
-      "memory/registers/tech-stack.md");
-  REQUIRE(parsed.entries.size() == 1);
-  CHECK(parsed.entries[0].line == 4);
-  CHECK(parsed.entries[0].text == "**Note**: a — b");
-  REQUIRE(parsed.findings.size() == 1);
-  CHECK(parsed.findings[0].line == 1);
+      "\n"
+      "- **Note**: a — b\n";
+  const ParsedFile parsed = parse(bytes, "memory/registers/tech-stack.md");
+  REQUIRE(parsed.entries.size() == 2);
+  CHECK(parsed.entries[0].line == 1);
+  CHECK(parsed.entries[0].state == EntryState::tagged);
+  CHECK(parsed.entries[0].id == "tr0123456789");
+  CHECK(parsed.entries[0].text == "**claim**: Postgres 15");
+  CHECK(parsed.entries[0].lines ==
+        "- **claim**: Postgres 15 ^tr0123456789\n- **confidence**: high\n- **last_verified**: "
+        "2026-01-01");
+  CHECK(bytes.substr(parsed.entries[0].end, 1) == "\n");  // the block ends before the blank
+  CHECK(parsed.entries[1].line == 5);
+  CHECK(parsed.entries[1].text == "**Note**: a — b");
+  CHECK(parsed.findings.empty());
+}
+
+TEST_CASE("capitalised claim blocks are one entry, whatever keys follow the first",
+          "[recall][entry]") {
+  const ParsedFile parsed = parse(
+      "## Pools — 2026-02-23\n"
+      "- **Decision**: use one pool\n"
+      "- **Alternatives considered**: none\n"
+      "- **Current state** (2026-03-08): done\n"
+      "  - nested detail\n"
+      "- **Review artefacts** (gitignored): `x.md`\n"
+      "- *Added: 2026-02-25*\n"
+      "- plain entry\n",
+      "memory/registers/decisions.md");
+  REQUIRE(parsed.entries.size() == 2);
+  CHECK(parsed.entries[0].line == 2);
+  CHECK(parsed.entries[0].state == EntryState::untagged);
+  CHECK(parsed.entries[1].line == 8);
+}
+
+TEST_CASE("ids off an entry's first line are strays with the entry they belong to",
+          "[recall][entry]") {
+  const ParsedFile parsed = parse(
+      "## Vitest ^tr7c3e9f1d2a\n"
+      "- **Choice**: Vitest\n"
+      "- **Status**: active\n"
+      "\n"
+      "## Loop\n"
+      "- **Type**: question\n"
+      "- *Added: 2026-02-25* ^tr4a9c2e81b7\n"
+      "\n"
+      "## Two entries ^tr-a5f2c8e1b7\n"
+      "- one\n"
+      "- two\n"
+      "  Added: 2026-02-23 ^tr-e2b8d4c037\n"
+      "- [none] ^tr1111111111\n",
+      "memory/registers/open-loops.md");
+  REQUIRE(parsed.entries.size() == 4);
+  REQUIRE(parsed.strays.size() == 5);
+  CHECK(parsed.strays[0].place == StrayPlace::heading);
+  CHECK(parsed.strays[0].id == "tr7c3e9f1d2a");
+  CHECK(parsed.strays[0].owner == std::optional<std::size_t>{0});
+  CHECK(parsed.strays[1].place == StrayPlace::block_line);
+  CHECK(parsed.strays[1].owner == std::optional<std::size_t>{1});
+  CHECK(parsed.strays[2].place == StrayPlace::heading);
+  CHECK(parsed.strays[2].id == "tra5f2c8e1b7");     // the older dashed spelling, read
+  CHECK_FALSE(parsed.strays[2].owner.has_value());  // two entries: no single owner
+  CHECK(parsed.strays[3].place == StrayPlace::continuation);
+  CHECK(parsed.strays[3].owner == std::optional<std::size_t>{3});
+  CHECK(parsed.strays[4].place == StrayPlace::placeholder);
+  CHECK(parsed.findings.size() == 5);
 }
 
 TEST_CASE("front matter list items are skipped", "[recall][entry]") {

@@ -601,3 +601,31 @@ TEST_CASE("an archived entry moved back by hand keeps its status and warns", "[r
   CHECK(analysis.warnings[0].message ==
         "^tr0000000001 is marked archived but sits in CLAUDE.local.md line 1; status kept");
 }
+
+TEST_CASE("archiving a claim block moves every line of it", "[recall][maintain]") {
+  const std::string register_bytes =
+      "# Decisions\r\n"
+      "- **Decision**: one pool ^tr0000000001\r\n"
+      "- **Rationale**: faster\r\n"
+      "  - measured twice\r\n"
+      "- **Status**: superseded\r\n"
+      "\r\n"
+      "- kept ^tr0000000002\r\n";
+  auto input = make_input(
+      {parse("memory/registers/decisions.md", register_bytes)},
+      R"({"tr0000000001": {"pinned": false, "snoozed_until": null, "status": "superseded"}})");
+  const Analysis analysis = gv::recall::analyze(input);
+  REQUIRE(ids_of(analysis.superseded) == std::vector<std::string>{"tr0000000001"});
+  const auto result =
+      gv::recall::plan_maintain(input, analysis, {{"tr0000000001", {Action::archive, 30}}});
+  CHECK(result.writes.at("memory/registers/decisions.md") ==
+        "# Decisions\r\n\r\n- kept ^tr0000000002\r\n");
+  CHECK(result.writes.at("memory/archive/ARCHIVE.md") ==
+        "# Archive\n"
+        "> Archived memory entries. Searchable but never auto-loaded.\n"
+        "\n"
+        "- **Decision**: one pool ^tr0000000001\n"
+        "- **Rationale**: faster\n"
+        "  - measured twice\n"
+        "- **Status**: superseded\n");
+}

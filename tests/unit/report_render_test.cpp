@@ -259,7 +259,8 @@ TEST_CASE("the JSON report has the documented shape", "[report][json]") {
                                                 {"tombstoned_at", "2026-11-20"},
                                                 {"tombstone_reason", "purge"},
                                                 {"days_until_gc", 0}});
-  CHECK(json.size() == 7);
+  CHECK(json["unreadable"] == nlohmann::json::array());
+  CHECK(json.size() == 8);
 }
 
 TEST_CASE("the JSON report of an empty vault has empty lists and a null unknown date",

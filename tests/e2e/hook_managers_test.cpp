@@ -1,0 +1,257 @@
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/e2e/sandbox.hpp"
+
+using gv::test::Result;
+using gv::test::Sandbox;
+using Json = nlohmann::json;
+
+// Repositories whose hooks another tool manages: the pre-commit framework, husky's tracked hooks
+// folder, a hooks path set only in GIT_CONFIG_GLOBAL's file (doc/decisions.md D17).
+
+namespace {
+
+bool contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A memory the schema check rejects (no `created`).
+constexpr std::string_view k_bad_memory = "---\ntitle: Bad\n---\n# Bad\n";
+
+bool have_pre_commit(const Sandbox& sandbox) {
+  return sandbox.sh("command -v pre-commit >/dev/null 2>&1").code == 0;
+}
+
+// A committed pre-commit framework config with one local hook that leaves a trace of its run.
+void write_framework_config(Sandbox& sandbox) {
+  sandbox.write(".pre-commit-config.yaml",
+                "repos:\n"
+                "  - repo: local\n"
+                "    hooks:\n"
+                "      - id: trace\n"
+                "        name: trace\n"
+                "        entry: sh -c 'echo ran >> framework-ran.log'\n"
+                "        language: system\n"
+                "        pass_filenames: false\n"
+                "        always_run: true\n");
+  sandbox.write(".gitignore", "framework-ran.log\n");
+  sandbox.commit_all("framework config");
+}
+
+Result run_ok(const Result& result) {
+  INFO(result.out << result.err);
+  REQUIRE(result.code == 0);
+  return result;
+}
+
+// Commits a good file, then tries a bad memory: the framework's hook and git-vault's gate must
+// both have run.
+void check_both_gates_run(Sandbox& sandbox) {
+  sandbox.write("notes.txt", "hello\n");
+  const Result good = sandbox.sh("git add notes.txt && git commit -q -m notes");
+  INFO(good.out << good.err);
+  CHECK(good.code == 0);
+  CHECK_FALSE(contains(good.err, "migration mode"));
+  CHECK(sandbox.exists("framework-ran.log"));
+
+  sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
+  const Result bad = sandbox.sh("git add .memory && git commit -q -m bad");
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.err, "missing required field created"));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "notes\n");
+  REQUIRE(sandbox.git({"rm", "-q", "--cached", ".memory/10-Memories/MEM-bad.md"}).code == 0);
+  std::filesystem::remove(sandbox.path(".memory/10-Memories/MEM-bad.md"));
+}
+
+}  // namespace
+
+TEST_CASE("pre-commit install, git vault init, pre-commit install: commits work, both gates run",
+          "[hooks][init][pre-commit-framework]") {
+  Sandbox sandbox;
+  if (!have_pre_commit(sandbox)) {
+    WARN("pre-commit is not installed; skipped");
+    return;
+  }
+  write_framework_config(sandbox);
+  run_ok(sandbox.sh("pre-commit install"));
+  const Result init = run_ok(sandbox.vault({"init"}));
+  CHECK(contains(init.out,
+                 "pre-commit: the pre-commit framework's hook stays in place; "
+                 "git-vault's runs first as pre-commit.legacy\n"));
+  run_ok(sandbox.sh("pre-commit install"));
+  sandbox.commit_all("vault");
+  CHECK_THAT(sandbox.vault({"hooks", "status"}).out,
+             Catch::Contains("pre-commit: installed (run by the pre-commit framework)\n"));
+  check_both_gates_run(sandbox);
+
+  // Uninstall takes git-vault's files out and leaves the framework's hook as it is.
+  const std::string framework_hook = sandbox.read(".git/hooks/pre-commit");
+  const Result uninstall = run_ok(sandbox.vault({"hooks", "uninstall"}));
+  CHECK(contains(uninstall.out, "pre-commit: removed pre-commit.legacy\n"));
+  CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit.legacy"));
+  CHECK_FALSE(sandbox.exists(".git/hooks/post-merge"));
+  CHECK(sandbox.read(".git/hooks/pre-commit") == framework_hook);
+  CHECK(sandbox.sh("ls .git/hooks | grep -v '\\.sample$'").out == "pre-commit\n");
+}
+
+TEST_CASE("git vault init, then pre-commit install: commits work, both gates run",
+          "[hooks][init][pre-commit-framework]") {
+  Sandbox sandbox;
+  if (!have_pre_commit(sandbox)) {
+    WARN("pre-commit is not installed; skipped");
+    return;
+  }
+  write_framework_config(sandbox);
+  run_ok(sandbox.vault({"init"}));
+  sandbox.commit_all("vault");
+  run_ok(sandbox.sh("pre-commit install"));
+  CHECK(sandbox.exists(".git/hooks/pre-commit.legacy"));
+  check_both_gates_run(sandbox);
+  // Installing again changes nothing and says so.
+  CHECK(contains(run_ok(sandbox.vault({"hooks", "install"})).out, "pre-commit: already installed"));
+}
+
+// What earlier versions left: git-vault's shim chaining a copy of the framework's script, moved
+// to pre-commit.legacy by a second `pre-commit install`. Every commit failed ("migration mode").
+TEST_CASE("hooks install repairs a shim chained to the pre-commit framework's own script",
+          "[hooks][pre-commit-framework]") {
+  Sandbox sandbox;
+  if (!have_pre_commit(sandbox)) {
+    WARN("pre-commit is not installed; skipped");
+    return;
+  }
+  write_framework_config(sandbox);
+  run_ok(sandbox.vault({"init", "--no-hooks"}));
+  sandbox.commit_all("vault");
+  run_ok(sandbox.sh("pre-commit install"));
+  // The old layout, made by hand: the framework's script copied to pre-commit.pre-git-vault and
+  // the old shim (which ran `pre-commit.pre-git-vault`) as pre-commit.legacy.
+  run_ok(
+      sandbox.sh("cp -p .git/hooks/pre-commit .git/hooks/pre-commit.pre-git-vault && "
+                 "printf '#!/bin/sh\\n# git-vault hook shim v1\\n"
+                 "prior=\"$(dirname -- \"$0\")/pre-commit.pre-git-vault\"\\n"
+                 "[ -x \"$prior\" ] && { \"$prior\" \"$@\" || exit $?; }\\n"
+                 "exec git-vault hook pre-commit \"$@\"\\n' > .git/hooks/pre-commit.legacy && "
+                 "chmod +x .git/hooks/pre-commit.legacy"));
+  sandbox.write("broken.txt", "x\n");
+  const Result broken = sandbox.sh("git add broken.txt && git commit -q -m broken");
+  REQUIRE(broken.code != 0);  // the failure this repairs
+  REQUIRE(contains(broken.out + broken.err, "migration mode"));
+
+  run_ok(sandbox.vault({"hooks", "install"}));
+  CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit.pre-git-vault"));
+  run_ok(sandbox.sh("git commit -q -m repaired"));
+  check_both_gates_run(sandbox);
+}
+
+TEST_CASE("a husky-style tracked hooks folder is never written and init prints the line to add",
+          "[hooks][init]") {
+  Sandbox sandbox;
+  sandbox.write(".husky/pre-commit", "#!/bin/sh\necho husky >> husky-ran.log\n");
+  REQUIRE(::chmod(sandbox.path(".husky/pre-commit").c_str(), 0755) == 0);
+  sandbox.write(".gitignore", "husky-ran.log\n");
+  sandbox.commit_all("husky");
+  REQUIRE(sandbox.git({"config", "core.hooksPath", ".husky"}).code == 0);
+  const std::string before = sandbox.read(".husky/pre-commit");
+
+  const Result init = run_ok(sandbox.vault({"init"}));
+  const std::string line =
+      "! command -v git-vault >/dev/null 2>&1 || git-vault hook pre-commit \"$@\" || exit 1";
+  CHECK(contains(init.out,
+                 "pre-commit: core.hooksPath is .husky, a folder of this repository, "
+                 "so git-vault writes nothing there; add this line to "
+                 ".husky/pre-commit: " +
+                     line + "\n"));
+  CHECK(contains(init.out, "add this line to .husky/post-merge: "));
+  CHECK(sandbox.read(".husky/pre-commit") == before);
+  CHECK(sandbox.sh("ls -A .husky").out == "pre-commit\n");
+  // The drivers are set up all the same.
+  CHECK(contains(init.out, "merge drivers vault-generated"));
+  sandbox.commit_all("vault");
+
+  // The user adds the line; the gate then runs from the tracked hook.
+  sandbox.write(".husky/pre-commit", before + line + "\n");
+  CHECK(sandbox.vault({"hooks", "status"})
+            .out.find("pre-commit: installed (a line in the tracked hook)\n") != std::string::npos);
+  sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
+  const Result bad = sandbox.sh("git add -A && git commit -q -m bad");
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.err, "missing required field created"));
+  // A teammate without git-vault is not blocked by the line.
+  sandbox.write(".memory/10-Memories/MEM-bad.md", "");
+  REQUIRE(sandbox.git({"rm", "-q", "-f", ".memory/10-Memories/MEM-bad.md"}).code == 0);
+  const Result without = sandbox.sh("PATH=/usr/bin:/bin git commit -q -m 'hook line'");
+  INFO(without.err);
+  CHECK(without.code == 0);
+
+  const Result uninstall = run_ok(sandbox.vault({"hooks", "uninstall"}));
+  CHECK(contains(uninstall.out, "remove it by hand"));
+  CHECK(sandbox.read(".husky/pre-commit") == before + line + "\n");
+}
+
+TEST_CASE("a core.hooksPath set only in GIT_CONFIG_GLOBAL's file is where hooks go",
+          "[hooks][init]") {
+  Sandbox sandbox;
+  const std::string hooks = sandbox.path(".home/global-hooks").string();
+  sandbox.write(".home/other.gitconfig", "[core]\n\thooksPath = " + hooks + "\n");
+  sandbox.set_env("GIT_CONFIG_GLOBAL", sandbox.path(".home/other.gitconfig").string());
+
+  const Result status = run_ok(sandbox.vault({"hooks", "status", "--json"}));
+  CHECK(Json::parse(status.out)["hooks_dir"] == hooks);
+  CHECK(Json::parse(status.out)["hooks_path_source"] == "global");
+
+  // Never installed into .git/hooks, where git would not run it.
+  const Result init = run_ok(sandbox.vault({"init"}));
+  CHECK(contains(init.err, "hooks not installed"));
+  CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit"));
+
+  run_ok(sandbox.vault({"hooks", "install", "--allow-global-hooks-path"}));
+  CHECK(sandbox.exists(".home/global-hooks/pre-commit"));
+  sandbox.commit_all("vault");
+  sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
+  const Result bad = sandbox.sh("git add -A && git commit -q -m bad");
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.err, "missing required field created"));
+}
+
+TEST_CASE("init --no-hooks still sets up the merge and diff drivers and .gitattributes",
+          "[hooks][init]") {
+  Sandbox sandbox;
+  const Result init = run_ok(sandbox.vault({"init", "--no-hooks"}));
+  CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit"));
+  CHECK_FALSE(sandbox.exists(".git/hooks/post-merge"));
+  CHECK(sandbox.git({"config", "merge.vault-generated.driver"}).out ==
+        "git vault merge-driver generated -- %O %A %B %P\n");
+  CHECK(sandbox.git({"config", "diff.vault-memory.textconv"}).code == 0);
+  CHECK_THAT(sandbox.read(".gitattributes"), Catch::Contains("merge=vault-log"));
+  CHECK(contains(init.out, "merge drivers vault-generated"));
+  CHECK_FALSE(contains(init.out, "hooks directory"));
+}
+
+TEST_CASE("init announces each thing it does, one line each, and nothing when all is done",
+          "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n");
+  REQUIRE(::chmod(sandbox.path(".git/hooks/pre-commit").c_str(), 0755) == 0);
+  const Result first = run_ok(sandbox.vault({"init"}));
+  CHECK(contains(first.out, "created .memory/memory-index.json\n"));
+  CHECK(contains(first.out,
+                 "pre-commit: installed; the existing hook was kept as "
+                 "pre-commit.pre-git-vault and runs first\n"));
+  CHECK(contains(first.out, "post-merge: installed\n"));
+  CHECK(contains(first.out, "diff driver vault-memory defined in .git/config\n"));
+  CHECK(contains(first.out, ".gitattributes: created with the merge-driver lines"));
+  CHECK(first.err.empty());
+
+  const Result again = run_ok(sandbox.vault({"init"}));
+  CHECK(again.out == "the vault is already set up; nothing to do\n");
+
+  // Uninstall leaves no file of git-vault's in the hooks folder and puts the old hook back.
+  run_ok(sandbox.vault({"hooks", "uninstall"}));
+  CHECK(sandbox.sh("ls .git/hooks | grep -v '\\.sample$'").out == "pre-commit\n");
+  CHECK(sandbox.read(".git/hooks/pre-commit") == "#!/bin/sh\nexit 0\n");
+}

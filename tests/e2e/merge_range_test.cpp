@@ -1,0 +1,184 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
+
+using gv::test::Result;
+using gv::test::Sandbox;
+using Json = nlohmann::json;
+
+// A feature branch that merges its base, as CI then sees it: `git vault check --range
+// <merge-base>..feature` is what the generated workflow runs (doc/merges.md).
+
+namespace {
+
+bool contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string trimmed(std::string text) {
+  text.erase(text.find_last_not_of('\n') + 1);
+  return text;
+}
+
+std::string rev(const Sandbox& sandbox, const std::string& name) {
+  return trimmed(sandbox.git({"rev-parse", name}).out);
+}
+
+std::string memory(const std::string& title, const std::string& body = "Body.") {
+  return gv::test::memory_file(title, "2026-11-01", "k", 0, "null") + body + "\n";
+}
+
+// Adds (or rewrites) a memory and commits it with fresh index files, through the hooks.
+void commit_memory(Sandbox& sandbox, const std::string& id, const std::string& bytes) {
+  sandbox.write(".memory/10-Memories/" + id + ".md", bytes);
+  const Result index = sandbox.vault({"index"});
+  INFO(index.err);
+  REQUIRE(index.code == 0);
+  const Result commit = sandbox.sh("git add -A && git commit -q -m 'add " + id + "'");
+  INFO(commit.err);
+  REQUIRE(commit.code == 0);
+}
+
+// main and feature forked from an initialised vault holding MEM-shared; each side adds a
+// memory of its own, so a merge of the two leaves the index files stale.
+void fork(Sandbox& sandbox) {
+  const Result init = sandbox.vault({"init"});
+  INFO(init.err);
+  REQUIRE(init.code == 0);
+  commit_memory(sandbox, "MEM-shared", memory("Shared"));
+  REQUIRE(sandbox.git({"branch", "feature"}).code == 0);
+  commit_memory(sandbox, "MEM-main", memory("Main side"));
+  REQUIRE(sandbox.git({"checkout", "-q", "feature"}).code == 0);
+  commit_memory(sandbox, "MEM-feature", memory("Feature side"));
+}
+
+// The gate the workflow runs over the pull request of `feature` into `main`.
+Result ci_gate(const Sandbox& sandbox) {
+  const std::string base = trimmed(sandbox.git({"merge-base", "main", "feature"}).out);
+  return sandbox.vault({"check", "--json", "--range", base + "..feature"});
+}
+
+}  // namespace
+
+TEST_CASE("a branch that merged its base passes the CI range gate", "[merge][check]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  const Result merge = sandbox.git({"merge", "--no-edit", "main"});
+  INFO(merge.out << merge.err);
+  REQUIRE(merge.code == 0);
+  CHECK(contains(merge.err, "into the merge commit"));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "Merge branch 'main' into feature\n");
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+
+  // The merge commit itself is valid: every commit of the branch passes.
+  const Result gate = ci_gate(sandbox);
+  INFO(gate.out << gate.err);
+  CHECK(gate.code == 0);
+  CHECK(sandbox.vault({"check", "--range", "HEAD"}).code == 0);
+  CHECK(contains(sandbox.git({"show", "HEAD:.memory/memory-index.json"}).out, "MEM-main"));
+}
+
+TEST_CASE("a conflicted merge is finished by git commit under the gate and passes CI",
+          "[merge][check]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  commit_memory(sandbox, "MEM-shared", memory("Shared", "Feature's line."));
+  REQUIRE(sandbox.git({"checkout", "-q", "main"}).code == 0);
+  commit_memory(sandbox, "MEM-shared", memory("Shared", "Main's line."));
+  REQUIRE(sandbox.git({"checkout", "-q", "feature"}).code == 0);
+
+  const Result merge = sandbox.git({"merge", "--no-edit", "main"});
+  REQUIRE(merge.code != 0);
+  CHECK(contains(merge.out, "CONFLICT"));
+  sandbox.write(".memory/10-Memories/MEM-shared.md", memory("Shared", "Both lines, merged."));
+  REQUIRE(sandbox.git({"add", ".memory/10-Memories/MEM-shared.md"}).code == 0);
+
+  // The generated files kept feature's side: the gate names the fix.
+  const Result blocked = sandbox.sh("git commit -q --no-edit");
+  CHECK(blocked.code != 0);
+  INFO(blocked.err);
+  CHECK(contains(blocked.err, "MEM-main is missing from the index"));
+  CHECK(contains(blocked.err, "fix: git vault index && git add .memory"));
+
+  const Result index = sandbox.vault({"index"});
+  INFO(index.err);
+  REQUIRE(index.code == 0);
+  const Result commit = sandbox.sh("git add .memory && git commit -q --no-edit");
+  INFO(commit.err);
+  REQUIRE(commit.code == 0);
+  CHECK(trimmed(sandbox.git({"log", "-1", "--format=%P"}).out).size() == 81);  // a merge
+
+  const Result gate = ci_gate(sandbox);
+  INFO(gate.out << gate.err);
+  CHECK(gate.code == 0);
+}
+
+TEST_CASE("a merge made without hooks fails CI at the tip with the command that repairs it",
+          "[merge][check]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  // What a hosting service's merge button does: a merge commit, no git-vault hook.
+  const Result merge =
+      sandbox.git({"-c", "core.hooksPath=/dev/null", "merge", "--no-edit", "main"});
+  INFO(merge.err);
+  REQUIRE(merge.code == 0);
+  const std::string merge_commit = rev(sandbox, "HEAD");
+
+  const Result stale = ci_gate(sandbox);
+  CHECK(stale.code == 1);
+  const Json document = Json::parse(stale.out);
+  REQUIRE(document["findings"].size() >= 1);
+  for (const Json& finding : document["findings"]) {
+    CHECK(finding["check"] == "stale-index");
+    CHECK(finding["commit"] == merge_commit);
+    CHECK(finding["fix"] ==
+          "the merge was made without git-vault's post-merge hook (by a hosting service's merge "
+          "button, or with hooks off); on the branch run `git pull`, then `git vault index "
+          "--commit`, and push");
+  }
+
+  // The named fix: one reindex commit on top. The merge is no longer the tip and the range
+  // passes, though that merge commit itself stays as it was.
+  const Result fix = sandbox.vault({"index", "--commit"});
+  INFO(fix.err);
+  REQUIRE(fix.code == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(reindex): regenerate index files\n");
+  CHECK(rev(sandbox, "HEAD^") == merge_commit);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  const Result gate = ci_gate(sandbox);
+  INFO(gate.out << gate.err);
+  CHECK(gate.code == 0);
+  CHECK(sandbox.vault({"check", "--range", merge_commit}).code == 1);
+}
+
+TEST_CASE("a fast-forward onto a stale merge made elsewhere gets a reindex commit of its own",
+          "[merge][hooks]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  REQUIRE(sandbox.git({"branch", "clone-of-feature"}).code == 0);
+  REQUIRE(sandbox.git({"-c", "core.hooksPath=/dev/null", "merge", "--no-edit", "main"}).code == 0);
+  const std::string merge_commit = rev(sandbox, "HEAD");
+  REQUIRE(sandbox.git({"checkout", "-q", "clone-of-feature"}).code == 0);
+
+  // The merge commit may already be shared, so it is never rewritten.
+  const Result pull = sandbox.git({"merge", "--ff-only", "feature"});
+  INFO(pull.err);
+  REQUIRE(pull.code == 0);
+  CHECK(contains(pull.err, "vault(reindex): regenerate index files after merge"));
+  CHECK(rev(sandbox, "HEAD^") == merge_commit);
+  CHECK(sandbox.vault({"check", "--range", "HEAD"}).code == 0);
+}
+
+TEST_CASE("index --commit refuses uncommitted vault changes and --check with it", "[index]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-new.md", memory("New"));
+  const Result dirty = sandbox.vault({"index", "--commit"});
+  CHECK(dirty.code == 128);
+  CHECK(contains(dirty.err, "uncommitted changes in vault paths"));
+  CHECK(sandbox.vault({"index", "--commit", "--check"}).code == 129);
+}
