@@ -8,6 +8,7 @@
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
+#include "core/agent/journal.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/sub_mode_registry.hpp"
@@ -32,6 +33,16 @@ struct Options {
   LandingFlags landing;
 };
 
+// Retrievals recorded in the journal and not yet folded (D16): scoring counts them.
+scoring::PendingRetrievalMap pending_retrievals(const git::Repo& repo) {
+  try {
+    return agent::read_journal(agent::journal_path(repo.common_dir())).by_id;
+  } catch (const Error& e) {
+    warn(fmt::format("retrieval journal not read: {}", e.what()));
+    return {};
+  }
+}
+
 // Findings about individual files do not stop a report: it scores what it could read and says
 // what it skipped, so a partly broken vault still gets its health report.
 void warn_findings(const std::vector<Finding>& findings) {
@@ -53,7 +64,8 @@ int run_report(const Options& options, const Globals& globals) {
   }
   const Clock clock = clock_of(globals);
   RepoParseCache cache(repo);
-  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today, cache.get());
+  const distill::VaultState state =
+      distill::read_vault_state(snapshot, clock.today, cache.get(), pending_retrievals(repo));
   warn_findings(state.vault.findings);
   if (!state.index_findings.empty()) {
     warn(fmt::format("{} cannot be read; scores use the memory files alone",
@@ -108,7 +120,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   const WorktreeSnapshot snapshot(repo.workdir());
   const Clock clock = clock_of(globals);
   RepoParseCache cache(repo);
-  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today, cache.get());
+  const distill::VaultState state =
+      distill::read_vault_state(snapshot, clock.today, cache.get(), pending_retrievals(repo));
   std::vector<Finding> errors;
   for (const Finding& finding : state.vault.findings) {
     if (finding.severity == Severity::error) {

@@ -24,7 +24,7 @@ constexpr std::array k_commands{
     Command{"log", "The distill log with each entry's commit", define_log},
     Command{"revert", "Undo one maintenance action as a new commit", define_revert},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review},
-    Command{"search", "Find memories", define_search},
+    Command{"search", "Find memories and working-memory entries", define_search},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
