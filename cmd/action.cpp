@@ -6,6 +6,7 @@
 
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
+#include "core/agent/fold.hpp"
 #include "core/error.hpp"
 #include "core/landing/land.hpp"
 
@@ -17,6 +18,16 @@ int land_action(git::Repo& repo, const Snapshot& before, distill::ActionDraft dr
   landing::Context context;
   context.clock = clock;
   context.cache = cache;
+  // D16: retrievals recorded since the last fold land first, as their own commit; `before`
+  // (the work tree) then holds them, and the draft's files keep them.
+  if (!flags.no_commit) {
+    const agent::FoldResult fold =
+        agent::fold_before_action(repo, draft.plan, clock.today, flags.allow_dirty, cache);
+    if (fold.commit && globals.verbose) {
+      note(fmt::format("committed {} (retrievals folded into frontmatter)",
+                       fold.commit->substr(0, 12)));
+    }
+  }
   landing::Target target;
   target.commit = !flags.no_commit;
   target.allow_dirty = flags.allow_dirty;
