@@ -26,6 +26,8 @@ constexpr std::array k_commands{
     Command{"review", "What a branch changes in the vault, for a pull request", define_review},
     Command{"search", "Find memories and working-memory entries", define_search},
     Command{"show", "Print memories by id", define_show},
+    Command{"context", "The memory context block for a task, or a session briefing",
+            define_context},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
