@@ -28,6 +28,7 @@ constexpr std::array k_commands{
     Command{"show", "Print memories by id", define_show},
     Command{"context", "The memory context block for a task, or a session briefing",
             define_context},
+    Command{"learn", "Create or update a memory from text, a file or stdin", define_learn},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
