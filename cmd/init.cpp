@@ -4,11 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
+#include "core/agent/mcp_config.hpp"
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
 #include "core/hooks/installer.hpp"
@@ -21,7 +24,8 @@ struct Options {
   bool recall = false;
   bool no_hooks = false;
   bool allow_global_hooks_path = false;
-  std::string ci;  // `github`: also write the CI workflow
+  std::string ci;    // `github`: also write the CI workflow
+  bool mcp = false;  // also configure the MCP server for Claude Code (.mcp.json)
   ci::GithubWorkflowOptions workflow;
 };
 
@@ -50,6 +54,28 @@ bool create_new(const std::filesystem::path& path, const std::string& bytes) {
   return true;
 }
 
+// Adds the git-vault server to `.mcp.json`, keeping whatever else it holds; the file is
+// replaced through a temporary file so a failed write never leaves half of it. False when the
+// server was already configured.
+bool configure_mcp(const std::filesystem::path& root) {
+  const std::filesystem::path path = root / agent::k_mcp_config_path;
+  std::optional<std::string> existing;
+  if (std::ifstream file{path, std::ios::binary}) {
+    existing.emplace(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  }
+  const std::optional<std::string> merged = agent::merge_mcp_config(existing);
+  if (!merged) {
+    return false;
+  }
+  const std::filesystem::path temporary = path.string() + ".tmp";
+  std::filesystem::remove(temporary);
+  if (!create_new(temporary, *merged)) {
+    throw Error("{}: cannot create", temporary.string());
+  }
+  std::filesystem::rename(temporary, path);
+  return true;
+}
+
 int run(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
   if (repo.is_bare()) {
@@ -70,6 +96,9 @@ int run(const Options& options, const Globals& globals) {
     if (create_new(repo.workdir() / file.path, file.bytes)) {
       created.push_back(file.path);
     }
+  }
+  if (options.mcp && configure_mcp(repo.workdir())) {
+    created.emplace_back(agent::k_mcp_config_path);
   }
   // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.
   nlohmann::ordered_json hooks_json = nullptr;
@@ -114,6 +143,9 @@ Runner define_init(CLI::App& app) {
                  "Also write a CI workflow running the gate and the review (github: "
                  ".github/workflows/git-vault.yml)")
       ->check(CLI::IsMember(std::vector<std::string>{"github"}));
+  app.add_flag("--mcp", options->mcp,
+               "Also add the git-vault MCP server to .mcp.json (Claude Code), merging with an "
+               "existing file");
   app.add_option("--ci-source", options->workflow.source,
                  "URL of the git-vault sources the workflow builds (default: the repository "
                  "variable GIT_VAULT_SOURCE)");

@@ -29,6 +29,7 @@ constexpr std::array k_commands{
     Command{"context", "The memory context block for a task, or a session briefing",
             define_context},
     Command{"learn", "Create or update a memory from text, a file or stdin", define_learn},
+    Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
