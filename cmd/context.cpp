@@ -32,10 +32,9 @@ int run(const Options& options, const Globals& globals) {
   if (task.empty() && !options.session) {
     throw UsageError("context needs a task description (or --session)");
   }
-  git::Repo repo = open_repo();
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  agent::LiveVault live(repo, cache.get());
+  Session& session = *globals.session;
+  const Clock& clock = session.clock();
+  agent::LiveVault live(session.repo(), session.parse_cache());
   live.refresh();
 
   if (options.session) {

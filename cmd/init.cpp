@@ -4,8 +4,6 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -54,28 +52,6 @@ bool create_new(const std::filesystem::path& path, const std::string& bytes) {
   return true;
 }
 
-// Adds the git-vault server to `.mcp.json`, keeping whatever else it holds; the file is
-// replaced through a temporary file so a failed write never leaves half of it. False when the
-// server was already configured.
-bool configure_mcp(const std::filesystem::path& root) {
-  const std::filesystem::path path = root / agent::k_mcp_config_path;
-  std::optional<std::string> existing;
-  if (std::ifstream file{path, std::ios::binary}) {
-    existing.emplace(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  }
-  const std::optional<std::string> merged = agent::merge_mcp_config(existing);
-  if (!merged) {
-    return false;
-  }
-  const std::filesystem::path temporary = path.string() + ".tmp";
-  std::filesystem::remove(temporary);
-  if (!create_new(temporary, *merged)) {
-    throw Error("{}: cannot create", temporary.string());
-  }
-  std::filesystem::rename(temporary, path);
-  return true;
-}
-
 int run(const Options& options, const Globals& globals) {
   git::Repo repo = open_repo();
   if (repo.is_bare()) {
@@ -97,7 +73,7 @@ int run(const Options& options, const Globals& globals) {
       created.push_back(file.path);
     }
   }
-  if (options.mcp && configure_mcp(repo.workdir())) {
+  if (options.mcp && agent::configure_mcp(repo.workdir())) {
     created.emplace_back(agent::k_mcp_config_path);
   }
   // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.

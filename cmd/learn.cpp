@@ -6,9 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -16,6 +14,8 @@
 #include "cmd/command.hpp"
 #include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/util/file.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -42,13 +42,7 @@ std::vector<std::string> split_keywords(std::string_view text) {
     if (comma == std::string_view::npos) {
       comma = text.size();
     }
-    std::string_view keyword = text.substr(start, comma - start);
-    while (!keyword.empty() && keyword.front() == ' ') {
-      keyword.remove_prefix(1);
-    }
-    while (!keyword.empty() && keyword.back() == ' ') {
-      keyword.remove_suffix(1);
-    }
+    const std::string_view keyword = util::trim(text.substr(start, comma - start));
     if (!keyword.empty()) {
       keywords.emplace_back(keyword);
     }
@@ -64,11 +58,11 @@ std::string read_stdin() {
 }
 
 std::string read_input_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
+  std::optional<std::string> bytes = util::read_file_if_exists(path);
+  if (!bytes) {
     throw Error("{}: file not found", path);
   }
-  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  return std::move(*bytes);
 }
 
 // `--json` input: one object with the same fields as the flags; flags given on the command line
@@ -176,15 +170,13 @@ int run(const Options& options, const Globals& globals) {
     override = agent::parse_learn_override(as);
   }
 
-  git::Repo repo = open_repo();
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
+  Session& session = *globals.session;
   agent::LearnFlags flags;
   flags.commit = !options.no_commit;
   flags.dry_run = options.dry_run;
   flags.allow_dirty = options.allow_dirty;
-  const agent::LearnOutcome outcome =
-      agent::learn(repo, input, override, clock.today, flags, cache.get());
+  const agent::LearnOutcome outcome = agent::learn(
+      session.repo(), input, override, session.clock().today, flags, session.parse_cache());
   const agent::LearnDecision& decision = outcome.learned.decision;
 
   if (globals.json) {

@@ -14,6 +14,9 @@
 namespace gv::cmd {
 namespace {
 
+// What the commands that read the vault of the work tree need.
+constexpr Need k_vault_reader = Need::repository | Need::work_tree | Need::parse_cache;
+
 // Help order. Each subcommand lives in cmd/<name>.cpp and exports only define_<name>.
 constexpr std::array k_commands{
     Command{"init", "Scaffold a vault, its git attributes and hooks", define_init},
@@ -24,12 +27,16 @@ constexpr std::array k_commands{
     Command{"log", "The distill log with each entry's commit", define_log},
     Command{"revert", "Undo one maintenance action as a new commit", define_revert},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review},
-    Command{"search", "Find memories and working-memory entries", define_search},
-    Command{"show", "Print memories by id", define_show},
-    Command{"context", "The memory context block for a task, or a session briefing",
-            define_context},
-    Command{"learn", "Create or update a memory from text, a file or stdin", define_learn},
-    Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp},
+    // search reads the parse cache only for files its own search cache has not seen.
+    Command{"search", "Find memories and working-memory entries", define_search, false,
+            Need::repository | Need::work_tree},
+    Command{"show", "Print memories by id", define_show, false, k_vault_reader},
+    Command{"context", "The memory context block for a task, or a session briefing", define_context,
+            false, k_vault_reader},
+    Command{"learn", "Create or update a memory from text, a file or stdin", define_learn, false,
+            k_vault_reader},
+    Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp, false,
+            k_vault_reader},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
     Command{"hook", "Entry point of the installed hook shims", define_hook, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",

@@ -27,12 +27,19 @@ int run(const Options& options, const Globals& globals) {
   // A client that goes away mid-answer must end the server quietly, not kill it with SIGPIPE
   // before it can notice.
   std::signal(SIGPIPE, SIG_IGN);
-  git::Repo repo = open_repo();
+  // One Session serves every request: the repository stays open, the clock moves on.
+  Session& session = *globals.session;
+  git::Repo& repo = session.repo();
   mcp::VaultToolOptions tool_options;
   tool_options.allow_write = options.allow_write;
   tool_options.record = !options.no_record;
   mcp::VaultTools tools(
-      repo, [globals] { return clock_of(globals); }, tool_options);
+      repo, session.parse_cache(),
+      [&session] {
+        session.begin_request();
+        return session.clock();
+      },
+      tool_options);
   mcp::ServerInfo info;
   info.version = std::string(k_version);
   info.instructions =

@@ -29,10 +29,9 @@ std::string id_of(std::string_view argument) {
 }
 
 int run(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  agent::LiveVault live(repo, cache.get());
+  Session& session = *globals.session;
+  const Clock& clock = session.clock();
+  agent::LiveVault live(session.repo(), session.parse_cache());
   live.refresh();
 
   std::vector<const Memory*> memories;

@@ -5,29 +5,25 @@
 #include <algorithm>
 #include <map>
 
-#include "core/distill/finish.hpp"
 #include "core/git/repo.hpp"
-#include "core/git/transaction.hpp"
+#include "core/landing/land.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
-#include "core/vault/index_reader.hpp"
+#include "core/util/text.hpp"
+#include "core/vault/regenerate.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::agent {
 
-FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals, Date today,
-                   ParseCache* cache) {
+FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals, ParseCache* cache) {
   FoldPlan fold;
   if (totals.by_id.empty()) {
     return fold;
   }
   const Vault vault = load_vault(snapshot, cache);
-  std::optional<ExistingIndex> existing;
+  const std::optional<ExistingIndex> existing = read_existing_index(snapshot);
   std::map<std::string, const IndexEntryRecord*, std::less<>> indexed;
-  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
-    existing = read_index(vault_path::k_index_json, *bytes).index;
-  }
   if (existing) {
     for (const IndexEntryRecord& entry : existing->entries) {
       indexed.emplace(entry.id, &entry);
@@ -67,11 +63,9 @@ FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals, Date t
   if (fold.plan.empty()) {
     return fold;
   }
-  (void)distill::regenerate_index_files(fold.plan, snapshot, existing, today, cache);
-  fold.plan.subject = fmt::format(
-      "vault(retrievals): fold {} {} into {}", fold.records,
-      fold.records == 1 ? "retrieval" : "retrievals",
-      fold.memories.size() == 1 ? "1 memory" : fmt::format("{} memories", fold.memories.size()));
+  fold.plan.subject = fmt::format("vault(retrievals): fold {} into {}",
+                                  util::plural(fold.records, "retrieval", "retrievals"),
+                                  util::plural(fold.memories.size(), "memory", "memories"));
   fold.plan.action = "retrievals";
   fold.plan.memories = fold.memories;
   return fold;
@@ -86,12 +80,17 @@ FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool a
     return result;
   }
   const WorktreeSnapshot snapshot(repo.workdir());
-  FoldPlan fold = plan_fold(snapshot, journal.totals(), today, cache);
+  FoldPlan fold = plan_fold(snapshot, journal.totals(), cache);
   if (!fold.plan.empty()) {
-    git::ApplyOptions options;
-    options.allow_dirty = allow_dirty;
-    options.guarded_paths = {".memory/"};
-    result.commit = git::apply(repo, fold.plan, options);
+    landing::Context context;
+    context.clock.today = today;
+    context.cache = cache;
+    landing::Target target;
+    target.allow_dirty = allow_dirty;
+    target.guarded_paths = {std::string(vault_path::k_root)};
+    result.commit = landing::land(repo, snapshot, landing::IndexRegeneration{std::move(fold.plan)},
+                                  context, target)
+                        .commit;
   }
   // Records of deleted memories and torn lines have nowhere to go: they are dropped with the
   // rest once the commit holds what could be folded.

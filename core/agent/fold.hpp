@@ -27,11 +27,11 @@ struct FoldPlan {
   std::size_t unknown = 0;            // records naming no memory of the vault (deleted since)
 };
 
-// The commit that folds `totals` into frontmatter (D16): each memory's `retrieval_count`
+// The edits that fold `totals` into frontmatter (D16): each memory's `retrieval_count`
 // becomes the larger of its frontmatter and index counts (D4) plus the journal's, and
-// `last_retrieved` the latest of the three dates; the index files are regenerated. Subject
-// `vault(retrievals): …`, trailer `Vault-Action: retrievals`. Pure: reads `snapshot` only.
-[[nodiscard]] FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals, Date today,
+// `last_retrieved` the latest of the three dates. Subject `vault(retrievals): …`, trailer
+// `Vault-Action: retrievals`; landing adds the regenerated index files. Pure: reads `snapshot`.
+[[nodiscard]] FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals,
                                  ParseCache* cache = nullptr);
 
 struct FoldResult {
@@ -40,10 +40,11 @@ struct FoldResult {
   std::vector<std::string> memories;
 };
 
-// Folds the journal of `repo` into frontmatter as one commit and empties it, holding the
-// journal's lock throughout so no record is lost or folded twice. Refuses (gv::Error) while
-// vault paths have uncommitted changes, unless `allow_dirty`. A crash between the commit and
-// the emptying counts those records again at the next fold; nothing is ever lost.
+// Folds the journal of `repo` into frontmatter as one commit (through landing::land) and
+// empties it, holding the journal's lock throughout so no record is lost or folded twice.
+// Refuses (gv::Error) while vault paths have uncommitted changes, unless `allow_dirty`. A crash
+// between the commit and the emptying counts those records again at the next fold; nothing is
+// ever lost.
 FoldResult fold_journal(git::Repo& repo, Date today, bool allow_dirty, ParseCache* cache = nullptr);
 
 // The fold "the next maintenance commit" makes (D16), as its own commit right before the

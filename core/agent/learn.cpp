@@ -8,11 +8,10 @@
 #include <set>
 
 #include "core/agent/secrets.hpp"
-#include "core/distill/finish.hpp"
 #include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
-#include "core/git/transaction.hpp"
+#include "core/landing/land.hpp"
 #include "core/memory/body.hpp"
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
@@ -20,7 +19,7 @@
 #include "core/search/search.hpp"
 #include "core/search/terms.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
-#include "core/vault/index_reader.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::agent {
@@ -34,19 +33,9 @@ constexpr std::size_t k_slug_width = 50;
 
 bool is_term_byte(char c) { return search::is_word_byte(c) || c == '-' || c == '_'; }
 
-std::string lower(std::string_view text) { return search::lower_ascii(text); }
+std::string lower(std::string_view text) { return util::to_lower_ascii(text); }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' ||
-                           text.front() == '\n')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' ||
-                           text.back() == '\n')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim;
 
 // Normalized words of `terms`, each term split the way search splits text.
 std::set<std::string> term_set(const std::vector<std::string>& terms) {
@@ -579,11 +568,8 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
         input.category.empty() ? infer_category(input.title, content) : input.category;
     const std::string summary =
         input.summary.empty() ? first_line_summary(content) : std::string(trim(input.summary));
-    bytes = render_create(input,
-                          search::lower_ascii(category) == category
-                              ? category_key(std::string_view(category))
-                              : category_key(std::string_view(category)),
-                          topic, decision.key_terms, summary, content, today);
+    bytes = render_create(input, category_key(std::string_view(category)), topic,
+                          decision.key_terms, summary, content, today);
   } else {
     decision.id = target->id;
     decision.path = target->path;
@@ -601,11 +587,6 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
   check_valid(decision.path, bytes);
 
   result.plan.write(decision.path, std::move(bytes));
-  std::optional<ExistingIndex> existing;
-  if (const auto index_bytes = snapshot.read(vault_path::k_index_json)) {
-    existing = read_index(vault_path::k_index_json, *index_bytes).index;
-  }
-  (void)distill::regenerate_index_files(result.plan, snapshot, existing, today, cache);
   result.plan.subject =
       fmt::format("vault(learn): {} {}", lower(op_name(decision.op)), decision.id);
   result.plan.action = "learn";
@@ -649,13 +630,19 @@ LearnOutcome learn(git::Repo& repo, const LearnInput& input,
   if (flags.dry_run) {
     return outcome;
   }
-  git::ApplyOptions options;
-  options.commit = flags.commit;
+  landing::Context context;
+  context.clock.today = today;
+  context.cache = cache;
+  landing::Target target;
+  target.commit = flags.commit;
   // Without a commit the files only land in the work tree, built from what is there already:
   // nothing of the user's is overwritten, so uncommitted vault changes need not block it.
-  options.allow_dirty = flags.allow_dirty || !flags.commit;
-  options.guarded_paths = {std::string(vault_path::k_root)};
-  outcome.commit = git::apply(repo, outcome.learned.plan, options);
+  target.allow_dirty = flags.allow_dirty || !flags.commit;
+  target.guarded_paths = {std::string(vault_path::k_root)};
+  landing::Landed landed = landing::land(
+      repo, snapshot, landing::IndexRegeneration{outcome.learned.plan}, context, target);
+  outcome.commit = landed.commit;
+  outcome.learned.plan = std::move(landed.plan);
   outcome.written = true;
   return outcome;
 }

@@ -85,16 +85,17 @@ struct LearnDecision {
 [[nodiscard]] std::string infer_category(std::string_view title, std::string_view content);
 
 struct LearnPlan {
-  Plan plan;  // the memory file, the regenerated index files; subject `vault(learn): …`
+  Plan plan;  // the memory file and the commit message (`vault(learn): …`); landing adds the
+              // regenerated index files
   LearnDecision decision;
 };
 
 // Classifies `input` against the vault of `snapshot` (or follows `override`), renders the
 // CREATE template, the UPDATE rewrite (old main content under `### Previous Version` in
-// `## History`) or the EXTEND block, validates the result as a memory and regenerates the
-// index files. Throws gv::Error for content that would not be a valid memory, a target that
-// does not exist or is tombstoned, and content with `## History` / `## Connections` headings;
-// gv::UsageError for an empty title or content. Secrets are the caller's to refuse first.
+// `## History`) or the EXTEND block, and validates the result as a memory. Throws gv::Error for
+// content that would not be a valid memory, a target that does not exist or is tombstoned, and
+// content with `## History` / `## Connections` headings; gv::UsageError for an empty title or
+// content. Secrets are the caller's to refuse first.
 [[nodiscard]] LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
                                    const std::optional<LearnOverride>& override, Date today,
                                    ParseCache* cache = nullptr);
@@ -124,7 +125,8 @@ struct LearnFlags {
 };
 
 // refuse_secrets, plan_learn over the work tree of `repo`, then the one `vault(learn)` commit
-// (refused while `.memory/` has uncommitted changes, unless allow_dirty).
+// with the regenerated index files, through landing::land (refused while `.memory/` has
+// uncommitted changes, unless allow_dirty). The outcome's plan is the one landed.
 [[nodiscard]] LearnOutcome learn(git::Repo& repo, const LearnInput& input,
                                  const std::optional<LearnOverride>& override, Date today,
                                  const LearnFlags& flags, ParseCache* cache = nullptr);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/util/file.hpp"
 
 namespace gv::agent {
 
@@ -32,6 +33,17 @@ std::optional<std::string> merge_mcp_config(std::optional<std::string_view> exis
                              {"args", {"mcp"}},
                              {"env", nlohmann::ordered_json::object()}};
   return config.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+bool configure_mcp(const std::filesystem::path& root) {
+  const std::filesystem::path path = root / k_mcp_config_path;
+  const std::optional<std::string> existing = util::read_file_if_exists(path);
+  const std::optional<std::string> merged = merge_mcp_config(existing);
+  if (!merged) {
+    return false;
+  }
+  util::write_file_atomic(path, *merged);
+  return true;
 }
 
 }  // namespace gv::agent

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,5 +17,9 @@ inline constexpr std::string_view k_mcp_server_name = "git-vault";
 // user's choice stands). Throws gv::Error (`.mcp.json: …`) when the existing text is not a
 // JSON object, or its `mcpServers` is not one, rather than overwrite it.
 [[nodiscard]] std::optional<std::string> merge_mcp_config(std::optional<std::string_view> existing);
+
+// Merges the entry into `<root>/.mcp.json` (merge_mcp_config) and writes the file atomically.
+// False when the server was already configured. Throws gv::Error.
+bool configure_mcp(const std::filesystem::path& root);
 
 }  // namespace gv::agent

@@ -11,6 +11,7 @@
 #include "core/agent/learn.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::mcp {
 namespace {
@@ -106,13 +107,7 @@ std::vector<std::string> ids_arg(const json& arguments) {
       if (comma == std::string_view::npos) {
         comma = text.size();
       }
-      std::string_view id = text.substr(start, comma - start);
-      while (!id.empty() && id.front() == ' ') {
-        id.remove_prefix(1);
-      }
-      while (!id.empty() && id.back() == ' ') {
-        id.remove_suffix(1);
-      }
+      const std::string_view id = util::trim(text.substr(start, comma - start));
       if (!id.empty()) {
         ids.emplace_back(id);
       }
@@ -150,13 +145,7 @@ std::vector<std::string> keywords_arg(const json& arguments) {
       if (comma == std::string_view::npos) {
         comma = text.size();
       }
-      std::string_view keyword = text.substr(start, comma - start);
-      while (!keyword.empty() && keyword.front() == ' ') {
-        keyword.remove_prefix(1);
-      }
-      while (!keyword.empty() && keyword.back() == ' ') {
-        keyword.remove_suffix(1);
-      }
+      const std::string_view keyword = util::trim(text.substr(start, comma - start));
       if (!keyword.empty()) {
         keywords.emplace_back(keyword);
       }
@@ -199,8 +188,13 @@ ToolResult json_result(const ordered_json& document) {
 
 }  // namespace
 
-VaultTools::VaultTools(git::Repo& repo, std::function<Clock()> clock, VaultToolOptions options)
-    : m_repo(repo), m_clock(std::move(clock)), m_options(options), m_vault(repo, &m_cache) {}
+VaultTools::VaultTools(git::Repo& repo, ParseCache* cache, std::function<Clock()> clock,
+                       VaultToolOptions options)
+    : m_repo(repo),
+      m_clock(std::move(clock)),
+      m_options(options),
+      m_cache(cache),
+      m_vault(repo, cache) {}
 
 std::vector<ToolSpec> VaultTools::tools() const {
   const json limit = json{{"type", "integer"},
@@ -499,7 +493,7 @@ ToolResult VaultTools::write(const json& arguments, const Clock& clock) {
   agent::LearnFlags flags;
   flags.dry_run = bool_arg(arguments, "dry_run", false);
   const agent::LearnOutcome outcome =
-      agent::learn(m_repo, input, override, clock.today, flags, &m_cache);
+      agent::learn(m_repo, input, override, clock.today, flags, m_cache);
   const agent::LearnDecision& decision = outcome.learned.decision;
   ordered_json out{{"operation", std::string(agent::op_name(decision.op))},
                    {"id", decision.id},

@@ -27,8 +27,10 @@ struct VaultToolOptions {
 // accept the aliases models reach for (`query`/`q`, `limit`/`max_results`, `id`/`ids`).
 class VaultTools final : public ToolBackend {
  public:
-  // `repo` must outlive this; `clock` is asked once per call (a server may run past midnight).
-  VaultTools(git::Repo& repo, std::function<Clock()> clock, VaultToolOptions options);
+  // `repo` and `cache` (may be null) must outlive this; `clock` is asked once per call (a server
+  // may run past midnight).
+  VaultTools(git::Repo& repo, ParseCache* cache, std::function<Clock()> clock,
+             VaultToolOptions options);
 
   [[nodiscard]] std::vector<ToolSpec> tools() const override;
   [[nodiscard]] ToolResult call(std::string_view name, const nlohmann::json& arguments) override;
@@ -44,7 +46,7 @@ class VaultTools final : public ToolBackend {
   git::Repo& m_repo;
   std::function<Clock()> m_clock;
   VaultToolOptions m_options;
-  InMemoryParseCache m_cache;
+  ParseCache* m_cache;
   agent::LiveVault m_vault;
 };
 

@@ -3,21 +3,12 @@
 #include <algorithm>
 
 #include "core/search/terms.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::search {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim;
 
 // `- `, `* `, `1. ` and `#… ` prefixes say nothing in a one-line snippet.
 std::string_view strip_marker(std::string_view line) {

@@ -6,6 +6,7 @@
 
 #include "core/agent/fold.hpp"
 #include "core/agent/journal.hpp"
+#include "core/landing/land.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
 namespace fs = std::filesystem;
@@ -134,7 +135,7 @@ TEST_CASE("a fold adds the journal to the larger of frontmatter and index counts
                                                           {"MEM-a", gv::Date{20700}, "t"},
                                                           {"MEM-a", k_today, "t"},
                                                           {"MEM-gone", k_today, "t"}}));
-  const gv::agent::FoldPlan fold = gv::agent::plan_fold(snapshot, totals, k_today);
+  const gv::agent::FoldPlan fold = gv::agent::plan_fold(snapshot, totals);
   CHECK(fold.records == 3);
   CHECK(fold.unknown == 1);
   CHECK(fold.memories == std::vector<std::string>{"MEM-a"});
@@ -142,7 +143,13 @@ TEST_CASE("a fold adds the journal to the larger of frontmatter and index counts
   CHECK(fold.plan.action == "retrievals");
   const std::string bytes = *fold.plan.changes.at(".memory/10-Memories/MEM-a.md");
   CHECK_THAT(bytes, Catch::Contains("retrieval_count: 45\nlast_retrieved: 2026-11-30\n"));
-  CHECK_THAT(*fold.plan.changes.at(".memory/memory-index.json"),
+  // Landing regenerates the index over the folded counts; nothing is carried back over them.
+  gv::landing::Context context;
+  context.clock.today = k_today;
+  const gv::landing::Built built =
+      gv::landing::build(gv::landing::IndexRegeneration{fold.plan}, snapshot, context);
+  CHECK(built.carried.empty());
+  CHECK_THAT(*built.plan.changes.at(".memory/memory-index.json"),
              Catch::Contains("\"retrieval_count\": 45"));
-  CHECK(gv::agent::plan_fold(snapshot, {}, k_today).plan.empty());
+  CHECK(gv::agent::plan_fold(snapshot, {}).plan.empty());
 }
