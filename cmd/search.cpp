@@ -36,11 +36,10 @@ int run(const Options& options, const Globals& globals) {
   for (const std::string& word : options.query) {
     query += (query.empty() ? "" : " ") + word;
   }
-  git::Repo repo = open_repo();
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  agent::LiveVault live(repo, cache.get());
-  live.refresh();
+  Session& session = *globals.session;
+  const Clock& clock = session.clock();
+  agent::LiveVault live(session.repo(), nullptr);
+  live.refresh_search([&session] { return session.parse_cache(); });
   const std::vector<search::Hit> hits =
       live.index().search(query, *search::parse_scope(options.scope), options.limit,
                           live.snapshot(), live.pending_counts());

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/memory/frontmatter.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::agent {
 namespace {
@@ -164,12 +165,29 @@ std::vector<SnapshotEntry> StatCachedSnapshot::list(std::string_view prefix) con
 
 LiveVault::LiveVault(const git::Repo& repo, ParseCache* cache)
     : m_journal(journal_path(repo.common_dir())),
+      m_search_cache(search::search_cache_path(repo.common_dir())),
       m_snapshot(repo.workdir()),
       m_cache(cache != nullptr ? cache : &m_own_cache) {}
 
 void LiveVault::refresh() {
-  m_vault = load_vault(m_snapshot, m_cache);
+  // The memory files' blob ids (from stat data when unchanged) decide whether the vault must be
+  // read again: between two calls of a long-lived process, usually nothing changed.
+  std::vector<SnapshotEntry> listing = m_snapshot.list(vault_path::k_memories);
+  const bool same = m_loaded && listing.size() == m_listing.size() &&
+                    std::equal(listing.begin(), listing.end(), m_listing.begin(),
+                               [](const SnapshotEntry& a, const SnapshotEntry& b) {
+                                 return a.path == b.path && a.oid == b.oid;
+                               });
+  if (!same) {
+    m_vault = load_vault(m_snapshot, m_cache);
+    m_listing = std::move(listing);
+    m_loaded = true;
+  }
   m_index.refresh(m_vault.memories, m_snapshot);
+}
+
+void LiveVault::refresh_search(const std::function<ParseCache*()>& parse_cache) {
+  m_index.refresh_cached(m_snapshot.root(), m_search_cache, m_snapshot, parse_cache);
 }
 
 const Memory* LiveVault::find(std::string_view id) const { return find_memory(m_vault, id); }
@@ -179,7 +197,7 @@ std::vector<std::string> LiveVault::closest_ids(std::string_view id, std::size_t
   if (wanted.ends_with(".md")) {
     wanted.resize(wanted.size() - 3);
   }
-  const std::string lowered = search::lower_ascii(wanted);
+  const std::string lowered = util::to_lower_ascii(wanted);
   struct Candidate {
     std::size_t distance;
     std::string id;
@@ -187,7 +205,7 @@ std::vector<std::string> LiveVault::closest_ids(std::string_view id, std::size_t
   std::vector<Candidate> candidates;
   const std::size_t limit = std::max<std::size_t>(3, wanted.size() / 3);
   for (const Memory& memory : m_vault.memories) {
-    const std::string other = search::lower_ascii(memory.id);
+    const std::string other = util::to_lower_ascii(memory.id);
     std::size_t distance = edit_distance(lowered, other);
     if (other.find(lowered) != std::string::npos || lowered.find(other) != std::string::npos ||
         other == "mem-" + lowered) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -34,6 +35,7 @@ class StatCachedSnapshot final : public Snapshot {
     return m_inner.read(path);
   }
   [[nodiscard]] std::string describe() const override { return "work tree"; }
+  [[nodiscard]] const std::filesystem::path& root() const { return m_inner.root(); }
 
   // Files hashed by list() since construction (for tests).
   [[nodiscard]] std::size_t hashed() const { return m_hashed; }
@@ -62,8 +64,13 @@ class LiveVault {
   // `repo` must outlive this. `cache` (may be null) remembers parsed memories by blob id.
   LiveVault(const git::Repo& repo, ParseCache* cache);
 
-  // Reads the work tree again. Throws gv::Error on I/O failure or when there is no vault.
+  // Reads the work tree again. Throws gv::Error on I/O failure.
   void refresh();
+
+  // For one-shot searches: brings only the search index up to date, through the stat-checked
+  // search cache in the git directory (SearchIndex::refresh_cached); `parse_cache` is asked for
+  // only when a memory file changed. vault() stays as it was.
+  void refresh_search(const std::function<ParseCache*()>& parse_cache);
 
   [[nodiscard]] const Vault& vault() const { return m_vault; }
   [[nodiscard]] const Snapshot& snapshot() const { return m_snapshot; }
@@ -89,10 +96,13 @@ class LiveVault {
 
  private:
   std::filesystem::path m_journal;
+  std::filesystem::path m_search_cache;
   StatCachedSnapshot m_snapshot;
   ParseCache* m_cache;
   InMemoryParseCache m_own_cache;
   Vault m_vault;
+  std::vector<SnapshotEntry> m_listing;  // the memory files m_vault was read from
+  bool m_loaded = false;
   search::SearchIndex m_index;
 };
 

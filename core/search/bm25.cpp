@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/search/terms.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::search {
 namespace {
@@ -26,20 +27,10 @@ std::uint32_t count_words(std::string_view text) {
 
 }  // namespace
 
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 Document make_document(const std::array<std::string_view, k_field_count>& fields) {
   Document document;
   for (std::size_t f = 0; f < k_field_count; ++f) {
-    document.lowered[f] = lower_ascii(fields[f]);
+    document.lowered[f] = util::to_lower_ascii(fields[f]);
     document.length[f] = count_words(document.lowered[f]);
   }
   return document;

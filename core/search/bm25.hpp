@@ -57,7 +57,4 @@ struct Ranked {
 [[nodiscard]] std::vector<std::uint32_t> term_frequencies(std::string_view lowered,
                                                           const std::vector<std::string>& terms);
 
-// `text` with ASCII letters lower-cased.
-[[nodiscard]] std::string lower_ascii(std::string_view text);
-
 }  // namespace gv::search

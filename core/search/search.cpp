@@ -11,20 +11,10 @@
 #include "core/search/snippet.hpp"
 #include "core/search/terms.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::search {
 namespace {
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string out;
-  for (const std::string& item : items) {
-    if (!out.empty()) {
-      out += separator;
-    }
-    out += item;
-  }
-  return out;
-}
 
 int count_lines_before(std::string_view text, std::size_t offset) {
   return static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
@@ -80,6 +70,40 @@ std::string_view kind_name(Hit::Kind kind) {
   return kind == Hit::Kind::memory ? "memory" : "entry";
 }
 
+void SearchIndex::set_memory(const Memory& memory, std::string_view body, Stamp stamp) {
+  const std::string keywords = util::join(memory.keywords, " ; ");
+  Document document = make_document({memory.title, keywords, memory.topic, memory.summary, body});
+  MemorySlot slot;
+  slot.stamp = stamp;
+  slot.blob_oid = memory.blob_oid;
+  slot.path = memory.path;
+  slot.title = memory.title;
+  slot.retrieval_count = memory.retrieval_count;
+  slot.summary = memory.summary;
+  slot.keywords = memory.keywords;
+  slot.topic = memory.topic;
+  slot.document = m_memory_documents.size();
+  m_memory_documents.push_back(std::move(document));
+  const auto found = m_memory_slots.find(memory.id);
+  if (found != m_memory_slots.end()) {
+    m_memory_documents[found->second.document].live = false;
+    ++m_dead_documents;
+    found->second = std::move(slot);
+  } else {
+    m_memory_slots.emplace(memory.id, std::move(slot));
+  }
+}
+
+void SearchIndex::drop_memory(std::string_view id) {
+  const auto found = m_memory_slots.find(id);
+  if (found == m_memory_slots.end()) {
+    return;
+  }
+  m_memory_documents[found->second.document].live = false;
+  ++m_dead_documents;
+  m_memory_slots.erase(found);
+}
+
 void SearchIndex::refresh(const std::vector<Memory>& memories, const Snapshot& snapshot) {
   std::set<std::string, std::less<>> current;
   for (const Memory& memory : memories) {
@@ -96,38 +120,16 @@ void SearchIndex::refresh(const std::vector<Memory>& memories, const Snapshot& s
     if (!bytes) {
       continue;
     }
-    const FrontmatterSplit split = split_frontmatter(*bytes);
-    const std::string keywords = join(memory.keywords, " ; ");
-    const Document document =
-        make_document({memory.title, keywords, memory.topic, memory.summary, split.body(*bytes)});
-    MemorySlot slot;
-    slot.blob_oid = memory.blob_oid;
-    slot.path = memory.path;
-    slot.title = memory.title;
-    slot.retrieval_count = memory.retrieval_count;
-    slot.summary = memory.summary;
-    slot.keywords = memory.keywords;
-    slot.topic = memory.topic;
-    if (found != m_memory_slots.end()) {
-      m_memory_documents[found->second.document].live = false;
-      ++m_dead_documents;
-      slot.document = m_memory_documents.size();
-      m_memory_documents.push_back(std::move(document));
-      found->second = std::move(slot);
-    } else {
-      slot.document = m_memory_documents.size();
-      m_memory_documents.push_back(std::move(document));
-      m_memory_slots.emplace(memory.id, std::move(slot));
+    set_memory(memory, split_frontmatter(*bytes).body(*bytes), {});
+  }
+  std::vector<std::string> gone;
+  for (const auto& [id, slot] : m_memory_slots) {
+    if (!current.contains(id)) {
+      gone.push_back(id);
     }
   }
-  for (auto it = m_memory_slots.begin(); it != m_memory_slots.end();) {
-    if (current.contains(it->first)) {
-      ++it;
-      continue;
-    }
-    m_memory_documents[it->second.document].live = false;
-    ++m_dead_documents;
-    it = m_memory_slots.erase(it);
+  for (const std::string& id : gone) {
+    drop_memory(id);
   }
   if (m_dead_documents > m_memory_slots.size()) {
     compact();
@@ -269,7 +271,7 @@ std::vector<Hit> SearchIndex::search(
   std::string normalized;
   for_each_word(query, [&](std::string_view word, std::size_t) {
     normalize_term(word, normalized);
-    shown.emplace(normalized, lower_ascii(word));
+    shown.emplace(normalized, util::to_lower_ascii(word));
   });
   // Snippets for memories come from their files, read again for the few hits shown.
   for (Hit& hit : hits) {
@@ -292,7 +294,7 @@ std::vector<Hit> SearchIndex::search(
       // Only the frontmatter matched: show the first field that holds a term.
       for (const auto& [key, text] : {std::pair<std::string_view, std::string>{"title", slot.title},
                                       {"summary", slot.summary},
-                                      {"keywords", join(slot.keywords, ", ")},
+                                      {"keywords", util::join(slot.keywords, ", ")},
                                       {"topic", slot.topic}}) {
         if (const auto snippet = best_line(text, hit.terms)) {
           const FrontmatterKey* field = split.find(key);

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,7 +16,8 @@
 
 namespace gv {
 class Snapshot;
-}
+class ParseCache;
+}  // namespace gv
 
 // `git vault search` and the MCP server's search_memories: memories ranked by BM25F over their
 // fields (doc/search.md), and working-memory entries (CLAUDE.local.md, registers, archive).
@@ -38,6 +41,9 @@ struct Hit {
   std::string tier;                // entries: `working`, `register` or `archive`
 };
 
+// `<common git dir>/git-vault/search-cache`: refresh_cached()'s file, beside the parse cache.
+[[nodiscard]] std::filesystem::path search_cache_path(const std::filesystem::path& common_dir);
+
 // `memory` or `entry`.
 [[nodiscard]] std::string_view kind_name(Hit::Kind kind);
 
@@ -60,9 +66,28 @@ class SearchIndex {
 
   [[nodiscard]] std::size_t memory_count() const { return m_memory_slots.size(); }
 
+  // For one-shot commands on large vaults: like refresh(), but the memory files are found by
+  // listing `<root>/.memory/10-Memories/` and comparing each file's stat data (inode, size,
+  // modification and change times) with what `cache_file` saved, so only files that changed
+  // are read, hashed and parsed (through `parse_cache()`, asked only then), as git's index
+  // spares `git status` from reading unchanged files. A file modified less than two seconds
+  // before it was saved is read again. The file is rewritten when anything changed; a
+  // missing, damaged or older-format file only costs a full read (doc/search.md, "Cost").
+  // Throws gv::Error when the work tree cannot be read; a failed save is silent.
+  void refresh_cached(const std::filesystem::path& root, const std::filesystem::path& cache_file,
+                      const Snapshot& snapshot, const std::function<ParseCache*()>& parse_cache);
+
  private:
+  struct Stamp {
+    std::uint64_t inode = 0;
+    std::int64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    std::int64_t ctime_ns = 0;
+    std::int64_t listed_ns = 0;  // when the file was read
+  };
   struct MemorySlot {
     std::size_t document = 0;  // index into m_memory_documents
+    Stamp stamp;               // refresh_cached() only
     std::string blob_oid;
     std::string path;
     std::string title;
@@ -86,10 +111,17 @@ class SearchIndex {
   [[nodiscard]] std::vector<Hit> entry_hits(const std::vector<std::string>& terms) const;
   void refresh_working(const Snapshot& snapshot);
   void compact();
+  void set_memory(const Memory& memory, std::string_view body, Stamp stamp);
+  void drop_memory(std::string_view id);
+  [[nodiscard]] bool load_cache(const std::string& bytes);
+  [[nodiscard]] std::string save_cache() const;
 
   std::vector<Document> m_memory_documents;
   std::map<std::string, MemorySlot, std::less<>> m_memory_slots;  // by memory id
   std::size_t m_dead_documents = 0;
+  // refresh_cached(): memory files that are not indexed (tombstoned or invalid), by path, so an
+  // unchanged one is not read again.
+  std::map<std::string, Stamp, std::less<>> m_skipped;
 
   std::vector<EntrySlot> m_entries;  // scan order, superseded ones left out
   std::vector<Document> m_entry_documents;
