@@ -11,12 +11,15 @@
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
+#include "core/gate/index_behind.hpp"
 #include "core/gate/print.hpp"
 #include "core/gate/range.hpp"
 #include "core/gate/registry.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/hooks/commit_gate.hpp"
 #include "core/hooks/skip.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
 
@@ -36,14 +39,14 @@ int finish(const std::vector<Finding>& findings) {
 }
 
 int run_range(const git::Repo& repo, const std::string& range, const GateOptions& options,
-              const Globals& globals) {
+              const OutputSettings& output) {
   const std::vector<CommitFindings> commits =
       run_range_gate(repo, range, gate_cache_file(repo), options);
   std::vector<Finding> all;
   for (const CommitFindings& commit : commits) {
     all.insert(all.end(), commit.findings.begin(), commit.findings.end());
   }
-  if (globals.json) {
+  if (output.json) {
     nlohmann::ordered_json document = findings_json(all);
     std::size_t at = 0;
     for (const CommitFindings& commit : commits) {
@@ -65,7 +68,7 @@ int run_range(const git::Repo& repo, const std::string& range, const GateOptions
   return finish(all);
 }
 
-int run_check(const CheckOptions& check, const Globals& globals) {
+int run_check(const CheckOptions& check, Session& session) {
   if (static_cast<int>(check.staged) + static_cast<int>(check.worktree) +
           static_cast<int>(check.range.has_value()) >
       1) {
@@ -73,14 +76,18 @@ int run_check(const CheckOptions& check, const Globals& globals) {
   }
   // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
   // a temporary index, and that is what is being committed.
-  const git::Repo repo = git::Repo::open_from_env();
+  git::Repo& repo = session.repo();
+  // An interrupted landing is settled first, unless a hook runs this on git's own index.
+  if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+    git::recover_interrupted_landing(repo);
+  }
 
   std::vector<Finding> findings;
   if (check.range || check.worktree) {
     const hooks::SkipSpec skip = hooks::skip_from_environment();
     std::fputs(hooks::skip_notice(skip).c_str(), stderr);
     if (check.range) {
-      return run_range(repo, *check.range, skip.gate_options(), globals);
+      return run_range(repo, *check.range, skip.gate_options(), session.output());
     }
     if (repo.is_bare()) {
       throw UsageError("check: --worktree needs a work tree; this repository is bare");
@@ -92,8 +99,14 @@ int run_check(const CheckOptions& check, const Globals& globals) {
     hooks::CommitGate gate = hooks::run_commit_gate(repo);
     std::fputs(hooks::skip_notice(gate.skip).c_str(), stderr);
     findings = std::move(gate.findings);
+    // Only outside a hook: during a commit the index is meant to differ from HEAD.
+    if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+      const std::vector<Finding> behind = index_behind_head_findings(repo);
+      findings.insert(findings.end(), behind.begin(), behind.end());
+    }
   }
-  print(globals.json ? util::dump_json(findings_json(findings)) : format_findings(findings));
+  print(session.output().json ? util::dump_json(findings_json(findings))
+                              : format_findings(findings));
   return finish(findings);
 }
 
@@ -121,7 +134,7 @@ Runner define_check(CLI::App& app) {
                  "Check every commit in A..B, each finding under the commit that introduced it");
   app.footer("Exit status: 0 when nothing blocks (warnings allowed), 1 when a gate rejects.\n" +
              skip_help());
-  return [options](const Globals& globals) -> int { return run_check(*options, globals); };
+  return [options](const Globals& globals) -> int { return run_check(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -34,10 +34,10 @@ struct Command {
   std::string_view name;
   std::string_view summary;
   Runner (*define)(CLI::App&);
-  bool hidden = false;
   // What main has the Session open before the runner starts, so a command run outside a
   // repository fails at once with one clear message.
   Need needs = Need::nothing;
+  bool hidden = false;  // plumbing for git (hooks, drivers): left out of the command list
 };
 
 Runner define_init(CLI::App& app);

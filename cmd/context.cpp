@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/agent/live_vault.hpp"
 #include "core/error.hpp"
+#include "core/session/session.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -24,7 +26,7 @@ struct Options {
   bool record = false;
 };
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   std::string task;
   for (const std::string& word : options.task) {
     task += (task.empty() ? "" : " ") + word;
@@ -32,7 +34,6 @@ int run(const Options& options, const Globals& globals) {
   if (task.empty() && !options.session) {
     throw UsageError("context needs a task description (or --session)");
   }
-  Session& session = *globals.session;
   const Clock& clock = session.clock();
   agent::LiveVault live(session.repo(), session.parse_cache());
   live.refresh();
@@ -40,11 +41,11 @@ int run(const Options& options, const Globals& globals) {
   if (options.session) {
     const agent::SessionBriefing briefing = agent::session_briefing(
         live.vault().memories, live.snapshot(), clock.today, live.pending(), options.budget);
-    if (globals.json) {
-      print_json(nlohmann::ordered_json{{"schema", 1},
-                                        {"memories", briefing.memories},
-                                        {"tokens", briefing.tokens},
-                                        {"text", briefing.text}});
+    if (session.output().json) {
+      util::print_json(nlohmann::ordered_json{{"schema", 1},
+                                              {"memories", briefing.memories},
+                                              {"tokens", briefing.tokens},
+                                              {"text", briefing.text}});
     } else {
       std::fputs(briefing.text.c_str(), stdout);
     }
@@ -63,10 +64,10 @@ int run(const Options& options, const Globals& globals) {
     try {
       live.record(ids, clock.today, "context");
     } catch (const Error& e) {
-      warn(fmt::format("retrievals not recorded: {}", e.what()));
+      util::print_warning(fmt::format("retrievals not recorded: {}", e.what()));
     }
   }
-  if (globals.json) {
+  if (session.output().json) {
     nlohmann::ordered_json out{{"schema", 1},
                                {"keywords", selection.keywords},
                                {"memories", nlohmann::ordered_json::array()},
@@ -79,7 +80,7 @@ int run(const Options& options, const Globals& globals) {
     }
     out["context"] =
         selection.picked.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(block);
-    print_json(out);
+    util::print_json(out);
   } else if (!selection.picked.empty()) {
     std::fputs(block.c_str(), stdout);
   }
@@ -112,7 +113,7 @@ Runner define_context(CLI::App& app) {
   app.add_flag("--record", options->record,
                "Count a retrieval of every memory in the block (retrieval journal inside the git "
                "directory; the work tree is not touched)");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

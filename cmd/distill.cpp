@@ -7,7 +7,6 @@
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/agent/journal.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
@@ -16,8 +15,13 @@
 #include "core/distill/vault_state.hpp"
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
+#include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
 #include "core/scoring/render.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -38,7 +42,7 @@ scoring::PendingRetrievalMap pending_retrievals(const git::Repo& repo) {
   try {
     return agent::read_journal(agent::journal_path(repo.common_dir())).by_id;
   } catch (const Error& e) {
-    warn(fmt::format("retrieval journal not read: {}", e.what()));
+    util::print_warning(fmt::format("retrieval journal not read: {}", e.what()));
     return {};
   }
 }
@@ -50,26 +54,30 @@ void warn_findings(const std::vector<Finding>& findings) {
     if (finding.severity != Severity::error) {
       continue;
     }
-    warn(finding.line ? fmt::format("{}:{}: {}", finding.path, *finding.line, finding.message)
-                      : fmt::format("{}: {}", finding.path, finding.message));
+    util::print_warning(finding.line
+                            ? fmt::format("{}:{}: {}", finding.path, *finding.line, finding.message)
+                            : fmt::format("{}: {}", finding.path, finding.message));
   }
 }
 
-int run_report(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
+int run_report(const Options& options, Session& session) {
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
+  LandingFlags landing = options.landing;
+  if (options.record) {
+    landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (snapshot.list(vault_path::k_root).empty()) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
                 vault_path::k_root);
   }
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  const distill::VaultState state =
-      distill::read_vault_state(snapshot, clock.today, cache.get(), pending_retrievals(repo));
+  const distill::VaultState state = distill::read_vault_state(
+      snapshot, session.clock().today, session.parse_cache(), pending_retrievals(repo));
   warn_findings(state.vault.findings);
   if (!state.index_findings.empty()) {
-    warn(fmt::format("{} cannot be read; scores use the memory files alone",
-                     vault_path::k_index_json));
+    util::print_warning(fmt::format("{} cannot be read; scores use the memory files alone",
+                                    vault_path::k_index_json));
   }
 
   if (options.record) {
@@ -81,14 +89,13 @@ int run_report(const Options& options, const Globals& globals) {
         fmt::format("Health report: {} purge, {} merge, {} compress, {} review candidates",
                     state.report.candidates.purge.size(), state.report.candidates.merge.size(),
                     state.report.candidates.compress.size(), state.report.candidates.review.size());
-    if (!globals.json) {
-      std::fputs(scoring::render_markdown(state.report, globals.verbose).c_str(), stdout);
+    if (!output.json) {
+      std::fputs(scoring::render_markdown(state.report, output.verbose).c_str(), stdout);
     }
-    return land_action(repo, snapshot, std::move(draft), clock, options.landing, globals,
-                       cache.get());
+    return land_action(session, snapshot, std::move(draft), landing);
   }
-  std::fputs(globals.json ? scoring::render_json(state.report).c_str()
-                          : scoring::render_markdown(state.report, globals.verbose).c_str(),
+  std::fputs(output.json ? scoring::render_json(state.report).c_str()
+                         : scoring::render_markdown(state.report, output.verbose).c_str(),
              stdout);
   return exit_code::k_ok;
 }
@@ -115,13 +122,15 @@ distill::Terminal stdio_terminal() {
 
 // Steps 1-5 of the shared skeleton for one mutating sub-mode; finish_action and land_action
 // do steps 6-7 and the commit.
-int run_sub_mode(const distill::SubMode& mode, const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
+int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& session) {
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
+  const Clock& clock = session.clock();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const WorktreeSnapshot snapshot(repo.workdir());
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  const distill::VaultState state =
-      distill::read_vault_state(snapshot, clock.today, cache.get(), pending_retrievals(repo));
+  const distill::VaultState state = distill::read_vault_state(
+      snapshot, clock.today, session.parse_cache(), pending_retrievals(repo));
   std::vector<Finding> errors;
   for (const Finding& finding : state.vault.findings) {
     if (finding.severity == Severity::error) {
@@ -139,7 +148,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   const distill::CandidateSet set = mode.candidates(context);
 
   if (options.dry_run) {
-    if (globals.json) {
+    if (output.json) {
       nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};
       for (const auto& [key, value] : set.dry_run_json.items()) {
         out[key] = value;
@@ -151,14 +160,14 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
       if (set.stop_message) {
         out["message"] = *set.stop_message;
       }
-      print_json(out);
+      util::print_json(out);
     } else {
       std::fputs((set.stop_message ? *set.stop_message + "\n" : set.dry_run_text).c_str(), stdout);
     }
     return exit_code::k_ok;
   }
   if (set.stop_message) {
-    std::fputs((*set.stop_message + "\n").c_str(), globals.json ? stderr : stdout);
+    std::fputs((*set.stop_message + "\n").c_str(), output.json ? stderr : stdout);
     return exit_code::k_ok;
   }
 
@@ -184,7 +193,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
         throw UsageError("--select: {}", selection.error);
       }
       indexes = selection.indexes;
-    } else if (interactive() && !globals.json) {
+    } else if (output.interactive() && !output.json) {
       if (automatic) {
         std::fputs((set.automatic_text + "\n").c_str(), stdout);
         automatic_shown = true;
@@ -207,7 +216,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
       return exit_code::k_no;
     }
     if (indexes.empty() && !automatic) {
-      std::fputs((set.none_selected_message + "\n").c_str(), globals.json ? stderr : stdout);
+      std::fputs((set.none_selected_message + "\n").c_str(), output.json ? stderr : stdout);
       return exit_code::k_ok;
     }
     nothing_selected = indexes.empty();
@@ -217,9 +226,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   }
 
   distill::Execution execution = mode.execute(context, selected);
-  const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing,
-                               globals, cache.get());
-  FILE* const report = globals.json ? stderr : stdout;
+  const int code = land_action(session, snapshot, std::move(execution.draft), landing);
+  FILE* const report = output.json ? stderr : stdout;
   if (automatic && !automatic_shown) {
     std::fputs((set.automatic_text + "\n").c_str(), report);
   }
@@ -232,7 +240,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   return code;
 }
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   std::vector<std::string_view> chosen;
   for (const auto& [name, given] : options.sub_modes) {
     if (given) {
@@ -244,7 +252,7 @@ int run(const Options& options, const Globals& globals) {
     if (options.dry_run || options.all || !options.select.empty()) {
       throw UsageError("--dry-run, --select and --all go with a sub-mode such as --purge");
     }
-    return run_report(options, globals);
+    return run_report(options, session);
   }
   if (options.record) {
     throw UsageError("--record goes with the report only; sub-modes always log their action");
@@ -252,7 +260,7 @@ int run(const Options& options, const Globals& globals) {
   if (options.all && !options.select.empty()) {
     throw UsageError("pass either --select or --all, not both");
   }
-  return run_sub_mode(*row->make(), options, globals);
+  return run_sub_mode(*row->make(), options, session);
 }
 
 }  // namespace
@@ -272,7 +280,7 @@ Runner define_distill(CLI::App& app) {
                "Leave the changes in the work tree instead of committing them");
   app.add_flag("--allow-dirty", options->landing.allow_dirty,
                "Run even when vault files have uncommitted changes");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

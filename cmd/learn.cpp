@@ -12,9 +12,10 @@
 #include <sstream>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/session/session.hpp"
 #include "core/util/file.hpp"
+#include "core/util/json_output.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
@@ -137,7 +138,7 @@ std::string describe(const agent::LearnDecision& decision) {
   return out;
 }
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   agent::LearnInput input;
   input.title = options.title;
   input.category = options.category;
@@ -160,7 +161,7 @@ int run(const Options& options, const Globals& globals) {
   } else {
     throw UsageError("learn needs content: --text TEXT, a FILE, or `-` for stdin");
   }
-  if (globals.json) {
+  if (session.output().json) {
     apply_json_input(bytes, input, as);
   } else {
     input.content = std::move(bytes);
@@ -170,7 +171,6 @@ int run(const Options& options, const Globals& globals) {
     override = agent::parse_learn_override(as);
   }
 
-  Session& session = *globals.session;
   agent::LearnFlags flags;
   flags.commit = !options.no_commit;
   flags.dry_run = options.dry_run;
@@ -179,7 +179,7 @@ int run(const Options& options, const Globals& globals) {
       session.repo(), input, override, session.clock().today, flags, session.parse_cache());
   const agent::LearnDecision& decision = outcome.learned.decision;
 
-  if (globals.json) {
+  if (session.output().json) {
     nlohmann::ordered_json out{
         {"schema", 1},
         {"operation", std::string(agent::op_name(decision.op))},
@@ -197,7 +197,7 @@ int run(const Options& options, const Globals& globals) {
                                  {"shared", match.shared},
                                  {"recommended", std::string(agent::op_name(match.recommended))}});
     }
-    print_json(out);
+    util::print_json(out);
     return exit_code::k_ok;
   }
   std::string text = describe(decision);
@@ -234,7 +234,7 @@ Runner define_learn(CLI::App& app) {
   app.add_flag("--dry-run", options->dry_run, "Show the classification; write nothing");
   app.add_flag("--allow-dirty", options->allow_dirty,
                "Commit even while vault paths have uncommitted changes");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

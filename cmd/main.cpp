@@ -14,35 +14,37 @@
 namespace gv::cmd {
 namespace {
 
-// What the commands that read the vault of the work tree need.
-constexpr Need k_vault_reader = Need::repository | Need::work_tree | Need::parse_cache;
+constexpr Need k_repo = Need::repository;
+constexpr Need k_work_tree = Need::repository | Need::work_tree;
+constexpr Need k_vault = Need::repository | Need::work_tree | Need::parse_cache;
 
 // Help order. Each subcommand lives in cmd/<name>.cpp and exports only define_<name>.
 constexpr std::array k_commands{
-    Command{"init", "Scaffold a vault, its git attributes and hooks", define_init},
-    Command{"check", "Run the commit gates (ids, schema, stale index)", define_check},
-    Command{"index", "Regenerate the generated index files", define_index},
-    Command{"distill", "Health report, or one maintenance action as a commit", define_distill},
-    Command{"recall", "Working-memory ids and maintenance", define_recall},
-    Command{"log", "The distill log with each entry's commit", define_log},
-    Command{"revert", "Undo one maintenance action as a new commit", define_revert},
-    Command{"review", "What a branch changes in the vault, for a pull request", define_review},
-    // search reads the parse cache only for files its own search cache has not seen.
-    Command{"search", "Find memories and working-memory entries", define_search, false,
-            Need::repository | Need::work_tree},
-    Command{"show", "Print memories by id", define_show, false, k_vault_reader},
+    Command{"init", "Scaffold a vault, its git attributes and hooks", define_init, k_work_tree},
+    Command{"check", "Run the commit gates (ids, schema, stale index)", define_check, k_repo},
+    Command{"index", "Regenerate the generated index files", define_index, k_vault},
+    Command{"distill", "Health report, or one maintenance action as a commit", define_distill,
+            k_vault},
+    Command{"recall", "Working-memory ids and maintenance", define_recall, k_work_tree},
+    Command{"log", "The distill log with each entry's commit", define_log, k_work_tree},
+    Command{"revert", "Undo one maintenance action as a new commit", define_revert, k_vault},
+    Command{"review", "What a branch changes in the vault, for a pull request", define_review,
+            k_repo},
+    // search opens the parse cache only for files its own search cache has not seen.
+    Command{"search", "Find memories and working-memory entries", define_search, k_work_tree},
+    Command{"show", "Print memories by id", define_show, k_vault},
     Command{"context", "The memory context block for a task, or a session briefing", define_context,
-            false, k_vault_reader},
-    Command{"learn", "Create or update a memory from text, a file or stdin", define_learn, false,
-            k_vault_reader},
-    Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp, false,
-            k_vault_reader},
-    Command{"hooks", "Install, remove or inspect the git hooks", define_hooks},
-    Command{"hook", "Entry point of the installed hook shims", define_hook, true},
+            k_vault},
+    Command{"learn", "Create or update a memory from text, a file or stdin", define_learn, k_vault},
+    Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp, k_vault},
+    Command{"hooks", "Install, remove or inspect the git hooks", define_hooks, k_repo},
+    // Hooks open the repository themselves from git's environment, inside their own error
+    // handling (an advisory hook never fails the merge); the drivers get files, not a repository.
+    Command{"hook", "Entry point of the installed hook shims", define_hook, Need::nothing, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
-            define_merge_driver, true},
+            define_merge_driver, Need::nothing, true},
     Command{"diff-text", "Textconv of the memory diff driver: frontmatter one field per line",
-            define_diff_text, true},
+            define_diff_text, Need::nothing, true},
 };
 
 int run(int argc, char** argv) {

@@ -8,10 +8,12 @@
 #include <string>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
 #include "core/mcp/server.hpp"
 #include "core/mcp/vault_tools.hpp"
+#include "core/session/session.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -23,12 +25,11 @@ struct Options {
   bool no_record = false;
 };
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   // A client that goes away mid-answer must end the server quietly, not kill it with SIGPIPE
   // before it can notice.
   std::signal(SIGPIPE, SIG_IGN);
   // One Session serves every request: the repository stays open, the clock moves on.
-  Session& session = *globals.session;
   git::Repo& repo = session.repo();
   mcp::VaultToolOptions tool_options;
   tool_options.allow_write = options.allow_write;
@@ -49,8 +50,8 @@ int run(const Options& options, const Globals& globals) {
       "helped." +
       std::string(options.allow_write ? " Save durable lessons with write_memory." : "");
   mcp::Server server(tools, std::move(info));
-  if (globals.verbose) {
-    note(fmt::format("MCP server for {} ready on stdio", repo.workdir().string()));
+  if (session.output().verbose) {
+    util::print_note(fmt::format("MCP server for {} ready on stdio", repo.workdir().string()));
   }
   std::string line;
   while (std::getline(std::cin, line)) {
@@ -75,7 +76,7 @@ Runner define_mcp(CLI::App& app) {
                "Offer write_memory (creates and updates memories as commits)");
   app.add_flag("--no-record", options->no_record,
                "get_memory and build_context do not count retrievals");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

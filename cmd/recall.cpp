@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -23,7 +22,9 @@
 #include "core/recall/metadata.hpp"
 #include "core/recall/plans.hpp"
 #include "core/recall/scan.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -111,9 +112,11 @@ nlohmann::json to_json(const recall::InitIdsPlan& plan, bool dry_run, int metada
                         {"findings", std::move(findings)}};
 }
 
-int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
-  const Clock clock = resolve_clock(globals.today, globals.now);
-  git::Repo repo = git::Repo::discover(fs::current_path());
+int run_init_ids(const InitIdsOptions& options, Session& session) {
+  const Clock& clock = session.clock();
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(repo.workdir());
   const std::string now = format_instant(clock.now);
 
@@ -136,12 +139,12 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
 
   if (!options.dry_run) {
     landing::land_recall_init_ids(repo, snapshot,
-                                  recall::init_ids_plan(plan, metadata, metadata_added));
+                                  recall::init_ids_plan(plan, metadata, metadata_added),
+                                  std::move(read_state));
   }
 
-  if (globals.json) {
-    std::fputs((to_json(plan, options.dry_run, metadata_added, warnings).dump() + "\n").c_str(),
-               stdout);
+  if (output.json) {
+    util::print_json(to_json(plan, options.dry_run, metadata_added, warnings));
     return exit_code::k_ok;
   }
   for (const Finding& finding : warnings) {
@@ -158,7 +161,7 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
     std::fputs(out.c_str(), stdout);
     return exit_code::k_ok;
   }
-  if (globals.verbose) {
+  if (output.verbose) {
     for (const recall::TaggedLine& line : plan.tagged) {
       std::fputs(fmt::format("tagged {}:{} ^{}\n", line.path, line.line, line.id).c_str(), stderr);
     }
@@ -274,10 +277,12 @@ std::optional<recall::Decisions> ask_decisions(const recall::Analysis& analysis)
   return decisions;
 }
 
-int run_maintain(const MaintainOptions& options, const Globals& globals) {
-  const Clock clock = resolve_clock(globals.today, globals.now);
-  git::Repo repo = git::Repo::discover(fs::current_path());
+int run_maintain(const MaintainOptions& options, Session& session) {
+  const Clock& clock = session.clock();
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
   const fs::path root = repo.workdir();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(root);
 
   std::error_code ec;
@@ -328,8 +333,8 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
   }
 
   if (options.dry_run) {
-    if (globals.json) {
-      print_out(recall::analysis_json(analysis).dump() + "\n");
+    if (output.json) {
+      util::print_json(recall::analysis_json(analysis));
     } else {
       print_out(recall::render_presentation(analysis));
       print_out("\n" +
@@ -339,11 +344,11 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
     return exit_code::k_ok;
   }
 
-  if (!globals.json) {
+  if (!output.json) {
     print_out(recall::render_presentation(analysis));
   }
   if (analysis.candidate_count() > 0 && !flags_decide) {
-    if (globals.json || ::isatty(STDIN_FILENO) == 0 || ::isatty(STDOUT_FILENO) == 0) {
+    if (output.json || !output.interactive()) {
       std::fputs(
           "git-vault: nothing changed: no terminal to ask on; pass --decide ID=ACTION[:days] "
           "(repeatable) or --apply-all, or --dry-run to look only\n",
@@ -367,9 +372,9 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
 
   landing::RecallOutcome outcome;
   if (!result.empty()) {
-    outcome =
-        landing::land_recall_maintain(repo, snapshot, recall::maintain_plan(result, clock.now),
-                                      {!options.no_commit, options.allow_dirty});
+    outcome = landing::land_recall_maintain(
+        repo, snapshot, recall::maintain_plan(result, clock.now),
+        {!options.no_commit, options.allow_dirty, std::move(read_state)});
     if (outcome.untracked) {
       std::fputs(
           "git-vault: note: CLAUDE.local.md and memory/ are not tracked by git; the changes are in "
@@ -387,7 +392,7 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
     }
   }
 
-  if (globals.json) {
+  if (output.json) {
     nlohmann::json document = recall::analysis_json(analysis);
     nlohmann::json applied = nlohmann::json::array();
     for (const auto& [id, action] : result.applied) {
@@ -400,7 +405,7 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
     document["applied"] = std::move(applied);
     document["written"] = std::move(written);
     document["commit"] = outcome.commit ? nlohmann::json(*outcome.commit) : nlohmann::json(nullptr);
-    print_out(document.dump() + "\n");
+    util::print_json(document);
     return exit_code::k_ok;
   }
   print_out("\n" + recall::render_secondary(result.secondary) + "\n" + result.summary);
@@ -444,10 +449,10 @@ Runner define_recall(CLI::App& app) {
 
   return [init_ids, init_options, maintain, maintain_options](const Globals& globals) -> int {
     if (init_ids->parsed()) {
-      return run_init_ids(*init_options, globals);
+      return run_init_ids(*init_options, *globals.session);
     }
     if (maintain->parsed()) {
-      return run_maintain(*maintain_options, globals);
+      return run_maintain(*maintain_options, *globals.session);
     }
     throw UsageError("recall: unknown subcommand");
   };

@@ -6,9 +6,11 @@
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
 #include "core/landing/revert_search.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 
 namespace gv::cmd {
@@ -22,8 +24,10 @@ struct Options {
 
 using landing::short_id;
 
-int run(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
+int run(const Options& options, Session& session) {
+  git::Repo& repo = session.repo();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const landing::RevertSearch search = landing::find_revert(repo, options.target, options.force);
   const git::CommitInfo& action = search.action;
   if (search.status == landing::RevertSearch::Status::nothing_changed) {
@@ -44,9 +48,8 @@ int run(const Options& options, const Globals& globals) {
   }
 
   const WorktreeSnapshot snapshot(repo.workdir());
-  const int code = land_action(repo, snapshot, distill::revert_draft(search.request),
-                               clock_of(globals), options.landing, globals);
-  if (code == exit_code::k_ok && !globals.json) {
+  const int code = land_action(session, snapshot, distill::revert_draft(search.request), landing);
+  if (code == exit_code::k_ok && !session.output().json) {
     std::fputs(fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id),
                            action.summary, search.request.restored.size())
                    .c_str(),
@@ -67,7 +70,7 @@ Runner define_revert(CLI::App& app) {
                "Leave the changes in the work tree instead of committing them");
   app.add_flag("--allow-dirty", options->landing.allow_dirty,
                "Run even when vault files have uncommitted changes");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/agent/live_vault.hpp"
 #include "core/error.hpp"
+#include "core/session/session.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -31,12 +33,11 @@ std::string render_hit(const search::Hit& hit) {
   return fmt::format("{} {} ({:.2f})\n    {}\n", where, what, hit.score, hit.snippet);
 }
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   std::string query;
   for (const std::string& word : options.query) {
     query += (query.empty() ? "" : " ") + word;
   }
-  Session& session = *globals.session;
   const Clock& clock = session.clock();
   agent::LiveVault live(session.repo(), nullptr);
   live.refresh_search([&session] { return session.parse_cache(); });
@@ -55,16 +56,16 @@ int run(const Options& options, const Globals& globals) {
     try {
       live.record(ids, clock.today, "search");
     } catch (const Error& e) {
-      warn(fmt::format("retrievals not recorded: {}", e.what()));
+      util::print_warning(fmt::format("retrievals not recorded: {}", e.what()));
     }
   }
-  if (globals.json) {
+  if (session.output().json) {
     nlohmann::ordered_json out{
         {"schema", 1}, {"query", query}, {"results", nlohmann::ordered_json::array()}};
     for (const search::Hit& hit : hits) {
       out["results"].push_back(agent::hit_json(hit));
     }
-    print_json(out);
+    util::print_json(out);
   } else {
     std::string text;
     for (const search::Hit& hit : hits) {
@@ -100,7 +101,7 @@ Runner define_search(CLI::App& app) {
   app.add_flag("--record", options->record,
                "Count a retrieval of every memory found (in the retrieval journal inside the git "
                "directory; the work tree is not touched)");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -7,10 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/agent/live_vault.hpp"
 #include "core/error.hpp"
 #include "core/memory/parse.hpp"
+#include "core/session/session.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -28,8 +30,7 @@ std::string id_of(std::string_view argument) {
   return std::string(argument);
 }
 
-int run(const Options& options, const Globals& globals) {
-  Session& session = *globals.session;
+int run(const Options& options, Session& session) {
   const Clock& clock = session.clock();
   agent::LiveVault live(session.repo(), session.parse_cache());
   live.refresh();
@@ -60,7 +61,7 @@ int run(const Options& options, const Globals& globals) {
     if (!bytes) {
       throw Error("{}: cannot read", memory->path);
     }
-    if (globals.json) {
+    if (session.output().json) {
       out["memories"].push_back(agent::memory_json(*memory, *bytes));
     } else {
       // Like head(1): a header per file only when there are several.
@@ -80,11 +81,11 @@ int run(const Options& options, const Globals& globals) {
     try {
       live.record(active, clock.today, "show");
     } catch (const Error& e) {
-      warn(fmt::format("retrievals not recorded: {}", e.what()));
+      util::print_warning(fmt::format("retrievals not recorded: {}", e.what()));
     }
   }
-  if (globals.json) {
-    print_json(out);
+  if (session.output().json) {
+    util::print_json(out);
   } else {
     std::fputs(text.c_str(), stdout);
   }
@@ -99,7 +100,7 @@ Runner define_show(CLI::App& app) {
   app.add_flag("--record", options->record,
                "Count a retrieval of every active memory shown (in the retrieval journal inside "
                "the git directory; the work tree is not touched)");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

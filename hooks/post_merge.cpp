@@ -11,6 +11,7 @@
 #include "core/git/repo.hpp"
 #include "core/hooks/reindex.hpp"
 #include "core/landing/land.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
 #include "core/vault/vault.hpp"
@@ -41,11 +42,11 @@ void report_duplicates(const Snapshot& merged) {
   }
 }
 
-void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
+void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& today,
+             git::ReadState read_state) {
   if (merged.list(".memory/").empty()) {
     return;  // no vault in this repository
   }
-  const Date today = resolve_clock(std::nullopt, std::nullopt).today;
   std::optional<Reindex> reindex = build_reindex(merged, today, nullptr);
   if (!reindex) {
     return;
@@ -71,6 +72,7 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
   built.carried = std::move(reindex->carried);
   landing::Target target;
   target.guarded_paths = {".memory/"};
+  target.read_state = std::move(read_state);
   const landing::Landed landed = landing::apply(repo, std::move(built), target);
   const std::string carried =
       landed.carried.empty() ? std::string{}
@@ -82,14 +84,15 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
 
 }  // namespace
 
-int run_post_merge(std::span<const std::string> git_args) {
+int run_post_merge(Session& session, std::span<const std::string> git_args) {
   // git passes "1" when the merge was a squash: nothing was committed, so neither is ours.
   const bool squash = !git_args.empty() && git_args.front() == "1";
   try {
-    git::Repo repo = git::Repo::open_from_env();
+    git::Repo& repo = session.repo();
     if (!repo.head_commit()) {
       return 0;
     }
+    git::ReadState read_state = git::capture_read_state(repo, {".memory/"});
     // A squash merge leaves its result staged, not committed.
     std::unique_ptr<Snapshot> merged;
     if (squash) {
@@ -98,7 +101,7 @@ int run_post_merge(std::span<const std::string> git_args) {
       merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
     }
     report_duplicates(*merged);
-    reindex(repo, *merged, squash);
+    reindex(repo, *merged, squash, session.clock().today, std::move(read_state));
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
     warn(fmt::format("warning: {}", e.what()));

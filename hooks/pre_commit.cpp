@@ -5,15 +5,16 @@
 #include "core/gate/print.hpp"
 #include "core/git/repo.hpp"
 #include "core/hooks/commit_gate.hpp"
+#include "core/session/session.hpp"
 #include "hooks/hooks.hpp"
 
 namespace gv::hooks {
 
-int run_pre_commit(std::span<const std::string> git_args) {
+int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   (void)git_args;  // pre-commit takes no arguments
   // From the environment: during `git commit -a` the index being committed is GIT_INDEX_FILE,
   // not .git/index, and in a linked worktree GIT_DIR names the worktree's git dir.
-  const git::Repo repo = git::Repo::open_from_env();
+  const git::Repo& repo = session.repo();
   // The same function as `git vault check --staged`: same input, same answer.
   const CommitGate gate = run_commit_gate(repo);
   std::fputs(skip_notice(gate.skip).c_str(), stderr);

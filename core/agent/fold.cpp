@@ -74,10 +74,15 @@ FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals, ParseC
 namespace {
 
 FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool allow_dirty,
-                       ParseCache* cache) {
+                       ParseCache* cache, const std::optional<git::ReadState>& read_state) {
   FoldResult result;
   if (journal.totals().records == 0 && journal.totals().bad_lines == 0) {
     return result;
+  }
+  // Taken before the read (git::capture_read_state), unless the caller read the vault already.
+  std::optional<git::ReadState> state = read_state;
+  if (!state) {
+    state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
   }
   const WorktreeSnapshot snapshot(repo.workdir());
   FoldPlan fold = plan_fold(snapshot, journal.totals(), cache);
@@ -88,6 +93,7 @@ FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool a
     landing::Target target;
     target.allow_dirty = allow_dirty;
     target.guarded_paths = {std::string(vault_path::k_root)};
+    target.read_state = std::move(state);
     result.commit = landing::land(repo, snapshot, landing::IndexRegeneration{std::move(fold.plan)},
                                   context, target)
                         .commit;
@@ -124,14 +130,14 @@ std::string add_retrievals(std::string_view path, std::string_view bytes,
 
 FoldResult fold_journal(git::Repo& repo, Date today, bool allow_dirty, ParseCache* cache) {
   JournalFold journal(journal_path(repo.common_dir()));
-  return fold_locked(journal, repo, today, allow_dirty, cache);
+  return fold_locked(journal, repo, today, allow_dirty, cache, std::nullopt);
 }
 
 FoldResult fold_before_action(git::Repo& repo, Plan& action, Date today, bool allow_dirty,
-                              ParseCache* cache) {
+                              ParseCache* cache, const std::optional<git::ReadState>& read_state) {
   JournalFold journal(journal_path(repo.common_dir()));
   const scoring::PendingRetrievalMap pending = journal.totals().by_id;
-  FoldResult result = fold_locked(journal, repo, today, allow_dirty, cache);
+  FoldResult result = fold_locked(journal, repo, today, allow_dirty, cache, read_state);
   if (!result.commit) {
     return result;
   }

@@ -7,16 +7,13 @@
 
 #include "core/agent/journal.hpp"
 #include "core/dates.hpp"
+#include "core/git/transaction.hpp"
 #include "core/plan.hpp"
 
 namespace gv {
 class Snapshot;
 class ParseCache;
 }  // namespace gv
-
-namespace gv::git {
-class Repo;
-}
 
 namespace gv::agent {
 
@@ -52,7 +49,10 @@ FoldResult fold_journal(git::Repo& repo, Date today, bool allow_dirty, ParseCach
 // the same retrieval counts added on top of the action's own bytes, so the action commit keeps
 // them and a later revert of the action does not lose them. Call it after the action was
 // planned and before it is finished against the work tree (which then holds the fold).
+// `read_state` (when set) is what the action read: the fold refuses, as the action would, when
+// the vault moved since.
 FoldResult fold_before_action(git::Repo& repo, Plan& action, Date today, bool allow_dirty,
-                              ParseCache* cache = nullptr);
+                              ParseCache* cache = nullptr,
+                              const std::optional<git::ReadState>& read_state = std::nullopt);
 
 }  // namespace gv::agent

@@ -624,6 +624,12 @@ LearnOutcome learn(git::Repo& repo, const LearnInput& input,
                    const std::optional<LearnOverride>& override, Date today,
                    const LearnFlags& flags, ParseCache* cache) {
   refuse_secrets(input);
+  // The state the plan is computed from, taken before the read: the landing refuses when the
+  // vault moved meanwhile (git::capture_read_state).
+  std::optional<git::ReadState> read_state;
+  if (!flags.dry_run) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   LearnOutcome outcome;
   outcome.learned = plan_learn(snapshot, input, override, today, cache);
@@ -639,6 +645,7 @@ LearnOutcome learn(git::Repo& repo, const LearnInput& input,
   // nothing of the user's is overwritten, so uncommitted vault changes need not block it.
   target.allow_dirty = flags.allow_dirty || !flags.commit;
   target.guarded_paths = {std::string(vault_path::k_root)};
+  target.read_state = std::move(read_state);
   landing::Landed landed = landing::land(
       repo, snapshot, landing::IndexRegeneration{outcome.learned.plan}, context, target);
   outcome.commit = landed.commit;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/json/parse.hpp"
 #include "core/json/text.hpp"
 #include "core/memory/lines.hpp"
 
@@ -48,12 +49,11 @@ DistillLog::DistillLog()
 
 DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
   DistillLog log;
-  try {
-    log.m_doc = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error("{}:{}: distill log is not valid JSON ({})", path,
-                line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), e.what());
+  auto parsed = json_text::parse<Json>(text);
+  if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
+    throw Error("{}:{}: distill log is not valid JSON ({})", path, failure->line, failure->reason);
   }
+  log.m_doc = std::move(std::get<Json>(parsed));
   if (!log.m_doc.is_object() || !log.m_doc.contains("operations") ||
       !log.m_doc["operations"].is_array()) {
     throw Error("{}:1: distill log has no `operations` array", path);

@@ -51,7 +51,7 @@ bool is_tracked(const git::Repo& repo, const std::optional<std::string>& head_tr
 
 // A commit whose plan holds paths git ignores and does not track: those paths are written to
 // the work tree first, so the commit stays the last step, and put back if the commit fails.
-void apply_with_ignored(git::Repo& repo, Landed& landed, const git::ApplyOptions& options) {
+void apply_with_ignored(git::Repo& repo, Landed& landed, git::ApplyOptions options) {
   const std::optional<std::string> head_tree = repo.head_tree();
   Plan committed = landed.plan;
   Plan loose;
@@ -84,6 +84,9 @@ void apply_with_ignored(git::Repo& repo, Landed& landed, const git::ApplyOptions
   }
   git::ApplyOptions loose_options;
   loose_options.commit = false;
+  // The read state is checked by the first write; the second would see the first's files.
+  loose_options.read_state = std::move(options.read_state);
+  options.read_state.reset();
   (void)git::apply(repo, loose, loose_options);
   if (committed.empty()) {
     return;
@@ -92,6 +95,7 @@ void apply_with_ignored(git::Repo& repo, Landed& landed, const git::ApplyOptions
     landed.commit = git::apply(repo, committed, options);
   } catch (...) {
     try {
+      loose_options.read_state.reset();
       (void)git::apply(repo, originals, loose_options);
     } catch (const Error&) {
       // Best effort: the commit's error is the one to report.
@@ -127,6 +131,7 @@ Landed apply(git::Repo& repo, Built built, const Target& target) {
   options.commit = target.commit;
   options.allow_dirty = target.allow_dirty;
   options.guarded_paths = target.guarded_paths;
+  options.read_state = target.read_state;
   if (!target.commit) {
     (void)git::apply(repo, landed.plan, options);
     for (const auto& [path, bytes] : landed.plan.changes) {

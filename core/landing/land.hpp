@@ -8,16 +8,13 @@
 
 #include "core/dates.hpp"
 #include "core/distill/finish.hpp"
+#include "core/git/transaction.hpp"
 #include "core/plan.hpp"
 
 namespace gv {
 class Snapshot;
 class ParseCache;
 }  // namespace gv
-
-namespace gv::git {
-class Repo;
-}
 
 // The one path by which a run changes the repository: every command and hook hands its edits
 // to land(), which completes them into the final Plan and applies that with the one
@@ -71,6 +68,9 @@ struct Target {
   // Paths git ignores and does not track are written to the work tree only, just before the
   // commit, and put back if the commit fails (working memory is often kept out of git).
   bool ignored_to_work_tree = false;
+  // What the caller read the repository from (git::capture_read_state, taken before the read):
+  // the landing refuses when HEAD, an index entry or a work tree file under it moved since.
+  std::optional<git::ReadState> read_state;
 };
 
 struct Landed : Built {

@@ -29,6 +29,7 @@ RecallOutcome land_recall_maintain(git::Repo& repo, const Snapshot& before, Plan
   target.allow_dirty = options.allow_dirty;
   target.guarded_paths = recall_guarded_paths();
   target.ignored_to_work_tree = true;
+  target.read_state = options.read_state;
   if (!recall_tracked(repo)) {
     outcome.untracked = true;
     target.commit = false;
@@ -40,10 +41,12 @@ RecallOutcome land_recall_maintain(git::Repo& repo, const Snapshot& before, Plan
   return outcome;
 }
 
-void land_recall_init_ids(git::Repo& repo, const Snapshot& before, Plan plan) {
+void land_recall_init_ids(git::Repo& repo, const Snapshot& before, Plan plan,
+                          std::optional<git::ReadState> read_state) {
   Target target;
   target.commit = false;
   target.allow_dirty = true;
+  target.read_state = std::move(read_state);
   (void)land(repo, before, std::move(plan), Context{}, target);
 }
 

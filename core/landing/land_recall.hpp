@@ -4,13 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "core/git/transaction.hpp"
 #include "core/plan.hpp"
 
 namespace gv {
 class Snapshot;
-}
-namespace gv::git {
-class Repo;
 }
 
 namespace gv::landing {
@@ -21,6 +19,8 @@ namespace gv::landing {
 struct RecallOptions {
   bool commit = true;  // false: `--no-commit`
   bool allow_dirty = false;
+  // What the run read (git::capture_read_state before the scan); the landing refuses if it moved.
+  std::optional<git::ReadState> read_state;
 };
 
 struct RecallOutcome {
@@ -42,6 +42,7 @@ RecallOutcome land_recall_maintain(git::Repo& repo, const Snapshot& before, Plan
 
 // Lands a `recall init-ids` plan in the work tree: every file is written to a temporary file
 // first and renamed only when all were written, so a failure leaves the work tree as it was.
-void land_recall_init_ids(git::Repo& repo, const Snapshot& before, Plan plan);
+void land_recall_init_ids(git::Repo& repo, const Snapshot& before, Plan plan,
+                          std::optional<git::ReadState> read_state = std::nullopt);
 
 }  // namespace gv::landing

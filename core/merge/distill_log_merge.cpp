@@ -6,16 +6,20 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/json/parse.hpp"
+
 namespace gv::merge {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
 std::optional<Json> parse_log(std::string_view text) {
-  Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    return std::nullopt;
+  auto parsed = json_text::parse<Json>(text);
+  Json* const doc_ptr = std::get_if<Json>(&parsed);
+  if (doc_ptr == nullptr || !doc_ptr->is_object()) {
+    return std::nullopt;  // the driver leaves a conflict for the user
   }
+  Json doc = std::move(*doc_ptr);
   const auto operations = doc.find("operations");
   if (operations == doc.end() || !operations->is_array()) {
     return std::nullopt;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/json/parse.hpp"
 #include "core/memory/lines.hpp"
 
 namespace gv {
@@ -23,20 +24,6 @@ Finding warning(std::string_view path, std::string id, std::string message) {
   finding.message = std::move(message);
   finding.fix = "git vault index";
   return finding;
-}
-
-// nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 5:
-// syntax error ..."; our Finding carries the line itself, so keep only the part after it.
-std::string parse_error_reason(std::string_view what) {
-  const std::size_t column = what.find(", column ");
-  if (column != std::string_view::npos) {
-    const std::size_t colon = what.find(": ", column);
-    if (colon != std::string_view::npos) {
-      return std::string(what.substr(colon + 2));
-    }
-  }
-  const std::size_t bracket = what.find("] ");
-  return std::string(bracket == std::string_view::npos ? what : what.substr(bracket + 2));
 }
 
 std::optional<std::int64_t> as_count(const OrderedJson& value) {
@@ -66,21 +53,18 @@ std::optional<std::int64_t> as_count(const OrderedJson& value) {
 
 IndexReadResult read_index(std::string_view path, std::string_view bytes) {
   IndexReadResult result;
-  OrderedJson document;
-  try {
-    document = OrderedJson::parse(bytes.begin(), bytes.end());
-  } catch (const OrderedJson::parse_error& error) {
-    // `byte` is 1-based and points at the character that failed.
-    const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+  auto parsed = json_text::parse<OrderedJson>(bytes);
+  if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
     Finding finding;
     finding.check = "stale-index";
     finding.path = std::string(path);
-    finding.line = line_of_offset(bytes, offset);
-    finding.message = fmt::format("invalid JSON: {}", parse_error_reason(error.what()));
+    finding.line = static_cast<int>(failure->line);
+    finding.message = fmt::format("invalid JSON: {}", failure->reason);
     finding.fix = "git vault index";
     result.findings.push_back(std::move(finding));
     return result;
   }
+  OrderedJson document = std::move(std::get<OrderedJson>(parsed));
   if (!document.is_object()) {
     Finding finding;
     finding.check = "stale-index";

@@ -146,7 +146,7 @@ TEST_CASE("check --json parses when a finding holds bytes that are not UTF-8", "
           finding["path"].get<std::string>() + finding["message"].get<std::string>();
       replaced += contains(text, "\xef\xbf\xbd") ? 1 : 0;  // U+FFFD
     }
-    CHECK(replaced == 2);
+    CHECK(replaced == 1);  // the file name that is not UTF-8 is skipped before the gate
   }
   sandbox.commit_all("non-UTF-8 names");
   const Result range = sandbox.vault({"--json", "check", "--range", "HEAD~1..HEAD"});

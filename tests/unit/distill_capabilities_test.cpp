@@ -73,17 +73,19 @@ TEST_CASE("compress asks the summariser it is given and writes what it returned"
   SECTION("output the summary check rejects names the summariser and writes nothing") {
     fake.summarize = [](const SummaryRequest&) { return std::string("## History\n"); };
     const gv::distill::SubModeContext bad{f.state, f.snapshot, f.clock, fake};
+    // A batch names each memory it had to skip; with none left, the run fails with the reasons.
     CHECK_THROWS_WITH(f.compress->execute(bad, set.candidates),
-                      Catch::StartsWith("summarizer `fake summariser` printed a `## History` "
-                                        "heading"));
+                      Catch::StartsWith("no memory could be compressed: MEM-big (summarizer "
+                                        "`fake summariser` printed a `## History` heading"));
   }
-  SECTION("a failing summariser stops the run with its own error") {
+  SECTION("a failing summariser stops the run with its own error, naming the memory") {
     fake.summarize = [](const SummaryRequest&) -> std::string {
       throw gv::Error("summarizer `fake` exited with status 3");
     };
     const gv::distill::SubModeContext failing{f.state, f.snapshot, f.clock, fake};
     CHECK_THROWS_WITH(f.compress->execute(failing, set.candidates),
-                      "summarizer `fake` exited with status 3");
+                      "no memory could be compressed: MEM-big (summarizer `fake` exited with "
+                      "status 3)");
   }
 }
 
