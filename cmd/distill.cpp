@@ -8,6 +8,7 @@
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "cmd/telemetry.hpp"
+#include "core/agent/journal.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/sub_mode_registry.hpp"
@@ -41,6 +42,16 @@ struct Options {
   LandingFlags landing;
 };
 
+// Retrievals recorded in the journal and not yet folded (D16): scoring counts them.
+scoring::PendingRetrievalMap pending_retrievals(const git::Repo& repo) {
+  try {
+    return agent::read_journal(agent::journal_path(repo.common_dir())).by_id;
+  } catch (const Error& e) {
+    util::print_warning(fmt::format("retrieval journal not read: {}", e.what()));
+    return {};
+  }
+}
+
 // Findings about individual files do not stop a report: it scores what it could read and says
 // what it skipped, so a partly broken vault still gets its health report.
 void warn_findings(const std::vector<Finding>& findings) {
@@ -66,8 +77,8 @@ int run_report(const Options& options, Session& session) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
                 vault_path::k_root);
   }
-  const distill::VaultState state =
-      distill::read_vault_state(snapshot, session.clock().today, session.parse_cache());
+  const distill::VaultState state = distill::read_vault_state(
+      snapshot, session.clock().today, session.parse_cache(), pending_retrievals(repo));
   warn_findings(state.vault.findings);
   if (!state.index_findings.empty()) {
     util::print_warning(fmt::format("{} cannot be read; scores use the memory files alone",
@@ -123,8 +134,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
   LandingFlags landing = options.landing;
   landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const WorktreeSnapshot snapshot(repo.workdir());
-  const distill::VaultState state =
-      distill::read_vault_state(snapshot, clock.today, session.parse_cache());
+  const distill::VaultState state = distill::read_vault_state(
+      snapshot, clock.today, session.parse_cache(), pending_retrievals(repo));
   std::vector<Finding> errors;
   for (const Finding& finding : state.vault.findings) {
     if (finding.severity == Severity::error) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cmd/command.hpp"
+#include "core/agent/mcp_config.hpp"
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
@@ -31,7 +32,8 @@ struct Options {
   bool recall = false;
   bool no_hooks = false;
   bool allow_global_hooks_path = false;
-  std::string ci;  // `github`: also write the CI workflow
+  std::string ci;    // `github`: also write the CI workflow
+  bool mcp = false;  // also configure the MCP server for Claude Code (.mcp.json)
   ci::GithubWorkflowOptions workflow;
 };
 
@@ -80,6 +82,9 @@ int run(const Options& options, Session& session) {
     if (create_new(repo.workdir() / file.path, file.bytes)) {
       created.push_back(file.path);
     }
+  }
+  if (options.mcp && agent::configure_mcp(repo.workdir())) {
+    created.emplace_back(agent::k_mcp_config_path);
   }
   // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.
   // --no-hooks still sets up the drivers: they matter whoever runs the hooks.
@@ -160,6 +165,9 @@ Runner define_init(CLI::App& app) {
                  "Also write a CI workflow running the gate and the review (github: "
                  ".github/workflows/git-vault.yml)")
       ->check(CLI::IsMember(std::vector<std::string>{"github"}));
+  app.add_flag("--mcp", options->mcp,
+               "Also add the git-vault MCP server to .mcp.json (Claude Code), merging with an "
+               "existing file");
   app.add_option("--ci-source", options->workflow.source,
                  "URL of the git-vault sources the workflow builds (default: the repository "
                  "variable GIT_VAULT_SOURCE)");

@@ -38,7 +38,13 @@ constexpr std::array k_commands{
     Command{"revert", "Undo one maintenance action as a new commit", define_revert, k_vault},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review,
             k_repo},
-    Command{"search", "Find memories", define_search, k_vault},
+    // search opens the parse cache only for files its own search cache has not seen.
+    Command{"search", "Find memories and working-memory entries", define_search, k_work_tree},
+    Command{"show", "Print memories by id", define_show, k_vault},
+    Command{"context", "The memory context block for a task, or a session briefing", define_context,
+            k_vault},
+    Command{"learn", "Create or update a memory from text, a file or stdin", define_learn, k_vault},
+    Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp, k_vault},
     Command{"events", "Query the event store specs/events.jsonl", define_events, k_work_tree},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks, k_repo},
     // Hooks open the repository themselves from git's environment, inside their own error

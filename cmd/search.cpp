@@ -1,4 +1,4 @@
-#include "core/vault/search.hpp"
+#include "core/search/search.hpp"
 
 #include <fmt/format.h>
 
@@ -8,54 +8,29 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "core/distill/finish.hpp"
+#include "core/agent/live_vault.hpp"
 #include "core/error.hpp"
-#include "core/git/repo.hpp"
-#include "core/git/transaction.hpp"
-#include "core/memory/frontmatter_edit.hpp"
 #include "core/session/session.hpp"
-#include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
-#include "core/vault/vault.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
 
 struct Options {
   std::vector<std::string> query;
-  std::size_t limit = 5;
+  std::size_t limit = 10;
+  std::string scope = "all";
   bool record = false;
 };
 
-// Counts one retrieval of every hit in its frontmatter (the source of truth, D4) and
-// regenerates the index files, in the work tree: retrieval bookkeeping happens on every agent
-// read, and a commit per read would bury the history; it lands with the user's next commit.
-void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& vault,
-                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache,
-                       git::ReadState read_state) {
-  Plan plan;
-  for (const SearchHit& hit : hits) {
-    const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
-                                     [&](const Memory& m) { return m.id == hit.id; });
-    const std::optional<std::string> bytes = snapshot.read(memory->path);
-    if (!bytes) {
-      throw Error("{}: cannot read", memory->path);
-    }
-    FrontmatterEditor editor(memory->path, *bytes);
-    editor.set_scalar("retrieval_count", std::to_string(memory->retrieval_count + 1));
-    editor.set_scalar("last_retrieved", format_date(clock.today));
-    plan.write(memory->path, editor.bytes());
-  }
-  std::optional<ExistingIndex> existing;
-  if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
-    existing = read_index(vault_path::k_index_json, *bytes).index;
-  }
-  (void)distill::regenerate_index_files(plan, snapshot, existing, clock.today, cache);
-  git::ApplyOptions options;
-  options.commit = false;
-  options.allow_dirty = true;
-  options.read_state = std::move(read_state);
-  (void)git::apply(repo, plan, options);
+std::string render_hit(const search::Hit& hit) {
+  const std::string where = fmt::format("{}:{}:", hit.path, hit.line);
+  const std::string what =
+      hit.kind == search::Hit::Kind::memory
+          ? fmt::format("{} {}", hit.id, hit.title)
+          : fmt::format("[{}]{}", hit.tier, hit.id.empty() ? "" : " ^" + hit.id);
+  return fmt::format("{} {} ({:.2f})\n    {}\n", where, what, hit.score, hit.snippet);
 }
 
 int run(const Options& options, Session& session) {
@@ -63,37 +38,52 @@ int run(const Options& options, Session& session) {
   for (const std::string& word : options.query) {
     query += (query.empty() ? "" : " ") + word;
   }
-  git::Repo& repo = session.repo();
-  std::optional<git::ReadState> read_state;
+  const Clock& clock = session.clock();
+  agent::LiveVault live(session.repo(), nullptr);
+  live.refresh_search([&session] { return session.parse_cache(); });
+  const std::vector<search::Hit> hits =
+      live.index().search(query, *search::parse_scope(options.scope), options.limit,
+                          live.snapshot(), live.pending_counts());
+
   if (options.record) {
-    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
-  }
-  const WorktreeSnapshot snapshot(repo.workdir());
-  const Vault vault = load_vault(snapshot, session.parse_cache());
-  const std::vector<SearchHit> hits = search_memories(vault.memories, query, options.limit);
-  if (options.record && !hits.empty()) {
-    record_retrievals(repo, snapshot, vault, hits, session.clock(), session.parse_cache(),
-                      std::move(*read_state));
+    std::vector<std::string> ids;
+    for (const search::Hit& hit : hits) {
+      if (hit.kind == search::Hit::Kind::memory) {
+        ids.push_back(hit.id);
+      }
+    }
+    // Recording is bookkeeping: when the journal cannot be written, the answer still counts.
+    try {
+      live.record(ids, clock.today, "search");
+    } catch (const Error& e) {
+      util::print_warning(fmt::format("retrievals not recorded: {}", e.what()));
+    }
   }
   if (session.output().json) {
     nlohmann::ordered_json out{
-        {"schema", 1}, {"query", query}, {"hits", nlohmann::ordered_json::array()}};
-    for (const SearchHit& hit : hits) {
-      const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
-                                       [&](const Memory& m) { return m.id == hit.id; });
-      out["hits"].push_back(
-          {{"id", hit.id}, {"path", memory->path}, {"title", memory->title}, {"score", hit.score}});
+        {"schema", 1}, {"query", query}, {"results", nlohmann::ordered_json::array()}};
+    for (const search::Hit& hit : hits) {
+      out["results"].push_back(agent::hit_json(hit));
     }
     util::print_json(out);
   } else {
-    for (const SearchHit& hit : hits) {
-      const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
-                                       [&](const Memory& m) { return m.id == hit.id; });
-      std::fputs(fmt::format("{}\t{}\t{}\n", memory->path, hit.score, memory->title).c_str(),
-                 stdout);
+    std::string text;
+    for (const search::Hit& hit : hits) {
+      text += render_hit(hit);
     }
+    std::fputs(text.c_str(), stdout);
   }
-  return hits.empty() ? exit_code::k_no : exit_code::k_ok;
+  if (hits.empty()) {
+    std::fputs(fmt::format("git-vault: no {} matches `{}`\n",
+                           options.scope == "memories"  ? "memory"
+                           : options.scope == "working" ? "working-memory entry"
+                                                        : "memory or working-memory entry",
+                           query)
+                   .c_str(),
+               stderr);
+    return exit_code::k_no;
+  }
+  return exit_code::k_ok;
 }
 
 }  // namespace
@@ -101,9 +91,16 @@ int run(const Options& options, Session& session) {
 Runner define_search(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_option("query", options->query, "Words to look for")->required();
-  app.add_option("--limit", options->limit, "Most hits to show")->capture_default_str();
+  app.add_option("--limit", options->limit, "Most hits to show")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--scope", options->scope,
+                 "memories, working (CLAUDE.local.md, registers, archive) or all")
+      ->capture_default_str()
+      ->check(CLI::IsMember(std::vector<std::string>{"memories", "working", "all"}));
   app.add_flag("--record", options->record,
-               "Count a retrieval of every hit in its frontmatter (work tree only)");
+               "Count a retrieval of every memory found (in the retrieval journal inside the git "
+               "directory; the work tree is not touched)");
   return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 

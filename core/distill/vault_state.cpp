@@ -2,7 +2,8 @@
 
 namespace gv::distill {
 
-VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* cache) {
+VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* cache,
+                            const scoring::PendingRetrievalMap& pending) {
   VaultState state;
   state.vault = load_vault(snapshot, cache);
   if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
@@ -19,6 +20,11 @@ VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* ca
         slot.last_retrieved = entry.last_retrieved;
       }
     }
+  }
+  for (const auto& [id, retrievals] : pending) {
+    scoring::RetrievalOverride& slot = state.overrides[id];
+    slot.pending_count += retrievals.count;
+    slot.pending_last_retrieved = retrievals.last_retrieved;
   }
   state.report = scoring::build_report(state.vault.memories, today, state.overrides);
   scoring::add_unreadable(state.report, state.vault.findings);

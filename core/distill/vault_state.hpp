@@ -22,8 +22,10 @@ struct VaultState {
   scoring::Report report;
 };
 
-// Reads and scores the vault of `snapshot` as of `today`. Throws only on I/O failure.
+// Reads and scores the vault of `snapshot` as of `today`, counting the retrievals `pending` in
+// the journal on top of frontmatter and index (D16). Throws only on I/O failure.
 [[nodiscard]] VaultState read_vault_state(const Snapshot& snapshot, Date today,
-                                          ParseCache* cache = nullptr);
+                                          ParseCache* cache = nullptr,
+                                          const scoring::PendingRetrievalMap& pending = {});
 
 }  // namespace gv::distill

@@ -189,6 +189,11 @@ std::vector<Score> score_memories(const std::vector<Memory>& memories, Date toda
           (!score.last_retrieved || *score.last_retrieved < *from_index.last_retrieved)) {
         score.last_retrieved = from_index.last_retrieved;
       }
+      score.retrieval_count += from_index.pending_count;
+      if (from_index.pending_last_retrieved &&
+          (!score.last_retrieved || *score.last_retrieved < *from_index.pending_last_retrieved)) {
+        score.last_retrieved = from_index.pending_last_retrieved;
+      }
     }
 
     score.staleness =

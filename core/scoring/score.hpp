@@ -38,8 +38,19 @@ inline constexpr double k_threshold_tolerance = 1e-9;
 struct RetrievalOverride {
   std::int64_t retrieval_count = 0;
   std::optional<Date> last_retrieved;
+  // Retrievals the per-clone journal holds that are not yet folded into frontmatter (D16):
+  // added on top of the larger count, their last date taken when later.
+  std::int64_t pending_count = 0;
+  std::optional<Date> pending_last_retrieved{};
 };
 using RetrievalOverrides = std::unordered_map<std::string, RetrievalOverride>;  // by memory id
+
+// What the retrieval journal holds for one memory (D16), by memory id.
+struct PendingRetrievals {
+  std::int64_t count = 0;
+  std::optional<Date> last_retrieved;
+};
+using PendingRetrievalMap = std::unordered_map<std::string, PendingRetrievals>;
 
 enum class Classification { purge, merge_or_compress, review, healthy };
 

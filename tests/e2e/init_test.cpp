@@ -99,3 +99,32 @@ TEST_CASE("init on a vault with an unreadable memory leaves it out and says so",
                                          "index; `git vault check` names each"));
   CHECK_FALSE(Catch::Contains("MEM-old").match(sandbox.read(".memory/memory-index.json")));
 }
+
+TEST_CASE("init --mcp writes .mcp.json for Claude Code and merges with an existing one", "[init]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--mcp", "--no-hooks"}).code == 0);
+  const json config = json::parse(sandbox.read(".mcp.json"));
+  CHECK(config["mcpServers"]["git-vault"]["command"] == "git-vault");
+  CHECK(config["mcpServers"]["git-vault"]["args"] == json{"mcp"});
+
+  Sandbox other;
+  other.write(".mcp.json", R"({"mcpServers": {"db": {"command": "db-mcp"}}, "extra": 1})");
+  const auto merged = other.vault({"init", "--mcp", "--no-hooks", "--json"});
+  REQUIRE(merged.code == 0);
+  CHECK_THAT(merged.out, Catch::Contains(".mcp.json"));
+  const json both = json::parse(other.read(".mcp.json"));
+  CHECK(both["extra"] == 1);
+  CHECK(both["mcpServers"]["db"]["command"] == "db-mcp");
+  CHECK(both["mcpServers"]["git-vault"]["command"] == "git-vault");
+  // Run again: nothing changes.
+  const std::string before = other.read(".mcp.json");
+  REQUIRE(other.vault({"init", "--mcp", "--no-hooks"}).code == 0);
+  CHECK(other.read(".mcp.json") == before);
+
+  Sandbox broken;
+  broken.write(".mcp.json", "{not json");
+  const auto refused = broken.vault({"init", "--mcp", "--no-hooks"});
+  CHECK(refused.code == 128);
+  CHECK_THAT(refused.err, Catch::Contains(".mcp.json: not a JSON object"));
+  CHECK(broken.read(".mcp.json") == "{not json");
+}

@@ -66,8 +66,13 @@ TEST_CASE("an index run killed at any point leaves the work tree before or after
                      {"index"}});
 }
 
-TEST_CASE("a search --record killed at any point leaves the work tree before or after", "[kill]") {
-  run_kill_scenario({"search", "", {"search", "--record", "retry", "backoff"}});
+// `search --record` writes only the retrieval journal (D16); learn is the agent's command that
+// lands a commit.
+TEST_CASE("a learn killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"learn",
+                     "",
+                     {"learn", "--title", "Circuit breakers", "--as", "new", "--text",
+                      "Open the circuit after five failures and probe it again after a minute."}});
 }
 
 TEST_CASE("recall init-ids killed at any point leaves the work tree before or after", "[kill]") {

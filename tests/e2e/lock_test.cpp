@@ -69,11 +69,13 @@ TEST_CASE("an action started while another holds the lock is refused and changes
   CHECK(sandbox.vault({"distill", "--merge", "--all"}).code == 0);
 }
 
-TEST_CASE("a search --record that read the vault before a purge refuses to undo it", "[lock]") {
+TEST_CASE("a learn that read the vault before a purge refuses instead of landing", "[lock]") {
   Sandbox sandbox;
   gv::test::write_kill_fixture(sandbox);
-  // The search has read the vault (MEM-delta active) and stops before it writes.
-  start_stopped(sandbox, "read", "search --record a b");
+  // learn has read the vault (MEM-delta active) and stops before it writes.
+  start_stopped(sandbox, "read",
+                "learn --title 'Circuit breakers' --as new --text 'Open the circuit after five "
+                "failures.'");
   REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
   const std::string purged = gv::test::repository_state(sandbox);
 
@@ -83,8 +85,27 @@ TEST_CASE("a search --record that read the vault before a purge refuses to undo 
   CHECK(gv::test::repository_state(sandbox) == purged);
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-delta.md"),
              Catch::Contains("status: tombstoned"));
-  // Run again, it counts the retrieval on the vault as it now is.
-  CHECK(sandbox.vault({"search", "--record", "a", "b"}).code == 0);
+  // Run again, it lands on the vault as it now is.
+  CHECK(sandbox
+            .vault({"learn", "--title", "Circuit breakers", "--as", "new", "--text",
+                    "Open the circuit after five failures."})
+            .code == 0);
+}
+
+TEST_CASE("search --record neither waits for nor disturbs a landing in progress", "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "distill --purge --select MEM-delta");
+  const std::string during = gv::test::repository_state(sandbox);
+
+  // The record goes to the journal in the git directory, not through the vault lock.
+  const Result search = sandbox.vault({"search", "--record", "retry", "backoff"});
+  CHECK(search.code == 0);
+  CHECK(gv::test::repository_state(sandbox) == during);
+  CHECK_THAT(sandbox.read(".git/git-vault/retrievals.jsonl"), Catch::Contains("MEM-r"));
+
+  CHECK(resume(sandbox) == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(purge): tombstone MEM-delta\n");
 }
 
 TEST_CASE("a gc that read the vault before a purge committed refuses instead of landing",

@@ -7,28 +7,114 @@
 using gv::test::Sandbox;
 using nlohmann::json;
 
-TEST_CASE("search ranks keyword matches first and never returns tombstoned memories", "[search]") {
+namespace {
+
+std::vector<std::string> ids(const json& results) {
+  std::vector<std::string> out;
+  for (const json& result : results) {
+    out.push_back(result["id"].is_null() ? "" : result["id"].get<std::string>());
+  }
+  return out;
+}
+
+void write_search_vault(Sandbox& sandbox) {
+  gv::test::write_scored_vault(sandbox);
+  // A memory that says "retry" only in its body, one that has it as a keyword.
+  sandbox.write(".memory/10-Memories/MEM-body.md",
+                gv::test::memory_file("Network notes", "2026-10-01", "net", 0, "null", {}, 0) +
+                    "When the server drops, retry with exponential backoff.\n");
+  sandbox.write(
+      ".memory/10-Memories/MEM-kw.md",
+      gv::test::memory_file("Client settings", "2026-10-01", "retry, backoff", 0, "null"));
+  sandbox.write("CLAUDE.local.md",
+                "# Working Memory\n\n## Open Loops\n\n- retry the flaky deploy tomorrow\n");
+  sandbox.write("memory/archive/ARCHIVE.md", "# Archive\n\n- retry retry retry backoff\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("search fixture");
+}
+
+}  // namespace
+
+TEST_CASE("search ranks field matches above body-only ones and never returns tombstoned ones",
+          "[search]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
   const auto result = sandbox.vault({"search", "x", "q", "--json"});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  const json hits = json::parse(result.out)["hits"];
-  REQUIRE(hits.size() == 2);           // MEM-eps has keyword q but is tombstoned
-  CHECK(hits[0]["id"] == "MEM-beta");  // keyword x
-  CHECK(hits[0]["score"] == 3.0);
-  CHECK(hits[1]["id"] == "MEM-gamma");  // topic python/x
-  CHECK(hits[1]["score"] == 1.0);
-  CHECK(sandbox.vault({"search", "nothing-matches"}).code == 1);
+  const json document = json::parse(result.out);
+  CHECK(document["schema"] == 1);
+  CHECK(document["query"] == "x q");
+  // MEM-eps has keyword q but is tombstoned; MEM-beta has keyword x, MEM-gamma topic python/x.
+  CHECK(ids(document["results"]) == std::vector<std::string>{"MEM-beta", "MEM-gamma"});
+  const json& first = document["results"][0];
+  CHECK(first["kind"] == "memory");
+  CHECK(first["path"] == ".memory/10-Memories/MEM-beta.md");
+  CHECK(first["title"] == "Beta");
+  CHECK(first["score"].get<double>() > document["results"][1]["score"].get<double>());
+  CHECK(first["line"] == 8);  // the keywords line
+  CHECK(first["snippet"] == "a, b, c, x");
 }
 
-TEST_CASE("search --record counts the retrieval in frontmatter and keeps the index fresh",
-          "[search]") {
+TEST_CASE("search finds body text and working memory, archive last", "[search]") {
+  Sandbox sandbox;
+  write_search_vault(sandbox);
+  const auto result = sandbox.vault({"search", "retry", "backoff", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const json results = json::parse(result.out)["results"];
+  REQUIRE(results.size() == 4);
+  CHECK(results[0]["id"] == "MEM-kw");
+  CHECK(results[1]["id"] == "MEM-body");
+  CHECK(results[1]["snippet"] == "When the server drops, retry with exponential backoff.");
+  CHECK(results[1]["line"] == 17);
+  CHECK(results[2]["kind"] == "entry");
+  CHECK(results[2]["path"] == "CLAUDE.local.md");
+  CHECK(results[2]["line"] == 5);
+  CHECK(results[3]["tier"] == "archive");
+
+  const auto memories = sandbox.vault({"search", "retry", "--scope", "memories", "--json"});
+  CHECK(ids(json::parse(memories.out)["results"]) ==
+        std::vector<std::string>{"MEM-kw", "MEM-body"});
+  const auto working = sandbox.vault({"search", "retry", "--scope", "working", "--json"});
+  CHECK(json::parse(working.out)["results"].size() == 2);
+  const auto limited = sandbox.vault({"search", "retry", "--limit", "1", "--json"});
+  CHECK(ids(json::parse(limited.out)["results"]) == std::vector<std::string>{"MEM-kw"});
+
+  const auto text = sandbox.vault({"search", "exponential"});
+  CHECK(text.code == 0);
+  CHECK_THAT(text.out, Catch::StartsWith(".memory/10-Memories/MEM-body.md:17: MEM-body Network "
+                                         "notes ("));
+  CHECK_THAT(text.out, Catch::Contains("\n    When the server drops"));
+}
+
+TEST_CASE("search with no hits says so on stderr and exits 1", "[search]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
+  const auto result = sandbox.vault({"search", "nothing-matches"});
+  CHECK(result.code == 1);
+  CHECK(result.out.empty());
+  CHECK_THAT(result.err, Catch::Contains("no memory or working-memory entry matches"));
+  const auto json_result = sandbox.vault({"search", "nothing", "--json"});
+  CHECK(json_result.code == 1);
+  CHECK(json::parse(json_result.out)["results"].empty());
+  CHECK(sandbox.vault({"search", "x", "--scope", "everything"}).code == 129);
+}
+
+TEST_CASE("search --record counts in the journal and leaves the work tree clean", "[search]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto before = json::parse(sandbox.vault({"distill", "--json"}).out);
+  for (const json& memory : before["memories"]) {
+    if (memory["id"] == "MEM-gamma") {
+      CHECK(memory["zero_retrieval"] == 1.0);
+    }
+  }
   REQUIRE(sandbox.vault({"search", "gamma", "--record"}).code == 0);
-  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-gamma.md"),
-             Catch::Contains("\nretrieval_count: 1\nlast_retrieved: 2026-11-30\n"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK_THAT(sandbox.read(".git/git-vault/retrievals.jsonl"),
+             Catch::Contains("\"id\":\"MEM-gamma\""));
+  // A maintenance action can start right away: recording dirtied nothing.
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   const json report = json::parse(sandbox.vault({"distill", "--json"}).out);
   for (const json& memory : report["memories"]) {

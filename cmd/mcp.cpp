@@ -1,0 +1,82 @@
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cmd/command.hpp"
+#include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/mcp/server.hpp"
+#include "core/mcp/vault_tools.hpp"
+#include "core/session/session.hpp"
+#include "core/util/message.hpp"
+
+namespace gv::cmd {
+namespace {
+
+constexpr std::string_view k_version = "0.1.0";
+
+struct Options {
+  bool allow_write = false;
+  bool no_record = false;
+};
+
+int run(const Options& options, Session& session) {
+  // A client that goes away mid-answer must end the server quietly, not kill it with SIGPIPE
+  // before it can notice.
+  std::signal(SIGPIPE, SIG_IGN);
+  // One Session serves every request: the repository stays open, the clock moves on.
+  git::Repo& repo = session.repo();
+  mcp::VaultToolOptions tool_options;
+  tool_options.allow_write = options.allow_write;
+  tool_options.record = !options.no_record;
+  mcp::VaultTools tools(
+      repo, session.parse_cache(),
+      [&session] {
+        session.begin_request();
+        return session.clock();
+      },
+      tool_options);
+  mcp::ServerInfo info;
+  info.version = std::string(k_version);
+  info.instructions =
+      "This server reads and writes the project's memory vault (.memory/) and working memory. "
+      "Call build_context with the task at the start of a task, search_memories to look "
+      "something up, get_memory to read a memory in full, and record_retrieval when a memory "
+      "helped." +
+      std::string(options.allow_write ? " Save durable lessons with write_memory." : "");
+  mcp::Server server(tools, std::move(info));
+  if (session.output().verbose) {
+    util::print_note(fmt::format("MCP server for {} ready on stdio", repo.workdir().string()));
+  }
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    const std::optional<std::string> response = server.handle_line(line);
+    if (!response) {
+      continue;
+    }
+    std::fwrite(response->data(), 1, response->size(), stdout);
+    std::fputc('\n', stdout);
+    if (std::fflush(stdout) != 0) {
+      return exit_code::k_ok;  // the client closed its end: nothing left to serve
+    }
+  }
+  return exit_code::k_ok;
+}
+
+}  // namespace
+
+Runner define_mcp(CLI::App& app) {
+  auto options = std::make_shared<Options>();
+  app.add_flag("--allow-write", options->allow_write,
+               "Offer write_memory (creates and updates memories as commits)");
+  app.add_flag("--no-record", options->no_record,
+               "get_memory and build_context do not count retrievals");
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
+}
+
+}  // namespace gv::cmd

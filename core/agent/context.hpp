@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dates.hpp"
+#include "core/memory/memory.hpp"
+#include "core/scoring/score.hpp"
+
+namespace gv {
+class Snapshot;
+}
+
+// What an agent puts in its prompt: the original auto-retrieval (`memory-retrieve.sh`,
+// distill.md §4.7) and a session-start briefing.
+namespace gv::agent {
+
+inline constexpr std::int64_t k_context_token_budget = 2000;
+inline constexpr std::size_t k_context_max_entries = 5;
+inline constexpr std::size_t k_context_max_keywords = 10;
+
+// §4.7 phase 1: lower-case, split on non-letters, drop stop words, keep words longer than three
+// letters, unique, sorted, the first ten.
+[[nodiscard]] std::vector<std::string> context_keywords(std::string_view text);
+
+struct ContextPick {
+  const Memory* memory = nullptr;
+  std::int64_t score = 0;  // matching keywords + 2 (topic == type) or 1 (category == type)
+};
+
+struct ContextSelection {
+  std::vector<std::string> keywords;  // what the task text was reduced to
+  std::vector<ContextPick> picked;    // in score order
+  std::int64_t tokens = 0;            // sum of the picked memories' token counts
+};
+
+// §4.7 phases 1-2 over the active memories: score, keep score >= 1, sort by score (ties in id
+// order), then take greedily while fewer than five are taken and the running token count stays
+// within the budget (a memory too large to fit is skipped, not the end). `email/preferences/`
+// topics are left out unless `task_type` is `email`. The category is compared upper-cased.
+[[nodiscard]] ContextSelection select_context(const std::vector<Memory>& memories,
+                                              std::string_view task, std::string_view task_type,
+                                              std::int64_t token_budget = k_context_token_budget,
+                                              std::size_t max_entries = k_context_max_entries);
+
+// The `<memory-context>` block exactly as the original prints it: a header line, then per
+// memory `### {title} (relevance: {score})` and the whole file, then `</memory-context>`.
+// `read` returns a memory file's bytes (nullopt leaves that memory out, as the original skips
+// a file that no longer exists).
+[[nodiscard]] std::string render_context_block(
+    const ContextSelection& selection,
+    const std::function<std::optional<std::string>(const Memory&)>& read);
+
+// The session-start briefing: the working memory's active context and open loops, then the
+// memories used most (retrieval count with the journal's, then last retrieval, then id) with
+// their ages, cut to `token_budget` tokens (D3's 1.3 tokens per word) by dropping whole lines
+// from the end of each part in turn. `pending` holds the journal's counts.
+struct SessionBriefing {
+  std::string text;
+  std::vector<std::string> memories;  // ids listed, in order
+  std::int64_t tokens = 0;
+};
+[[nodiscard]] SessionBriefing session_briefing(const std::vector<Memory>& memories,
+                                               const Snapshot& snapshot, Date today,
+                                               const scoring::PendingRetrievalMap& pending,
+                                               std::int64_t token_budget,
+                                               std::size_t max_memories = 8);
+
+}  // namespace gv::agent

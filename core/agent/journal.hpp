@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dates.hpp"
+#include "core/scoring/score.hpp"
+
+// The retrieval journal (DECISIONS D16, doc/retrievals.md): reading a memory appends one line to
+// a per-clone file inside the git directory, never to a tracked file, so recording never
+// dirties the work tree, never blocks a maintenance action and never causes a merge conflict.
+// Scoring adds the journal's counts to frontmatter; a fold moves them into frontmatter as one
+// commit.
+namespace gv::agent {
+
+// One retrieval of one memory.
+struct RetrievalRecord {
+  std::string id;
+  Date date;
+  std::string via;  // what read it: `search`, `show`, `context`, `mcp`
+};
+
+// `<common git dir>/git-vault/retrievals.jsonl`: shared by linked worktrees (one clone, one
+// journal), beside the parse cache.
+[[nodiscard]] std::filesystem::path journal_path(const std::filesystem::path& common_dir);
+
+// One line per record: `{"id":…,"date":"YYYY-MM-DD","via":…}` and a newline.
+[[nodiscard]] std::string format_records(const std::vector<RetrievalRecord>& records);
+
+struct JournalTotals {
+  scoring::PendingRetrievalMap by_id;
+  std::size_t records = 0;    // well-formed lines
+  std::size_t bad_lines = 0;  // lines that are not a record (a torn write after a crash)
+};
+
+// Totals of a journal's bytes. A line that does not parse, names no id or has no valid date
+// is counted in bad_lines and otherwise ignored. Never throws.
+[[nodiscard]] JournalTotals total_records(std::string_view bytes);
+
+// Appends `records` to the journal at `file` (created with its directory when missing) in one
+// write under an exclusive flock, on a descriptor opened with O_APPEND: two processes recording
+// at once both land whole, in some order. Throws gv::Error on I/O failure.
+void append_records(const std::filesystem::path& file, const std::vector<RetrievalRecord>& records);
+
+// The journal's totals right now (empty when there is no journal). Takes the lock shared, so
+// it never sees half of a record. Throws gv::Error on I/O failure other than absence.
+[[nodiscard]] JournalTotals read_journal(const std::filesystem::path& file);
+
+// The journal held for a fold: the lock is exclusive from construction to destruction, so
+// records appended meanwhile wait (a few milliseconds) instead of being lost, and two folds
+// never fold the same records. Read the totals, commit them, then clear().
+class JournalFold {
+ public:
+  // Opens (creating when missing) and locks `file`. Throws gv::Error on I/O failure.
+  explicit JournalFold(const std::filesystem::path& file);
+  ~JournalFold();
+  JournalFold(const JournalFold&) = delete;
+  JournalFold& operator=(const JournalFold&) = delete;
+
+  [[nodiscard]] const JournalTotals& totals() const { return m_totals; }
+  // Empties the journal once its records are committed. Throws gv::Error on I/O failure.
+  void clear();
+
+ private:
+  int m_fd = -1;
+  JournalTotals m_totals;
+};
+
+}  // namespace gv::agent

@@ -1,0 +1,657 @@
+#include "core/agent/learn.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/agent/secrets.hpp"
+#include "core/distill/text_edits.hpp"
+#include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
+#include "core/memory/body.hpp"
+#include "core/memory/frontmatter.hpp"
+#include "core/memory/frontmatter_edit.hpp"
+#include "core/memory/parse.hpp"
+#include "core/search/search.hpp"
+#include "core/search/terms.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/text.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv::agent {
+namespace {
+
+constexpr std::size_t k_candidates = 5;
+constexpr double k_update_above = 0.6;
+constexpr double k_extend_from = 0.3;
+constexpr std::size_t k_summary_width = 60;
+constexpr std::size_t k_slug_width = 50;
+
+bool is_term_byte(char c) { return search::is_word_byte(c) || c == '-' || c == '_'; }
+
+std::string lower(std::string_view text) { return util::to_lower_ascii(text); }
+
+using util::trim;
+
+// Normalized words of `terms`, each term split the way search splits text.
+std::set<std::string> term_set(const std::vector<std::string>& terms) {
+  std::set<std::string> out;
+  std::string normalized;
+  for (const std::string& term : terms) {
+    search::for_each_word(term, [&](std::string_view word, std::size_t) {
+      search::normalize_term(word, normalized);
+      out.insert(normalized);
+    });
+  }
+  return out;
+}
+
+// The first line with text, markers removed, cut at a word boundary near 60 characters.
+std::string first_line_summary(std::string_view content) {
+  std::string_view rest = content;
+  while (!rest.empty()) {
+    const std::size_t newline = rest.find('\n');
+    std::string_view line = trim(rest.substr(0, newline));
+    rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
+    while (!line.empty() && (line.front() == '#' || line.front() == '-' || line.front() == '*' ||
+                             line.front() == '>' || line.front() == ' ')) {
+      line.remove_prefix(1);
+    }
+    if (line.empty() || line.starts_with("```")) {
+      continue;
+    }
+    if (line.size() <= k_summary_width) {
+      return std::string(line);
+    }
+    std::size_t cut = line.rfind(' ', k_summary_width);
+    if (cut == std::string_view::npos || cut == 0) {
+      cut = k_summary_width;
+      // Never split a UTF-8 sequence.
+      while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
+        --cut;
+      }
+    }
+    return std::string(trim(line.substr(0, cut)));
+  }
+  return {};
+}
+
+std::string flow_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + yaml_plain_or_quoted(items[i]);
+  }
+  return out + "]";
+}
+
+// Headings of text moved two levels down, so old content under `### Previous Version` never
+// ends the `## History` section it is moved into.
+std::string demote_headings(std::string_view text) {
+  std::vector<distill::TextEdit> edits;
+  for (const Heading& heading : find_headings(text)) {
+    const std::size_t hashes = text.find('#', heading.begin);
+    const std::size_t extra = static_cast<std::size_t>(std::min(2, 6 - heading.level));
+    edits.push_back({hashes, hashes, std::string(extra, '#')});
+  }
+  return distill::apply_edits(text, std::move(edits));
+}
+
+// The content as the main section of a memory: without a leading `# title` line that repeats
+// the title, trimmed, ending in one newline. Refuses the headings that delimit sections.
+std::string checked_content(std::string_view title, std::string_view content) {
+  std::string_view text = distill::trim_blank_lines(content);
+  const std::vector<Heading> headings = find_headings(text);
+  if (!headings.empty() && headings.front().begin == 0 && headings.front().level == 1 &&
+      lower(headings.front().text) == lower(trim(title))) {
+    text = distill::trim_blank_lines(text.substr(headings.front().next));
+  }
+  for (const Heading& heading : find_headings(text)) {
+    if (heading.level <= 2 && (heading.text == "History" || heading.text == "Connections")) {
+      throw Error(
+          "content line {}: a `{} {}` heading would split the memory's sections; use another "
+          "heading",
+          heading.line, std::string(static_cast<std::size_t>(heading.level), '#'), heading.text);
+    }
+  }
+  if (text.empty()) {
+    throw UsageError("nothing to learn: the content is empty");
+  }
+  return fmt::format("{}\n", text);
+}
+
+std::vector<std::string> union_keywords(const std::vector<std::string>& existing,
+                                        const std::vector<std::string>& added) {
+  std::vector<std::string> out = existing;
+  std::set<std::string> keys;
+  for (const std::string& keyword : existing) {
+    keys.insert(keyword_key(keyword));
+  }
+  for (const std::string& keyword : added) {
+    if (keys.insert(keyword_key(keyword)).second) {
+      out.push_back(keyword);
+    }
+  }
+  return out;
+}
+
+std::string render_create(const LearnInput& input, std::string_view category,
+                          std::string_view topic, const std::vector<std::string>& keywords,
+                          std::string_view summary, std::string_view content, Date today) {
+  const std::string date = format_date(today);
+  std::string out = "---\n";
+  out += fmt::format("title: {}\n", yaml_double_quoted(trim(input.title)));
+  out += fmt::format("created: {}\n", date);
+  out += fmt::format("tags: {}\n", flow_list({std::string(category)}));
+  out += fmt::format("topic: {}\n", yaml_double_quoted(topic));
+  out += fmt::format("source: {}\n", yaml_double_quoted(input.source));
+  out += fmt::format("modified: {}\n", date);
+  out += fmt::format("keywords: {}\n", flow_list(keywords));
+  out += fmt::format("summary: {}\n", yaml_double_quoted(summary));
+  out += "retrieval_count: 0\nlast_retrieved:\n---\n\n";
+  out += fmt::format("# {}\n\n{}\n", trim(input.title), content);
+  out += "## Connections\n<!-- Add links to related memories using [[filename]] syntax -->\n";
+  return out;
+}
+
+// UPDATE (§4.4): the new content becomes the main section; the old one moves to the top of a
+// single `## History` as `### Previous Version ({created})`; Connections stay.
+std::string render_update(const Memory& target, std::string_view bytes, const LearnInput& input,
+                          const std::vector<std::string>& keywords, std::string_view content,
+                          Date today) {
+  const FrontmatterSplit split = split_frontmatter(bytes);
+  const std::string_view eol = split.line_ending;
+  const std::string_view body = split.body(bytes);
+  const BodySections sections = locate_sections(body);
+  const std::string_view old_main = distill::trim_blank_lines(
+      body.substr(sections.main.begin, sections.main.end - sections.main.begin));
+  const std::string entry =
+      old_main.empty()
+          ? std::string{}
+          : distill::with_eol(fmt::format("### Previous Version ({})\n\n{}\n",
+                                          format_date(target.created), demote_headings(old_main)),
+                              eol);
+
+  std::vector<distill::TextEdit> edits;
+  const std::string title_line = distill::with_eol(fmt::format("# {}\n", trim(input.title)), eol);
+  if (sections.title_line) {
+    edits.push_back({sections.title_line->begin, sections.title_line->end, title_line});
+  }
+  std::string main_text = distill::with_eol(
+      fmt::format("{}{}{}", sections.title_line ? "\n" : title_line + "\n", content, ""), eol);
+  if (!sections.history && !entry.empty()) {
+    main_text += distill::with_eol("\n## History\n\n", eol) + entry;
+  }
+  if (sections.main.end < body.size()) {
+    main_text += eol;
+  }
+  edits.push_back({sections.main.begin, sections.main.end, std::move(main_text)});
+  if (sections.history && !entry.empty()) {
+    const ByteRange history = *sections.history;
+    const std::size_t heading_end = body.find('\n', history.begin);
+    const std::size_t content_begin =
+        heading_end == std::string_view::npos || heading_end >= history.end ? history.end
+                                                                            : heading_end + 1;
+    const std::string_view old_entries =
+        distill::trim_blank_lines(body.substr(content_begin, history.end - content_begin));
+    const std::size_t entries_begin =
+        old_entries.empty()
+            ? history.end
+            : content_begin +
+                  static_cast<std::size_t>(old_entries.data() - (body.data() + content_begin));
+    std::string text =
+        fmt::format("{}{}{}", heading_end == std::string_view::npos ? eol : "", eol, entry);
+    if (!old_entries.empty() || history.end < body.size()) {
+      text += eol;
+    }
+    edits.push_back({content_begin, entries_begin, std::move(text)});
+  }
+  const std::string new_body = distill::apply_edits(body, std::move(edits));
+
+  FrontmatterEditor editor(target.path, bytes);
+  editor.set_scalar("title", yaml_double_quoted(trim(input.title)));
+  editor.insert_fields({{"modified", format_date(today)}}, "created", "tags");
+  editor.set_scalar("source", yaml_double_quoted(input.source));
+  if (input.topic) {
+    editor.set_scalar("topic", yaml_double_quoted(*input.topic));
+  }
+  const std::vector<std::string> merged = union_keywords(target.keywords, keywords);
+  if (merged.size() != target.keywords.size()) {
+    editor.set_list("keywords", merged);
+  }
+  const std::string edited = editor.bytes();
+  return edited.substr(0, split_frontmatter(edited).body_begin) + new_body;
+}
+
+// EXTEND (§4.4): a `## Extension ({today})` block before `## History` (which sits right before
+// Connections) or `## Connections`, or at the end.
+std::string render_extend(const Memory& target, std::string_view bytes, const LearnInput& input,
+                          const std::vector<std::string>& keywords, std::string_view content,
+                          Date today) {
+  const FrontmatterSplit split = split_frontmatter(bytes);
+  const std::string_view eol = split.line_ending;
+  const std::string_view body = split.body(bytes);
+  const BodySections sections = locate_sections(body);
+  std::size_t at = body.size();
+  if (sections.history) {
+    at = sections.history->begin;
+  } else if (sections.connections) {
+    at = sections.connections->begin;
+  }
+  std::string block = distill::with_eol(fmt::format("## Extension ({})\n\n**Source**: {}\n\n{}",
+                                                    format_date(today), input.source, content),
+                                        eol);
+  // A blank line before the block, whatever the text before it ends with.
+  std::string before;
+  const std::string_view head = body.substr(0, at);
+  if (!head.empty() && !head.ends_with('\n')) {
+    before = fmt::format("{}{}", eol, eol);
+  } else if (!head.empty() && !head.ends_with("\n\n") && !head.ends_with("\n\r\n")) {
+    before = std::string(eol);
+  }
+  if (at < body.size()) {
+    block += eol;
+  }
+  const std::string new_body = distill::apply_edits(body, {{at, at, before + block}});
+
+  FrontmatterEditor editor(target.path, bytes);
+  editor.insert_fields({{"modified", format_date(today)}}, "created", "tags");
+  if (input.topic) {
+    editor.set_scalar("topic", yaml_double_quoted(*input.topic));
+  }
+  const std::vector<std::string> merged = union_keywords(target.keywords, keywords);
+  if (merged.size() != target.keywords.size()) {
+    editor.set_list("keywords", merged);
+  }
+  const std::string edited = editor.bytes();
+  return edited.substr(0, split_frontmatter(edited).body_begin) + new_body;
+}
+
+void check_valid(std::string_view path, std::string_view bytes) {
+  const ParsedMemory parsed = parse_memory(path, bytes, blob_oid(bytes));
+  for (const Finding& finding : parsed.findings) {
+    if (finding.severity == Severity::error) {
+      throw Error("{}:{}: the memory would not be valid: {}", path, finding.line.value_or(1),
+                  finding.message);
+    }
+  }
+  if (!parsed.memory) {
+    throw Error("{}: the memory would not be valid", path);
+  }
+}
+
+}  // namespace
+
+std::string_view op_name(LearnOp op) {
+  switch (op) {
+    case LearnOp::create:
+      return "CREATE";
+    case LearnOp::update:
+      return "UPDATE";
+    case LearnOp::extend:
+      return "EXTEND";
+  }
+  return "CREATE";
+}
+
+LearnOverride parse_learn_override(std::string_view text) {
+  if (text == "new") {
+    return {LearnOp::create, {}};
+  }
+  for (const auto& [prefix, op] : {std::pair{std::string_view("update:"), LearnOp::update},
+                                   std::pair{std::string_view("extend:"), LearnOp::extend}}) {
+    if (text.starts_with(prefix) && text.size() > prefix.size()) {
+      return {op, std::string(text.substr(prefix.size()))};
+    }
+  }
+  throw UsageError("--as: expected `new`, `update:ID` or `extend:ID`, got `{}`", text);
+}
+
+std::vector<std::string> extract_key_terms(std::string_view text, std::size_t count) {
+  struct Stat {
+    std::size_t frequency = 0;
+    std::size_t first = 0;
+    bool technical = false;
+  };
+  std::map<std::string, Stat> stats;
+  std::size_t order = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !is_term_byte(text[i])) {
+      ++i;
+    }
+    std::size_t begin = i;
+    while (i < text.size() && is_term_byte(text[i])) {
+      ++i;
+    }
+    std::size_t end = i;
+    while (begin < end && (text[begin] == '-' || text[begin] == '_')) {
+      ++begin;
+    }
+    while (end > begin && (text[end - 1] == '-' || text[end - 1] == '_')) {
+      --end;
+    }
+    if (end - begin <= 4) {
+      continue;
+    }
+    const std::string word = lower(text.substr(begin, end - begin));
+    if (search::is_stop_word(word)) {
+      continue;
+    }
+    Stat& stat = stats[word];
+    if (stat.frequency == 0) {
+      stat.first = order++;
+      stat.technical = word.find_first_of("0123456789-_") != std::string::npos;
+    }
+    ++stat.frequency;
+  }
+  std::vector<std::pair<std::string, Stat>> ranked(stats.begin(), stats.end());
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    if (a.second.frequency != b.second.frequency) {
+      return a.second.frequency > b.second.frequency;
+    }
+    if (a.second.technical != b.second.technical) {
+      return a.second.technical;
+    }
+    return a.second.first < b.second.first;
+  });
+  std::vector<std::string> terms;
+  for (std::size_t k = 0; k < ranked.size() && k < count; ++k) {
+    terms.push_back(ranked[k].first);
+  }
+  return terms;
+}
+
+double overlap_score(const std::vector<std::string>& segment_terms,
+                     const std::vector<std::string>& memory_terms) {
+  const std::set<std::string> segment = term_set(segment_terms);
+  if (segment.empty()) {
+    return 0.0;
+  }
+  const std::set<std::string> memory = term_set(memory_terms);
+  std::size_t shared = 0;
+  for (const std::string& term : segment) {
+    shared += memory.contains(term) ? 1 : 0;
+  }
+  return static_cast<double>(shared) / static_cast<double>(segment.size());
+}
+
+LearnOp classify_overlap(double overlap) {
+  // The thresholds are compared on the exact fractions a handful of terms give (3/5 = 0.6 is
+  // MEDIUM): a small tolerance keeps 0.6000000001 from floating-point noise out of HIGH.
+  if (overlap > k_update_above + 1e-9) {
+    return LearnOp::update;
+  }
+  if (overlap >= k_extend_from - 1e-9) {
+    return LearnOp::extend;
+  }
+  return LearnOp::create;
+}
+
+std::string generate_memory_id(std::string_view topic, std::string_view title,
+                               const std::function<bool(std::string_view)>& exists) {
+  auto sanitize = [](std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      const char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      out += ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9')) ? l : '-';
+    }
+    return out;
+  };
+  const std::size_t slash = topic.rfind('/');
+  const std::string base =
+      sanitize(slash == std::string_view::npos ? topic : topic.substr(slash + 1));
+  // `cut -d'-' -f1-3` of the sanitized title, then one trailing `-` dropped.
+  const std::string sanitized = sanitize(title);
+  std::size_t cut = 0;
+  int dashes = 0;
+  while (cut < sanitized.size()) {
+    if (sanitized[cut] == '-' && ++dashes == 3) {
+      break;
+    }
+    ++cut;
+  }
+  std::string words = sanitized.substr(0, cut);
+  if (!words.empty() && words.back() == '-') {
+    words.pop_back();
+  }
+  std::string slug = base.empty() ? words : base + "-" + words;
+  std::string collapsed;
+  for (const char c : slug) {
+    if (!(c == '-' && !collapsed.empty() && collapsed.back() == '-')) {
+      collapsed += c;
+    }
+  }
+  slug = collapsed;
+  if (!slug.empty() && slug.front() == '-') {
+    slug.erase(0, 1);
+  }
+  if (!slug.empty() && slug.back() == '-') {
+    slug.pop_back();
+  }
+  if (slug.size() > k_slug_width) {
+    slug.resize(k_slug_width);
+  }
+  // Truncation can leave a dash at the end; an id never ends in one.
+  while (!slug.empty() && slug.back() == '-') {
+    slug.pop_back();
+  }
+  if (slug.empty()) {
+    slug = "memory";
+  }
+  std::string id = "MEM-" + slug;
+  for (int n = 2; exists(id); ++n) {
+    id = fmt::format("MEM-{}-{}", slug, n);
+  }
+  return id;
+}
+
+std::string infer_category(std::string_view title, std::string_view content) {
+  const std::string text = lower(fmt::format("{}\n{}", title, content));
+  std::map<std::string, std::size_t> hits;
+  const std::vector<std::pair<std::string, std::vector<std::string_view>>> rules = {
+      {"CONFIG",
+       {"config", "configure", "configuration", "setting", "install", "setup", "option",
+        "environment", "variable", "dotfile"}},
+      {"WORKFLOW",
+       {"workflow", "process", "procedure", "step", "release", "deploy", "review", "checklist",
+        "routine"}},
+      {"PATTERN", {"pattern", "design", "architecture", "structure", "convention", "idiom"}},
+      {"TECHNIQUE", {"technique", "method", "approach", "trick", "recipe", "debug", "optimi"}},
+  };
+  std::string best = "INSIGHT";
+  std::size_t best_hits = 0;
+  for (const auto& [category, words] : rules) {
+    std::size_t count = 0;
+    for (const std::string_view word : words) {
+      for (std::size_t at = text.find(word); at != std::string::npos;
+           at = text.find(word, at + 1)) {
+        ++count;
+      }
+    }
+    if (count > best_hits) {
+      best_hits = count;
+      best = category;
+    }
+  }
+  return best;
+}
+
+LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
+                     const std::optional<LearnOverride>& override, Date today, ParseCache* cache) {
+  if (trim(input.title).empty()) {
+    throw UsageError("a memory needs a title (--title)");
+  }
+  if (input.title.find('\n') != std::string::npos) {
+    throw UsageError("the title must be one line");
+  }
+  const std::string content = checked_content(input.title, input.content);
+  const Vault vault = load_vault(snapshot, cache);
+
+  LearnPlan result;
+  LearnDecision& decision = result.decision;
+  decision.key_terms = input.keywords.empty()
+                           ? extract_key_terms(fmt::format("{}\n{}", input.title, content))
+                           : input.keywords;
+
+  // §4.3: the five best search hits for the key terms, then the overlap with each.
+  search::SearchIndex index;
+  index.refresh(vault.memories, snapshot);
+  std::string query;
+  for (const std::string& term : decision.key_terms) {
+    query += term + " ";
+  }
+  for (const search::Hit& hit :
+       index.search(query, search::Scope::memories, k_candidates, snapshot)) {
+    const Memory* memory = find_memory(vault, hit.id);
+    const std::optional<std::string> bytes = snapshot.read(memory->path);
+    if (!bytes) {
+      continue;
+    }
+    const FrontmatterSplit split = split_frontmatter(*bytes);
+    std::vector<std::string> memory_terms = memory->keywords;
+    for (std::string& term :
+         extract_key_terms(fmt::format("{}\n{}", memory->title, split.body(*bytes)))) {
+      memory_terms.push_back(std::move(term));
+    }
+    OverlapMatch match;
+    match.id = memory->id;
+    match.title = memory->title;
+    match.overlap = overlap_score(decision.key_terms, memory_terms);
+    const std::set<std::string> held = term_set(memory_terms);
+    for (const std::string& term : decision.key_terms) {
+      const std::set<std::string> words = term_set({term});
+      if (!words.empty() && std::all_of(words.begin(), words.end(),
+                                        [&](const std::string& w) { return held.contains(w); })) {
+        match.shared.push_back(term);
+      }
+    }
+    match.recommended = classify_overlap(match.overlap);
+    decision.matches.push_back(std::move(match));
+  }
+  std::stable_sort(
+      decision.matches.begin(), decision.matches.end(),
+      [](const OverlapMatch& a, const OverlapMatch& b) { return a.overlap > b.overlap; });
+
+  const Memory* target = nullptr;
+  if (override) {
+    decision.overridden = true;
+    decision.op = override->op;
+    if (override->op != LearnOp::create) {
+      target = find_memory(vault, override->id);
+      if (target == nullptr) {
+        throw Error("--as {}:{}: no memory has that id", lower(op_name(override->op)),
+                    override->id);
+      }
+    }
+  } else if (!decision.matches.empty()) {
+    decision.op = decision.matches.front().recommended;
+    if (decision.op != LearnOp::create) {
+      target = find_memory(vault, decision.matches.front().id);
+    }
+  }
+  if (target != nullptr && !target->active()) {
+    throw Error("{} is tombstoned; learn into an active memory or as a new one", target->id);
+  }
+
+  std::string bytes;
+  if (decision.op == LearnOp::create) {
+    const std::string topic = input.topic.value_or("");
+    decision.id = generate_memory_id(topic, input.title, [&](std::string_view id) {
+      return find_memory(vault, id) != nullptr || snapshot.read(memory_path(id)).has_value();
+    });
+    decision.path = memory_path(decision.id);
+    const std::string category =
+        input.category.empty() ? infer_category(input.title, content) : input.category;
+    const std::string summary =
+        input.summary.empty() ? first_line_summary(content) : std::string(trim(input.summary));
+    bytes = render_create(input, category_key(std::string_view(category)), topic,
+                          decision.key_terms, summary, content, today);
+  } else {
+    decision.id = target->id;
+    decision.path = target->path;
+    const std::optional<std::string> old = snapshot.read(target->path);
+    if (!old) {
+      throw Error("{}: cannot read", target->path);
+    }
+    const std::vector<std::string> added = input.keywords.empty() && decision.op == LearnOp::extend
+                                               ? std::vector<std::string>{}
+                                               : decision.key_terms;
+    bytes = decision.op == LearnOp::update
+                ? render_update(*target, *old, input, added, content, today)
+                : render_extend(*target, *old, input, added, content, today);
+  }
+  check_valid(decision.path, bytes);
+
+  result.plan.write(decision.path, std::move(bytes));
+  result.plan.subject =
+      fmt::format("vault(learn): {} {}", lower(op_name(decision.op)), decision.id);
+  result.plan.action = "learn";
+  result.plan.memories = {decision.id};
+  return result;
+}
+
+}  // namespace gv::agent
+
+namespace gv::agent {
+
+void refuse_secrets(const LearnInput& input) {
+  std::vector<std::string> places;
+  auto scan = [&](std::string_view where, std::string_view text, bool with_line) {
+    for (const SecretFinding& finding : scan_secrets(text)) {
+      places.push_back(with_line ? fmt::format("{} line {} ({})", where, finding.line, finding.kind)
+                                 : fmt::format("{} ({})", where, finding.kind));
+    }
+  };
+  scan("title", input.title, false);
+  scan("summary", input.summary, false);
+  for (const std::string& keyword : input.keywords) {
+    scan("keywords", keyword, false);
+  }
+  scan("content", input.content, true);
+  if (!places.empty()) {
+    throw Error(
+        "refusing to store what looks like a secret: {}; remove it or replace it with a "
+        "placeholder",
+        fmt::join(places, ", "));
+  }
+}
+
+LearnOutcome learn(git::Repo& repo, const LearnInput& input,
+                   const std::optional<LearnOverride>& override, Date today,
+                   const LearnFlags& flags, ParseCache* cache) {
+  refuse_secrets(input);
+  // The state the plan is computed from, taken before the read: the landing refuses when the
+  // vault moved meanwhile (git::capture_read_state).
+  std::optional<git::ReadState> read_state;
+  if (!flags.dry_run) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
+  const WorktreeSnapshot snapshot(repo.workdir());
+  LearnOutcome outcome;
+  outcome.learned = plan_learn(snapshot, input, override, today, cache);
+  if (flags.dry_run) {
+    return outcome;
+  }
+  landing::Context context;
+  context.clock.today = today;
+  context.cache = cache;
+  landing::Target target;
+  target.commit = flags.commit;
+  // Without a commit the files only land in the work tree, built from what is there already:
+  // nothing of the user's is overwritten, so uncommitted vault changes need not block it.
+  target.allow_dirty = flags.allow_dirty || !flags.commit;
+  target.guarded_paths = {std::string(vault_path::k_root)};
+  target.read_state = std::move(read_state);
+  landing::Landed landed = landing::land(
+      repo, snapshot, landing::IndexRegeneration{outcome.learned.plan}, context, target);
+  outcome.commit = landed.commit;
+  outcome.learned.plan = std::move(landed.plan);
+  outcome.written = true;
+  return outcome;
+}
+
+}  // namespace gv::agent

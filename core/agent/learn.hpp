@@ -1,0 +1,134 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dates.hpp"
+#include "core/memory/memory.hpp"
+#include "core/plan.hpp"
+
+namespace gv {
+class Snapshot;
+class ParseCache;
+}  // namespace gv
+
+// `git vault learn` and the MCP write_memory tool: skill-learn's creation primitives
+// (distill.md §2.5, §2.6, §4.2-§4.4) without the interactive stop. The overlap classification
+// decides; a caller may override it.
+namespace gv::agent {
+
+enum class LearnOp { create, update, extend };
+
+// `CREATE`, `UPDATE` or `EXTEND`.
+[[nodiscard]] std::string_view op_name(LearnOp op);
+
+// What the caller asked for with `--as`: `new`, `update:ID` or `extend:ID`.
+struct LearnOverride {
+  LearnOp op = LearnOp::create;
+  std::string id;  // empty for `new`
+};
+// Throws gv::UsageError on anything else.
+[[nodiscard]] LearnOverride parse_learn_override(std::string_view text);
+
+struct LearnInput {
+  std::string title;
+  std::string content;   // Markdown body, without frontmatter
+  std::string category;  // empty: kept from the target, else inferred
+  std::optional<std::string> topic;
+  std::vector<std::string> keywords;  // empty: extracted from the content
+  std::string summary;                // empty: the content's first line, cut at 60 characters
+  std::string source = "user input";  // `user input` or `file: <path>`
+};
+
+// §4.2 Key Term Extraction made deterministic: words of letters, digits, `-` and `_`, lower-cased,
+// stop words dropped, longer than four characters, counted; ranked by frequency, then technical
+// terms (with a digit, `-` or `_`) before plain words, then first appearance; the top `count`.
+[[nodiscard]] std::vector<std::string> extract_key_terms(std::string_view text,
+                                                         std::size_t count = 5);
+
+// §4.3 Overlap Scoring: |segment ∩ memory| / |segment| over normalized terms (search's plural
+// fold, each term split into words); 0 for an empty segment.
+[[nodiscard]] double overlap_score(const std::vector<std::string>& segment_terms,
+                                   const std::vector<std::string>& memory_terms);
+
+// > 60% UPDATE, 30-60% EXTEND, < 30% CREATE.
+[[nodiscard]] LearnOp classify_overlap(double overlap);
+
+struct OverlapMatch {
+  std::string id;
+  std::string title;
+  double overlap = 0.0;
+  std::vector<std::string> shared;  // segment terms the memory holds, in segment order
+  LearnOp recommended = LearnOp::create;
+};
+
+struct LearnDecision {
+  std::vector<std::string> key_terms;  // the segment's terms
+  std::vector<OverlapMatch> matches;   // the five best search hits, highest overlap first
+  LearnOp op = LearnOp::create;
+  std::string id;           // the memory written: the target, or the new id
+  std::string path;         // its repo-relative path
+  bool overridden = false;  // `--as` decided, not the overlap
+};
+
+// §2.5: `MEM-` + slug of the topic's last segment and the title's first three words, with
+// `-2`, `-3`… until `exists` says the id is free.
+[[nodiscard]] std::string generate_memory_id(std::string_view topic, std::string_view title,
+                                             const std::function<bool(std::string_view)>& exists);
+
+// A category from the content's words when none is given: CONFIG, WORKFLOW, PATTERN,
+// TECHNIQUE, else INSIGHT (doc/agent.md lists the words).
+[[nodiscard]] std::string infer_category(std::string_view title, std::string_view content);
+
+struct LearnPlan {
+  Plan plan;  // the memory file and the commit message (`vault(learn): …`); landing adds the
+              // regenerated index files
+  LearnDecision decision;
+};
+
+// Classifies `input` against the vault of `snapshot` (or follows `override`), renders the
+// CREATE template, the UPDATE rewrite (old main content under `### Previous Version` in
+// `## History`) or the EXTEND block, and validates the result as a memory. Throws gv::Error for
+// content that would not be a valid memory, a target that does not exist or is tombstoned, and
+// content with `## History` / `## Connections` headings; gv::UsageError for an empty title or
+// content. Secrets are the caller's to refuse first.
+[[nodiscard]] LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
+                                   const std::optional<LearnOverride>& override, Date today,
+                                   ParseCache* cache = nullptr);
+
+}  // namespace gv::agent
+
+namespace gv::git {
+class Repo;
+}
+
+namespace gv::agent {
+
+// Refuses (gv::Error) input holding what looks like a secret, naming where (`content line 3
+// (GitHub token)`, `title (…)`) and never the secret itself.
+void refuse_secrets(const LearnInput& input);
+
+struct LearnOutcome {
+  LearnPlan learned;
+  std::optional<std::string> commit;  // nullopt with --no-commit or a dry run
+  bool written = false;               // false for a dry run
+};
+
+struct LearnFlags {
+  bool commit = true;  // false: --no-commit, the files land in the work tree only
+  bool dry_run = false;
+  bool allow_dirty = false;
+};
+
+// refuse_secrets, plan_learn over the work tree of `repo`, then the one `vault(learn)` commit
+// with the regenerated index files, through landing::land (refused while `.memory/` has
+// uncommitted changes, unless allow_dirty). The outcome's plan is the one landed.
+[[nodiscard]] LearnOutcome learn(git::Repo& repo, const LearnInput& input,
+                                 const std::optional<LearnOverride>& override, Date today,
+                                 const LearnFlags& flags, ParseCache* cache = nullptr);
+
+}  // namespace gv::agent

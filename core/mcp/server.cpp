@@ -1,0 +1,200 @@
+#include "core/mcp/server.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gv::mcp {
+namespace {
+
+using nlohmann::json;
+
+// A protocol error raised while handling a request.
+struct RpcError {
+  int code;
+  std::string message;
+};
+
+std::string dump(const json& value) {
+  // One line, never throwing on bytes that are not UTF-8 (a memory file may hold them).
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool valid_id(const json& id) { return id.is_string() || id.is_number_integer() || id.is_null(); }
+
+}  // namespace
+
+json error_response(const json& id, int code, std::string_view message) {
+  return json{{"jsonrpc", "2.0"},
+              {"id", id},
+              {"error", {{"code", code}, {"message", std::string(message)}}}};
+}
+
+Server::Server(ToolBackend& backend, ServerInfo info)
+    : m_backend(backend), m_info(std::move(info)) {}
+
+std::optional<std::string> Server::handle_line(std::string_view line) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+    line.remove_suffix(1);
+  }
+  if (line.empty()) {
+    return std::nullopt;
+  }
+  const json message = json::parse(line, nullptr, false);
+  if (message.is_discarded()) {
+    return dump(error_response(nullptr, error_code::k_parse_error, "parse error: not JSON"));
+  }
+  if (message.is_array()) {
+    if (message.empty()) {
+      return dump(
+          error_response(nullptr, error_code::k_invalid_request, "invalid request: empty batch"));
+    }
+    json responses = json::array();
+    for (const json& item : message) {
+      if (std::optional<json> response = handle(item)) {
+        responses.push_back(std::move(*response));
+      }
+    }
+    if (responses.empty()) {
+      return std::nullopt;
+    }
+    return dump(responses);
+  }
+  if (std::optional<json> response = handle(message)) {
+    return dump(*response);
+  }
+  return std::nullopt;
+}
+
+std::optional<json> Server::handle(const json& message) {
+  if (!message.is_object()) {
+    return error_response(nullptr, error_code::k_invalid_request,
+                          "invalid request: expected a JSON-RPC object");
+  }
+  const auto method = message.find("method");
+  const auto id = message.find("id");
+  if (method == message.end()) {
+    // A response to a request we never send, or garbage: nothing is owed to either.
+    if (id != message.end() && (message.contains("result") || message.contains("error"))) {
+      return std::nullopt;
+    }
+    return error_response(id != message.end() && valid_id(*id) ? *id : json(nullptr),
+                          error_code::k_invalid_request, "invalid request: no method");
+  }
+  if (!method->is_string() || message.value("jsonrpc", json()) != "2.0" ||
+      (id != message.end() && !valid_id(*id))) {
+    return error_response(id != message.end() && valid_id(*id) ? *id : json(nullptr),
+                          error_code::k_invalid_request,
+                          "invalid request: expected jsonrpc \"2.0\", a string method and a "
+                          "string or integer id");
+  }
+  const std::string name = method->get<std::string>();
+  const bool notification = id == message.end();
+  if (notification) {
+    // notifications/initialized, notifications/cancelled, …: nothing to answer. A request
+    // sent without an id is a notification too, and gets no answer either.
+    return std::nullopt;
+  }
+  const json params = message.value("params", json::object());
+  try {
+    if (!params.is_object() && !params.is_array()) {
+      throw RpcError{error_code::k_invalid_params, "invalid params: expected an object"};
+    }
+    json result;
+    if (name == "initialize") {
+      result = initialize(params);
+    } else if (name == "ping") {
+      result = json::object();
+    } else if (name == "tools/list") {
+      result = list_tools();
+    } else if (name == "tools/call") {
+      result = call_tool(params);
+    } else {
+      throw RpcError{error_code::k_method_not_found, fmt::format("method not found: {}", name)};
+    }
+    return json{{"jsonrpc", "2.0"}, {"id", *id}, {"result", std::move(result)}};
+  } catch (const RpcError& e) {
+    return error_response(*id, e.code, e.message);
+  } catch (const std::exception& e) {
+    return error_response(*id, error_code::k_internal_error, e.what());
+  }
+}
+
+json Server::initialize(const json& params) {
+  std::string requested;
+  if (params.is_object() && params.contains("protocolVersion") &&
+      params["protocolVersion"].is_string()) {
+    requested = params["protocolVersion"].get<std::string>();
+  }
+  const bool supported = std::find(k_protocol_versions.begin(), k_protocol_versions.end(),
+                                   requested) != k_protocol_versions.end();
+  m_version = supported ? requested : std::string(k_protocol_versions.front());
+  json result{{"protocolVersion", m_version},
+              {"capabilities", {{"tools", {{"listChanged", false}}}}},
+              {"serverInfo", {{"name", m_info.name}, {"version", m_info.version}}}};
+  if (!m_info.instructions.empty()) {
+    result["instructions"] = m_info.instructions;
+  }
+  return result;
+}
+
+json Server::list_tools() const {
+  json tools = json::array();
+  for (const ToolSpec& spec : m_backend.tools()) {
+    json tool{{"name", spec.name},
+              {"description", spec.description},
+              {"inputSchema", spec.input_schema},
+              {"annotations",
+               {{"title", spec.title},
+                {"readOnlyHint", spec.read_only},
+                {"destructiveHint", spec.destructive},
+                {"idempotentHint", spec.idempotent},
+                {"openWorldHint", spec.open_world}}}};
+    if (m_version >= std::string_view("2025-06-18")) {
+      tool["title"] = spec.title;
+    }
+    tools.push_back(std::move(tool));
+  }
+  return json{{"tools", std::move(tools)}};
+}
+
+json Server::call_tool(const json& params) {
+  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
+    throw RpcError{error_code::k_invalid_params, "invalid params: tools/call needs a string name"};
+  }
+  const std::string name = params["name"].get<std::string>();
+  const std::vector<ToolSpec> tools = m_backend.tools();
+  if (std::none_of(tools.begin(), tools.end(),
+                   [&](const ToolSpec& spec) { return spec.name == name; })) {
+    std::string names;
+    for (const ToolSpec& spec : tools) {
+      names += (names.empty() ? "" : ", ") + spec.name;
+    }
+    throw RpcError{error_code::k_invalid_params,
+                   fmt::format("unknown tool: {} (tools: {})", name, names)};
+  }
+  json arguments = params.value("arguments", json::object());
+  if (arguments.is_null()) {
+    arguments = json::object();
+  }
+  ToolResult result;
+  if (!arguments.is_object()) {
+    result = {"arguments must be an object", nullptr, true};
+  } else {
+    try {
+      result = m_backend.call(name, arguments);
+    } catch (const std::exception& e) {
+      // Bad arguments, a missing memory, a refused write, an I/O failure: the model reads the
+      // message; the server stays up for the next call.
+      result = {e.what(), nullptr, true};
+    }
+  }
+  json out{{"content", json::array({{{"type", "text"}, {"text", result.text}}})},
+           {"isError", result.is_error}};
+  if (!result.structured.is_null() && m_version >= std::string_view("2025-06-18")) {
+    out["structuredContent"] = result.structured;
+  }
+  return out;
+}
+
+}  // namespace gv::mcp

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// The Model Context Protocol over stdio (JSON-RPC 2.0, one message per line), as a pure
+// function from a request line to a response line so every case is unit-testable. doc/mcp.md
+// describes the tools and the protocol versions.
+namespace gv::mcp {
+
+// Newest first; the first is what a client asking for anything else gets.
+inline constexpr std::array<std::string_view, 3> k_protocol_versions{"2025-06-18", "2025-03-26",
+                                                                     "2024-11-05"};
+
+// JSON-RPC error codes.
+namespace error_code {
+inline constexpr int k_parse_error = -32700;
+inline constexpr int k_invalid_request = -32600;
+inline constexpr int k_method_not_found = -32601;
+inline constexpr int k_invalid_params = -32602;
+inline constexpr int k_internal_error = -32603;
+}  // namespace error_code
+
+// What a tool declares in tools/list.
+struct ToolSpec {
+  std::string name;
+  std::string title;
+  std::string description;
+  nlohmann::json input_schema;  // a JSON Schema object
+  bool read_only = true;
+  bool destructive = false;
+  bool idempotent = true;
+  bool open_world = false;
+};
+
+// What a tool returns: `text` for the model, `structured` (an object, or null) for clients that
+// read structuredContent (2025-06-18).
+struct ToolResult {
+  std::string text;
+  nlohmann::json structured;
+  bool is_error = false;
+};
+
+// A tool's arguments are wrong (missing, mistyped, unknown id): answered as a result with
+// isError, so the model reads the message and can correct itself.
+class ToolInputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The tools a server offers. Implementations throw ToolInputError for bad arguments and
+// gv::Error for failures; the server turns both into isError results and stays up.
+class ToolBackend {
+ public:
+  virtual ~ToolBackend() = default;
+  [[nodiscard]] virtual std::vector<ToolSpec> tools() const = 0;
+  // `arguments` is always an object. Only called for names tools() lists.
+  [[nodiscard]] virtual ToolResult call(std::string_view name, const nlohmann::json& arguments) = 0;
+};
+
+struct ServerInfo {
+  std::string name = "git-vault";
+  std::string version;
+  std::string instructions;  // sent in the initialize result when not empty
+};
+
+class Server {
+ public:
+  Server(ToolBackend& backend, ServerInfo info);
+
+  // Handles one line: a request, a notification, a response or a batch (an array, which
+  // 2025-03-26 allows). Returns the line to send back without its newline, or nullopt when
+  // nothing is owed (notifications, responses, blank lines). Never throws.
+  [[nodiscard]] std::optional<std::string> handle_line(std::string_view line);
+
+  // One parsed message; nullopt for notifications. Never throws.
+  [[nodiscard]] std::optional<nlohmann::json> handle(const nlohmann::json& message);
+
+  // The protocol version agreed at initialize (the newest until then).
+  [[nodiscard]] std::string_view protocol_version() const { return m_version; }
+
+ private:
+  [[nodiscard]] nlohmann::json initialize(const nlohmann::json& params);
+  [[nodiscard]] nlohmann::json list_tools() const;
+  [[nodiscard]] nlohmann::json call_tool(const nlohmann::json& params);
+
+  ToolBackend& m_backend;
+  ServerInfo m_info;
+  std::string m_version{k_protocol_versions.front()};
+};
+
+// A JSON-RPC error response.
+[[nodiscard]] nlohmann::json error_response(const nlohmann::json& id, int code,
+                                            std::string_view message);
+
+}  // namespace gv::mcp

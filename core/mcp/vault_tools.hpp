@@ -1,0 +1,53 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <vector>
+
+#include "core/agent/live_vault.hpp"
+#include "core/dates.hpp"
+#include "core/mcp/server.hpp"
+
+namespace gv::git {
+class Repo;
+}
+
+namespace gv::mcp {
+
+struct VaultToolOptions {
+  bool allow_write = false;  // offer write_memory
+  bool record = true;        // get_memory and build_context count a retrieval (D16)
+};
+
+// The git-vault tools: search_memories, get_memory, build_context, list_memories,
+// record_retrieval, and write_memory with allow_write. One repository stays open; every call
+// re-reads the work tree (LiveVault), so files changed between calls are seen. Arguments
+// accept the aliases models reach for (`query`/`q`, `limit`/`max_results`, `id`/`ids`).
+class VaultTools final : public ToolBackend {
+ public:
+  // `repo` and `cache` (may be null) must outlive this; `clock` is asked once per call (a server
+  // may run past midnight).
+  VaultTools(git::Repo& repo, ParseCache* cache, std::function<Clock()> clock,
+             VaultToolOptions options);
+
+  [[nodiscard]] std::vector<ToolSpec> tools() const override;
+  [[nodiscard]] ToolResult call(std::string_view name, const nlohmann::json& arguments) override;
+
+ private:
+  [[nodiscard]] ToolResult search(const nlohmann::json& arguments);
+  [[nodiscard]] ToolResult get(const nlohmann::json& arguments, const Clock& clock);
+  [[nodiscard]] ToolResult context(const nlohmann::json& arguments, const Clock& clock);
+  [[nodiscard]] ToolResult list(const nlohmann::json& arguments);
+  [[nodiscard]] ToolResult write(const nlohmann::json& arguments, const Clock& clock);
+  [[nodiscard]] ToolResult record(const nlohmann::json& arguments, const Clock& clock);
+
+  git::Repo& m_repo;
+  std::function<Clock()> m_clock;
+  VaultToolOptions m_options;
+  ParseCache* m_cache;
+  agent::LiveVault m_vault;
+};
+
+}  // namespace gv::mcp

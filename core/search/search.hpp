@@ -1,0 +1,130 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/memory/memory.hpp"
+#include "core/search/bm25.hpp"
+
+namespace gv {
+class Snapshot;
+class ParseCache;
+}  // namespace gv
+
+// `git vault search` and the MCP server's search_memories: memories ranked by BM25F over their
+// fields (doc/search.md), and working-memory entries (CLAUDE.local.md, registers, archive).
+namespace gv::search {
+
+enum class Scope { memories, working, all };
+
+// `memories`, `working` or `all`; nullopt for anything else.
+[[nodiscard]] std::optional<Scope> parse_scope(std::string_view text);
+
+struct Hit {
+  enum class Kind { memory, entry };
+  Kind kind = Kind::memory;
+  std::string id;  // memory id; entry id (`tr…`) or empty for an entry without one
+  std::string path;
+  int line = 0;  // 1-based line of the snippet in the file
+  double score = 0.0;
+  std::string title;  // memory title; an entry's file as recall shows it (`registers/x.md`)
+  std::string snippet;
+  std::vector<std::string> terms;  // the query words it holds (lower-cased), in query order
+  std::string tier;                // entries: `working`, `register` or `archive`
+};
+
+// `<common git dir>/git-vault/search-cache`: refresh_cached()'s file, beside the parse cache.
+[[nodiscard]] std::filesystem::path search_cache_path(const std::filesystem::path& common_dir);
+
+// `memory` or `entry`.
+[[nodiscard]] std::string_view kind_name(Hit::Kind kind);
+
+// The searchable documents of one repository. refresh() brings them in line with a snapshot,
+// re-reading only the memory files whose blob id changed, so a long-lived process (the MCP
+// server) pays for what changed between two calls, and a one-shot command for one read.
+class SearchIndex {
+ public:
+  // `memories` is the vault as load_vault read it from `snapshot` (tombstoned memories are
+  // left out here). Working memory, a few small files, is parsed again every time. Throws
+  // gv::Error only on I/O failure.
+  void refresh(const std::vector<Memory>& memories, const Snapshot& snapshot);
+
+  // Ranks memories and/or entries for `query` (see doc/search.md for the order), at most
+  // `limit` hits. `extra_retrievals` (the retrieval journal's counts, by memory id) adds to
+  // the frontmatter counts that break score ties. Snippets are read from `snapshot`.
+  [[nodiscard]] std::vector<Hit> search(
+      std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
+      const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {}) const;
+
+  [[nodiscard]] std::size_t memory_count() const { return m_memory_slots.size(); }
+
+  // For one-shot commands on large vaults: like refresh(), but the memory files are found by
+  // listing `<root>/.memory/10-Memories/` and comparing each file's stat data (inode, size,
+  // modification and change times) with what `cache_file` saved, so only files that changed
+  // are read, hashed and parsed (through `parse_cache()`, asked only then), as git's index
+  // spares `git status` from reading unchanged files. A file modified less than two seconds
+  // before it was saved is read again. The file is rewritten when anything changed; a
+  // missing, damaged or older-format file only costs a full read (doc/search.md, "Cost").
+  // Throws gv::Error when the work tree cannot be read; a failed save is silent.
+  void refresh_cached(const std::filesystem::path& root, const std::filesystem::path& cache_file,
+                      const Snapshot& snapshot, const std::function<ParseCache*()>& parse_cache);
+
+ private:
+  struct Stamp {
+    std::uint64_t inode = 0;
+    std::int64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    std::int64_t ctime_ns = 0;
+    std::int64_t listed_ns = 0;  // when the file was read
+  };
+  struct MemorySlot {
+    std::size_t document = 0;  // index into m_memory_documents
+    Stamp stamp;               // refresh_cached() only
+    std::string blob_oid;
+    std::string path;
+    std::string title;
+    std::int64_t retrieval_count = 0;
+    std::string summary;
+    std::vector<std::string> keywords;
+    std::string topic;
+  };
+  struct EntrySlot {
+    std::string id;
+    std::string path;
+    std::string display_path;
+    std::string tier;
+    int line = 0;
+    std::string text;
+  };
+
+  [[nodiscard]] std::vector<Hit> memory_hits(
+      const std::vector<std::string>& terms,
+      const std::unordered_map<std::string, std::int64_t>& extra_retrievals) const;
+  [[nodiscard]] std::vector<Hit> entry_hits(const std::vector<std::string>& terms) const;
+  void refresh_working(const Snapshot& snapshot);
+  void compact();
+  void set_memory(const Memory& memory, std::string_view body, Stamp stamp);
+  void drop_memory(std::string_view id);
+  [[nodiscard]] bool load_cache(const std::string& bytes);
+  [[nodiscard]] std::string save_cache() const;
+
+  std::vector<Document> m_memory_documents;
+  std::map<std::string, MemorySlot, std::less<>> m_memory_slots;  // by memory id
+  std::size_t m_dead_documents = 0;
+  // refresh_cached(): memory files that are not indexed (tombstoned or invalid), by path, so an
+  // unchanged one is not read again.
+  std::map<std::string, Stamp, std::less<>> m_skipped;
+
+  std::vector<EntrySlot> m_entries;  // scan order, superseded ones left out
+  std::vector<Document> m_entry_documents;
+};
+
+}  // namespace gv::search

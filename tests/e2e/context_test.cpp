@@ -1,0 +1,83 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
+
+using gv::test::Sandbox;
+using nlohmann::json;
+
+TEST_CASE("context prints the memory-context block of the memories matching the task",
+          "[context]") {
+  Sandbox sandbox;
+  sandbox.write(".memory/10-Memories/MEM-tele.md",
+                gv::test::memory_file("Telescope pickers", "2026-11-01", "telescope, pickers", 0,
+                                      "null", {}, 5, "neovim"));
+  sandbox.write(".memory/10-Memories/MEM-lsp.md",
+                gv::test::memory_file("LSP setup", "2026-11-01", "lsp, neovim", 0, "null"));
+  sandbox.write(".memory/10-Memories/MEM-other.md",
+                gv::test::memory_file("Other", "2026-11-01", "python", 0, "null"));
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all();
+
+  const auto result =
+      sandbox.vault({"context", "Add a telescope picker for buffers", "--type", "neovim"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.out ==
+        "<memory-context>\nThe following memories from previous sessions may be relevant to "
+        "this task.\n\n### Telescope pickers (relevance: 3)\n" +
+            sandbox.read(".memory/10-Memories/MEM-tele.md")
+                .substr(0, sandbox.read(".memory/10-Memories/MEM-tele.md").size() - 1) +
+            "\n\n</memory-context>\n");
+
+  const auto json_result = sandbox.vault({"context", "neovim telescope", "--json"});
+  REQUIRE(json_result.code == 0);
+  const json document = json::parse(json_result.out);
+  CHECK(document["schema"] == 1);
+  REQUIRE(document["memories"].size() == 2);
+  CHECK(document["memories"][0]["id"] == "MEM-lsp");  // ties in id order
+  CHECK(document["memories"][1]["id"] == "MEM-tele");
+  CHECK(document["tokens"] == document["memories"][0]["tokens"].get<int>() +
+                                  document["memories"][1]["tokens"].get<int>());
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("context with no match prints nothing and exits 1", "[context]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto result = sandbox.vault({"context", "completely unrelated words"});
+  CHECK(result.code == 1);
+  CHECK(result.out.empty());
+  CHECK_THAT(result.err, Catch::Contains("no memory matches this task"));
+  CHECK(sandbox.vault({"context"}).code == 129);
+}
+
+TEST_CASE("context --record journals what the block held", "[context]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // Keywords must be longer than three letters to count, so match on the topic instead.
+  REQUIRE(sandbox.vault({"context", "anything", "--type", "python/x", "--record"}).code == 0);
+  CHECK(sandbox.read(".git/git-vault/retrievals.jsonl") ==
+        "{\"id\":\"MEM-gamma\",\"date\":\"2026-11-30\",\"via\":\"context\"}\n");
+}
+
+TEST_CASE("context --session prints a briefing of open loops and memories in budget", "[context]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write("CLAUDE.local.md",
+                "# Working Memory\n\n## Active Context\n\n**Current Focus**: the release\n\n"
+                "## Open Loops\n\n- [None yet]\n- write the changelog\n");
+  const auto result = sandbox.vault({"context", "--session"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("<memory-briefing date=\"2026-11-30\">\n"));
+  CHECK_THAT(result.out, Catch::Contains("**Current Focus**: the release"));
+  CHECK_THAT(result.out, Catch::Contains("- write the changelog (CLAUDE.local.md)"));
+  CHECK_THAT(result.out, Catch::Contains("- MEM-beta: Beta (PATTERN, created 121 days ago, "
+                                         "retrieved 2 times, last 30 days ago)"));
+  CHECK_THAT(result.out, !Catch::Contains("MEM-eps"));
+  const auto small = sandbox.vault({"context", "--session", "--budget", "50", "--json"});
+  REQUIRE(small.code == 0);
+  CHECK(json::parse(small.out)["tokens"].get<int>() <= 50);
+}

@@ -1,0 +1,121 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
+
+using gv::test::Sandbox;
+using nlohmann::json;
+
+namespace {
+
+void write_retry_vault(Sandbox& sandbox) {
+  REQUIRE(sandbox.vault({"init", "--no-hooks"}).code == 0);
+  sandbox.write(".memory/10-Memories/MEM-requests-retry.md",
+                gv::test::memory_file("Request retries", "2026-06-01",
+                                      "requests, retry, backoff, session, timeout", 3, "2026-10-01",
+                                      {}, 12, "python/libs/requests"));
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("retry vault");
+}
+
+}  // namespace
+
+TEST_CASE("learn creates a memory as one vault(learn) commit that passes the gate", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const auto result =
+      sandbox.vault({"learn", "--title", "Worktree cleanup", "--category", "workflow", "--topic",
+                     "git/worktrees", "--text", "Run git worktree prune after deleting a folder."});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("CREATE MEM-worktrees-worktree-cleanup (no memory "
+                                           "overlaps 30% or more)\n"));
+  CHECK_THAT(result.out, Catch::Contains("committed "));
+  const std::string bytes = sandbox.read(".memory/10-Memories/MEM-worktrees-worktree-cleanup.md");
+  CHECK_THAT(bytes, Catch::StartsWith("---\ntitle: \"Worktree cleanup\"\ncreated: 2026-11-30\n"
+                                      "tags: [WORKFLOW]\ntopic: \"git/worktrees\"\n"));
+  const auto log = sandbox.git({"log", "-1", "--format=%s%n%b"});
+  CHECK_THAT(log.out, Catch::StartsWith("vault(learn): create MEM-worktrees-worktree-cleanup\n"));
+  CHECK_THAT(log.out, Catch::Contains("Vault-Action: learn\n"));
+  CHECK_THAT(log.out, Catch::Contains("Vault-Memories: MEM-worktrees-worktree-cleanup\n"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
+  CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  // The commit holds the memory and the regenerated index files, nothing else.
+  const auto files = sandbox.git({"diff", "--name-only", "HEAD~1", "HEAD"});
+  CHECK(files.out ==
+        ".memory/10-Memories/MEM-worktrees-worktree-cleanup.md\n.memory/10-Memories/README.md\n"
+        ".memory/20-Indices/index.md\n.memory/memory-index.json\n");
+}
+
+TEST_CASE("learn chooses UPDATE or EXTEND by overlap, and --as overrides", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const auto extend = sandbox.vault({"learn", "--title", "Retry budgets", "--keywords",
+                                     "retry,backoff,budget,deadline", "--json", "-"},
+                                    R"({"content": "Cap the total retry time."})");
+  INFO(extend.err);
+  REQUIRE(extend.code == 0);
+  const json extended = json::parse(extend.out);
+  CHECK(extended["operation"] == "EXTEND");
+  CHECK(extended["id"] == "MEM-requests-retry");
+  CHECK(extended["matches"][0]["overlap"] == 0.5);
+  CHECK(extended["commit"].is_string());
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-requests-retry.md"),
+             Catch::Contains("## Extension (2026-11-30)\n\n**Source**: user input\n\nCap the total "
+                             "retry time.\n"));
+
+  const auto update = sandbox.vault({"learn", "--title", "Request retries, revised", "--keywords",
+                                     "requests,retry,backoff,session,urllib3", "-"},
+                                    "Use urllib3's Retry with backoff_factor.\n");
+  INFO(update.err);
+  REQUIRE(update.code == 0);
+  CHECK_THAT(update.out, Catch::StartsWith("UPDATE MEM-requests-retry (80% overlap)\n"));
+  CHECK_THAT(update.out, Catch::Contains("  1. MEM-requests-retry (80% overlap) -> Recommended: "
+                                         "UPDATE\n"));
+  const std::string updated = sandbox.read(".memory/10-Memories/MEM-requests-retry.md");
+  CHECK_THAT(updated, Catch::Contains("## History\n\n### Previous Version (2026-06-01)\n"));
+  CHECK_THAT(updated, Catch::Contains("retrieval_count: 3\n"));
+
+  const auto forced = sandbox.vault({"learn", "--title", "Request retries again", "--keywords",
+                                     "requests,retry,backoff,session,timeout", "--as", "new",
+                                     "--dry-run", "--text", "Same terms, new memory."});
+  REQUIRE(forced.code == 0);
+  CHECK_THAT(forced.out, Catch::StartsWith("CREATE MEM-request-retries-again (chosen with --as)"));
+  CHECK_THAT(forced.out, Catch::Contains("dry run: nothing was written"));
+  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-request-retries-again.md"));
+  CHECK(sandbox.vault({"learn", "--title", "T", "--as", "update:MEM-nope", "--text", "x y"}).code ==
+        128);
+  CHECK(sandbox.vault({"learn", "--title", "T", "--as", "sideways", "--text", "x"}).code == 129);
+}
+
+TEST_CASE("learn refuses a secret, naming its line and never echoing it", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const std::string key = "AKIA" + std::string("Q7WXJ2L5N8RT3YBD");
+  const auto result = sandbox.vault({"learn", "--title", "Deploy", "-"},
+                                    "Deploy with the CLI.\n\naws_access_key_id = " + key + "\n");
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::Contains("content line 3 (AWS access key)"));
+  CHECK(result.err.find(key) == std::string::npos);
+  CHECK(result.out.find(key) == std::string::npos);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("learn --no-commit leaves the memory in the work tree", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const std::string head = sandbox.git({"rev-parse", "HEAD"}).out;
+  sandbox.write("notes.md", "# Notes\n\nAlways pin the toolchain version in CI images.\n");
+  const auto result =
+      sandbox.vault({"learn", "--title", "Pin toolchains", "--no-commit", "notes.md"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
+  const std::string bytes = sandbox.read(".memory/10-Memories/MEM-pin-toolchains.md");
+  CHECK_THAT(bytes, Catch::Contains("source: \"file: notes.md\"\n"));
+  CHECK_THAT(bytes, Catch::Contains("# Pin toolchains\n\n# Notes\n\nAlways pin"));
+  CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  CHECK(sandbox.vault({"learn", "--title", "X", "missing.md"}).code == 128);
+}

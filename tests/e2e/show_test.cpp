@@ -1,0 +1,64 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
+
+using gv::test::Sandbox;
+using nlohmann::json;
+
+TEST_CASE("show prints a memory file as it is", "[show]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto result = sandbox.vault({"show", "MEM-gamma"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.out == sandbox.read(".memory/10-Memories/MEM-gamma.md"));
+  const auto two = sandbox.vault({"show", "MEM-gamma", ".memory/10-Memories/MEM-alpha.md"});
+  REQUIRE(two.code == 0);
+  CHECK_THAT(two.out, Catch::StartsWith("==> .memory/10-Memories/MEM-gamma.md <==\n---\n"));
+  CHECK_THAT(two.out, Catch::Contains("\n\n==> .memory/10-Memories/MEM-alpha.md <==\n"));
+}
+
+TEST_CASE("show --json gives frontmatter as an object, the body, token count and path", "[show]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto result = sandbox.vault({"show", "MEM-beta", "MEM-eps", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const json document = json::parse(result.out);
+  CHECK(document["schema"] == 1);
+  REQUIRE(document["memories"].size() == 2);
+  const json& beta = document["memories"][0];
+  CHECK(beta["id"] == "MEM-beta");
+  CHECK(beta["path"] == ".memory/10-Memories/MEM-beta.md");
+  CHECK(beta["token_count"] == 910);
+  CHECK(beta["frontmatter"]["title"] == "Beta");
+  CHECK(beta["frontmatter"]["created"] == "2026-08-01");
+  CHECK(beta["frontmatter"]["retrieval_count"] == 2);
+  CHECK(beta["frontmatter"]["keywords"] == json{"a", "b", "c", "x"});
+  CHECK_THAT(beta["body"].get<std::string>(), Catch::StartsWith("\n# Beta\n\nw0 w1"));
+  // Tombstoned memories can still be read by id.
+  CHECK(document["memories"][1]["frontmatter"]["status"] == "tombstoned");
+}
+
+TEST_CASE("show names the closest ids for an unknown one", "[show]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto result = sandbox.vault({"show", "MEM-gama"});
+  CHECK(result.code == 128);
+  CHECK(result.out.empty());
+  CHECK_THAT(result.err,
+             Catch::Contains("git-vault: error: no memory `MEM-gama` (did you mean MEM-gamma"));
+  const auto bare = sandbox.vault({"show", "alpha"});
+  CHECK_THAT(bare.err, Catch::Contains("did you mean MEM-alpha"));
+}
+
+TEST_CASE("show --record counts active memories only and touches no tracked file", "[show]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"show", "MEM-alpha", "MEM-eps", "--record"}).code == 0);
+  const std::string journal = sandbox.read(".git/git-vault/retrievals.jsonl");
+  CHECK(journal == "{\"id\":\"MEM-alpha\",\"date\":\"2026-11-30\",\"via\":\"show\"}\n");
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}

@@ -1,0 +1,61 @@
+#include <catch2/catch.hpp>
+
+#include "core/agent/secrets.hpp"
+
+using gv::agent::scan_secrets;
+using gv::agent::SecretFinding;
+
+namespace {
+
+std::vector<std::string> kinds(const std::vector<SecretFinding>& findings) {
+  std::vector<std::string> out;
+  for (const SecretFinding& finding : findings) {
+    out.push_back(std::to_string(finding.line) + " " + finding.kind);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the secret scanner names the line and kind of each credential", "[secrets]") {
+  const std::string text =
+      "intro\n"
+      "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+      "aws_access_key_id = AKIAIOSFODNN7EXAMPLF\n"
+      "token: ghp_" +
+      std::string(36, 'Z') +
+      "\n"
+      "slack xoxb-1234567890-abcdefghij\n"
+      "stripe sk_live_" +
+      std::string(24, '4') +
+      "\n"
+      "anthropic sk-ant-api03-" +
+      std::string(30, 'q') +
+      "\n"
+      "jwt "
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_"
+      "XgL0n3I9PlFUP0THsR8U\n"
+      "db postgres://admin:Zq8vL2mK9x@db.internal:5432/app\n"
+      "client_secret = \"a8f5f167f44f4964e6c998dee827110c\"\n"
+      "google AIza" +
+      std::string(35, 'b') + "\n";
+  CHECK(kinds(scan_secrets(text)) ==
+        std::vector<std::string>{"2 private key", "3 AWS access key", "4 GitHub token",
+                                 "5 Slack token", "6 Stripe key", "7 Anthropic API key",
+                                 "8 JSON web token", "9 password in a URL", "10 secret assignment",
+                                 "11 Google API key"});
+}
+
+TEST_CASE("placeholders and ordinary prose are not secrets", "[secrets]") {
+  const std::string text =
+      "Set GITHUB_TOKEN=<your-token> and API_KEY=${API_KEY} before running.\n"
+      "password: changeme\n"
+      "token_count: 412\n"
+      "author: Jane Doe\n"
+      "The task-runner keeps a secret-free config; see https://example.com/docs.\n"
+      "git clone https://github.com/org/repo.git\n"
+      "postgres://user:password@localhost/db\n"
+      "AKIA is the prefix of an AWS key id\n"
+      "api_key = os.environ[\"API_KEY\"]\n";
+  CHECK(scan_secrets(text).empty());
+}

@@ -1,0 +1,106 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "core/search/search.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+
+namespace fs = std::filesystem;
+using gv::search::Hit;
+using gv::search::Scope;
+using gv::search::SearchIndex;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "gv-search-cache-XXXXXX").string();
+    path = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+// The work tree, counting the files read.
+class CountingSnapshot final : public gv::Snapshot {
+ public:
+  explicit CountingSnapshot(fs::path root) : m_inner(std::move(root)) {}
+  [[nodiscard]] std::vector<gv::SnapshotEntry> list(std::string_view prefix) const override {
+    return m_inner.list(prefix);
+  }
+  [[nodiscard]] std::optional<std::string> read(std::string_view path) const override {
+    if (path.starts_with(".memory/")) {
+      ++reads;
+    }
+    return m_inner.read(path);
+  }
+  [[nodiscard]] std::string describe() const override { return "counting"; }
+  mutable int reads = 0;
+
+ private:
+  gv::WorktreeSnapshot m_inner;
+};
+
+void write_memory(const fs::path& root, const std::string& id, const std::string& body,
+                  const std::string& extra = {}) {
+  const fs::path file = root / ".memory/10-Memories" / (id + ".md");
+  fs::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << "---\ntitle: \"" << id << "\"\ncreated: 2026-01-01\n"
+                                        << extra << "---\n\n# " << id << "\n\n"
+                                        << body << "\n";
+  // Old enough for its stat data to be trusted (see refresh_cached).
+  const struct timespec times[2] = {{1'600'000'000, 0}, {1'600'000'000, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+}
+
+std::vector<std::string> search(const fs::path& root, const fs::path& cache,
+                                const CountingSnapshot& snapshot, std::string_view query) {
+  SearchIndex index;
+  index.refresh_cached(root, cache, snapshot, {});
+  std::vector<std::string> ids;
+  for (const Hit& hit : index.search(query, Scope::memories, 10, snapshot)) {
+    ids.push_back(hit.id);
+  }
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("the search cache reads only memory files whose stat changed", "[search]") {
+  const TempDir dir;
+  const fs::path cache = dir.path / "git/search-cache";
+  write_memory(dir.path, "MEM-a", "apple banana");
+  write_memory(dir.path, "MEM-b", "banana cherry");
+  write_memory(dir.path, "MEM-gone", "banana", "status: tombstoned\ntombstoned_at: 2026-02-01\n");
+
+  CountingSnapshot first(dir.path);
+  CHECK(search(dir.path, cache, first, "banana") == std::vector<std::string>{"MEM-a", "MEM-b"});
+  CHECK(first.reads == 3 + 2);  // every file, then the two hits again for their snippets
+  REQUIRE(fs::exists(cache));
+
+  CountingSnapshot second(dir.path);
+  SearchIndex index;
+  index.refresh_cached(dir.path, cache, second, {});
+  CHECK(second.reads == 0);  // nothing changed: not even the tombstoned file is read
+  CHECK(index.memory_count() == 2);
+
+  write_memory(dir.path, "MEM-b", "cherry durian");
+  fs::remove(dir.path / ".memory/10-Memories/MEM-a.md");
+  CountingSnapshot third(dir.path);
+  SearchIndex again;
+  again.refresh_cached(dir.path, cache, third, {});
+  CHECK(third.reads == 1);
+  CHECK(again.memory_count() == 1);
+  CHECK(again.search("durian", Scope::memories, 10, third).size() == 1);
+  CHECK(again.search("apple", Scope::memories, 10, third).empty());
+
+  // A damaged cache file costs a full read, never a wrong answer.
+  std::ofstream(cache, std::ios::binary | std::ios::trunc) << "git-vault search-cache 1\ngarbage";
+  CountingSnapshot fourth(dir.path);
+  CHECK(search(dir.path, cache, fourth, "cherry") == std::vector<std::string>{"MEM-b"});
+  CHECK(fourth.reads >= 2);
+}
