@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -65,6 +66,7 @@ class InMemoryParseCache final : public ParseCache {
 
 struct Vault {
   std::vector<Memory> memories;   // sorted by id (byte order), tombstoned included
+  std::size_t memory_files = 0;   // memory files listed, whether or not they parsed
   std::vector<Finding> findings;  // per file, in path order
 };
 
