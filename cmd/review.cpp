@@ -13,6 +13,7 @@
 #include "core/review/build.hpp"
 #include "core/review/render.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -80,7 +81,13 @@ int run(const Options& options, const Globals& globals) {
   }
   const TreeSnapshot base(repo, ends.base);
   const TreeSnapshot head(repo, ends.head);
-  review::Review review = review::build_review(base, head, commits, clock_of(globals).today);
+  // Only the memory files the trees disagree on are read at BASE; HEAD's vault comes from the
+  // parse cache the gate keeps.
+  const std::vector<git::TreeChange> changes =
+      repo.diff_trees(base.tree(), head.tree(), vault_path::k_memories);
+  RepoParseCache cache(repo);
+  review::Review review =
+      review::build_review(base, head, commits, clock_of(globals).today, {&changes, cache.file()});
   review.base = ends.base;
   review.head = ends.head;
   if (globals.json) {

@@ -37,6 +37,7 @@ class RepoParseCache {
   RepoParseCache& operator=(const RepoParseCache&) = delete;
 
   [[nodiscard]] ParseCache* get() { return &m_cache; }
+  [[nodiscard]] PersistentParseCache* file() { return &m_cache; }
 
  private:
   std::filesystem::path m_file;
