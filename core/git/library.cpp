@@ -4,6 +4,25 @@
 
 #include <cstddef>
 
+// Debian's libgit2 1.5 speaks HTTPS through mbedTLS and, inside git_libgit2_init, parses the
+// system's whole CA bundle (about 140 certificates, some 200 KiB of PEM): half of what a hook's
+// start-up costs, for network access git-vault never makes (it opens local repositories only).
+// These two definitions take the place of mbedTLS's loaders for libgit2, whose calls the dynamic
+// linker binds to the executable's symbols first; they load nothing and report success, so the
+// trust store stays empty. Nothing else in the program calls them.
+extern "C" {
+int mbedtls_x509_crt_parse_file(void* chain, const char* path) {
+  (void)chain;
+  (void)path;
+  return 0;
+}
+int mbedtls_x509_crt_parse_path(void* chain, const char* path) {
+  (void)chain;
+  (void)path;
+  return 0;
+}
+}
+
 namespace gv::git {
 
 Library::Library() {
