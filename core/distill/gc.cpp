@@ -21,11 +21,11 @@ std::optional<Date> tombstone_date(const Memory& memory,
   if (memory.tombstoned_at) {
     return memory.tombstoned_at;
   }
-  if (!index || !index->document.is_object()) {
+  if (!index || !index->document().is_object()) {
     return std::nullopt;
   }
-  const auto entries = index->document.find("entries");
-  if (entries == index->document.end() || !entries->is_array()) {
+  const auto entries = index->document().find("entries");
+  if (entries == index->document().end() || !entries->is_array()) {
     return std::nullopt;
   }
   for (const nlohmann::ordered_json& entry : *entries) {

@@ -21,9 +21,19 @@ struct IndexEntryRecord {
 };
 
 // An existing memory-index.json as read, in any observed variant.
-struct ExistingIndex {
+class ExistingIndex {
+ public:
+  explicit ExistingIndex(std::string bytes) : m_bytes(std::move(bytes)) {}
+
   std::vector<IndexEntryRecord> entries;  // file order; entries without a string id are skipped
-  nlohmann::ordered_json document;        // the whole file, key order kept
+
+  // The whole file, key order kept. Built on first use: a report needs only `entries`, and a
+  // document of 10,000 entries costs more to build than everything else the report reads.
+  [[nodiscard]] const nlohmann::ordered_json& document() const;
+
+ private:
+  std::string m_bytes;
+  mutable std::optional<nlohmann::ordered_json> m_document;
 };
 
 struct IndexReadResult {
