@@ -335,7 +335,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     // more, so a memory holding one always shares it with another.
     for (unsigned chosen = 1; chosen < (1U << count); ++chosen) {
       if ((chosen & (chosen - 1)) != 0) {
-        containing.add(pack(&heavy[heavy_begin[d]], count, chosen), multiplicity[d]);
+        containing.add(pack(heavy.data() + heavy_begin[d], count, chosen), multiplicity[d]);
       }
     }
   }
@@ -369,7 +369,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       set_scores[d] = 1.0;
       continue;
     }
-    const std::uint16_t* own = &heavy[heavy_begin[d]];
+    const std::uint16_t* own = heavy.data() + heavy_begin[d];
     const std::uint32_t own_size = heavy_size(d);
     // Sets sharing a light keyword, scored exactly.
     std::uint32_t best = 0;
@@ -383,8 +383,9 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     for (const std::uint32_t other : touched) {
       // The heavy part adds at most own_size: look it up only when that could beat `best`.
       if (other != d && shared[other] + own_size > best) {
-        best = std::max(best, shared[other] + common(own, own_size, &heavy[heavy_begin[other]],
-                                                     heavy_size(other)));
+        best =
+            std::max(best, shared[other] + common(own, own_size, heavy.data() + heavy_begin[other],
+                                                  heavy_size(other)));
       }
       shared[other] = 0;
     }
@@ -403,14 +404,14 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
           }
         }
         for (const std::uint32_t other : wide) {
-          best =
-              std::max(best, common(own, own_size, &heavy[heavy_begin[other]], heavy_size(other)));
+          best = std::max(
+              best, common(own, own_size, heavy.data() + heavy_begin[other], heavy_size(other)));
         }
       } else {
         for (std::size_t other = 0; other < distinct && best < own_size; ++other) {
           if (other != d) {
-            best = std::max(best,
-                            common(own, own_size, &heavy[heavy_begin[other]], heavy_size(other)));
+            best = std::max(
+                best, common(own, own_size, heavy.data() + heavy_begin[other], heavy_size(other)));
           }
         }
       }
