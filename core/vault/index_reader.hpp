@@ -18,22 +18,14 @@ struct IndexEntryRecord {
   std::string id;
   std::int64_t retrieval_count = 0;
   std::optional<Date> last_retrieved;
+  // The entry's `tombstoned_at` when it is a string (indexes written by the original scripts
+  // may hold the date a memory file lacks); not checked here.
+  std::optional<std::string> tombstoned_at;
 };
 
 // An existing memory-index.json as read, in any observed variant.
-class ExistingIndex {
- public:
-  explicit ExistingIndex(std::string bytes) : m_bytes(std::move(bytes)) {}
-
+struct ExistingIndex {
   std::vector<IndexEntryRecord> entries;  // file order; entries without a string id are skipped
-
-  // The whole file, key order kept. Built on first use: a report needs only `entries`, and a
-  // document of 10,000 entries costs more to build than everything else the report reads.
-  [[nodiscard]] const nlohmann::ordered_json& document() const;
-
- private:
-  std::string m_bytes;
-  mutable std::optional<nlohmann::ordered_json> m_document;
 };
 
 struct IndexReadResult {
