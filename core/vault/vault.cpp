@@ -163,6 +163,9 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
       vault.findings.insert(vault.findings.end(), hit->findings.begin(), hit->findings.end());
     }
   }
+  if (cache != nullptr) {
+    cache->release_found();  // every hit was copied: the cache need not keep a second copy
+  }
   // Path order is id order unless an id is a prefix of another followed by a character below
   // '.' (`MEM-a-b.md` < `MEM-a.md`): checking first spares moving 10,000 memories.
   const auto by_id = [](const Memory& a, const Memory& b) { return a.id < b.id; };

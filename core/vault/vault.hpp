@@ -46,6 +46,9 @@ class ParseCache {
   [[nodiscard]] virtual const ParsedMemory* find(std::string_view path,
                                                  std::string_view blob_oid) const = 0;
   virtual void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) = 0;
+  // Drops values kept only so that find() could hand out pointers (a cache that decodes its
+  // entries on demand); pointers from earlier finds become invalid, later finds decode again.
+  virtual void release_found() {}
 };
 
 // A ParseCache for one process (e.g. the gate comparing the index with HEAD). Nothing is
