@@ -2,22 +2,26 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
+#include "core/gate/index_behind.hpp"
 #include "core/gate/print.hpp"
 #include "core/gate/range.hpp"
+#include "core/gate/registry.hpp"
 #include "core/git/repo.hpp"
-#include "core/snapshot/index_snapshot.hpp"
+#include "core/git/transaction.hpp"
+#include "core/hooks/commit_gate.hpp"
+#include "core/hooks/skip.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -28,30 +32,6 @@ struct CheckOptions {
   std::optional<std::string> range;
 };
 
-// GIT_VAULT_SKIP=stale-index,missing-id: check names, comma separated, spaces ignored.
-std::set<std::string> skipped_checks() {
-  std::set<std::string> skip;
-  const char* env = std::getenv("GIT_VAULT_SKIP");
-  if (env == nullptr) {
-    return skip;
-  }
-  std::string name;
-  for (const char* c = env;; ++c) {
-    if (*c == ',' || *c == '\0') {
-      if (!name.empty()) {
-        skip.insert(name);
-      }
-      name.clear();
-      if (*c == '\0') {
-        break;
-      }
-    } else if (*c != ' ') {
-      name += *c;
-    }
-  }
-  return skip;
-}
-
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 int finish(const std::vector<Finding>& findings) {
@@ -59,14 +39,14 @@ int finish(const std::vector<Finding>& findings) {
 }
 
 int run_range(const git::Repo& repo, const std::string& range, const GateOptions& options,
-              const Globals& globals) {
+              const OutputSettings& output) {
   const std::vector<CommitFindings> commits =
       run_range_gate(repo, range, gate_cache_file(repo), options);
   std::vector<Finding> all;
   for (const CommitFindings& commit : commits) {
     all.insert(all.end(), commit.findings.begin(), commit.findings.end());
   }
-  if (globals.json) {
+  if (output.json) {
     nlohmann::ordered_json document = findings_json(all);
     std::size_t at = 0;
     for (const CommitFindings& commit : commits) {
@@ -74,7 +54,7 @@ int run_range(const git::Repo& repo, const std::string& range, const GateOptions
         document["findings"][at]["commit"] = commit.commit;
       }
     }
-    print(document.dump() + "\n");
+    print(util::dump_json(document));
     return finish(all);
   }
   std::string out;
@@ -88,34 +68,59 @@ int run_range(const git::Repo& repo, const std::string& range, const GateOptions
   return finish(all);
 }
 
-int run_check(const CheckOptions& check, const Globals& globals) {
+int run_check(const CheckOptions& check, Session& session) {
   if (static_cast<int>(check.staged) + static_cast<int>(check.worktree) +
           static_cast<int>(check.range.has_value()) >
       1) {
     throw UsageError("check: --staged, --worktree and --range exclude each other");
   }
-  GateOptions options;
-  options.skip = skipped_checks();
   // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
   // a temporary index, and that is what is being committed.
-  const git::Repo repo = git::Repo::open_from_env();
-
-  if (check.range) {
-    return run_range(repo, *check.range, options, globals);
+  git::Repo& repo = session.repo();
+  // An interrupted landing is settled first, unless a hook runs this on git's own index.
+  if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+    git::recover_interrupted_landing(repo);
   }
+
   std::vector<Finding> findings;
-  if (check.worktree) {
+  if (check.range || check.worktree) {
+    const hooks::SkipSpec skip = hooks::skip_from_environment();
+    std::fputs(hooks::skip_notice(skip).c_str(), stderr);
+    if (check.range) {
+      return run_range(repo, *check.range, skip.gate_options(), session.output());
+    }
     if (repo.is_bare()) {
       throw UsageError("check: --worktree needs a work tree; this repository is bare");
     }
     const WorktreeSnapshot snapshot(repo.workdir());
-    findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
+    findings = run_cached_gate(snapshot, gate_cache_file(repo), skip.gate_options());
   } else {
-    const IndexSnapshot snapshot(repo);
-    findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
+    // The pre-commit hook's own function.
+    hooks::CommitGate gate = hooks::run_commit_gate(repo);
+    std::fputs(hooks::skip_notice(gate.skip).c_str(), stderr);
+    findings = std::move(gate.findings);
+    // Only outside a hook: during a commit the index is meant to differ from HEAD.
+    if (std::getenv("GIT_INDEX_FILE") == nullptr) {
+      const std::vector<Finding> behind = index_behind_head_findings(repo);
+      findings.insert(findings.end(), behind.begin(), behind.end());
+    }
   }
-  print(globals.json ? findings_json(findings).dump() + "\n" : format_findings(findings));
+  print(session.output().json ? util::dump_json(findings_json(findings))
+                              : format_findings(findings));
   return finish(findings);
+}
+
+// The checks GIT_VAULT_SKIP takes, from the gate's table.
+std::string skip_help() {
+  std::string out =
+      "GIT_VAULT_SKIP=check[,check...] skips the named checks, GIT_VAULT_SKIP=all skips every\n"
+      "check (an unknown name is a usage error). The checks:\n";
+  for (const GateCheck& gate_check : builtin_gate_checks()) {
+    out += fmt::format("  {:<18} {:<8} {}\n", gate_check.name,
+                       gate_check.severity == Severity::error ? "error" : "warning",
+                       gate_check.description);
+  }
+  return out;
 }
 
 }  // namespace
@@ -127,10 +132,9 @@ Runner define_check(CLI::App& app) {
   app.add_flag("--worktree", options->worktree, "Check the files on disk");
   app.add_option("--range", options->range,
                  "Check every commit in A..B, each finding under the commit that introduced it");
-  app.footer(
-      "Exit status: 0 when nothing blocks (warnings allowed), 1 when a gate rejects.\n"
-      "GIT_VAULT_SKIP=check[,check...] skips the named checks.");
-  return [options](const Globals& globals) -> int { return run_check(*options, globals); };
+  app.footer("Exit status: 0 when nothing blocks (warnings allowed), 1 when a gate rejects.\n" +
+             skip_help());
+  return [options](const Globals& globals) -> int { return run_check(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/session/session.hpp"
+
 namespace CLI {
 class App;
 }
@@ -17,6 +19,10 @@ struct Globals {
   std::optional<std::string> now;    // --now YYYY-MM-DDTHH:MM:SSZ
   bool json = false;                 // --json: one document on stdout
   bool verbose = false;              // -v
+  bool quiet = false;                // -q: only errors and the results asked for
+  // The process's Session (core/session/session.hpp), created by main after parsing: the one
+  // open repository, clock, parse cache and output settings. Never null inside a runner.
+  Session* session = nullptr;
 };
 
 // What a subcommand's define function returns: run once after parsing, returns the exit code.
@@ -28,7 +34,10 @@ struct Command {
   std::string_view name;
   std::string_view summary;
   Runner (*define)(CLI::App&);
-  bool hidden = false;
+  // What main has the Session open before the runner starts, so a command run outside a
+  // repository fails at once with one clear message.
+  Need needs = Need::nothing;
+  bool hidden = false;  // plumbing for git (hooks, drivers): left out of the command list
 };
 
 Runner define_init(CLI::App& app);

@@ -2,26 +2,19 @@
 // memory file and diffs what it prints, so frontmatter changes show field by field.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/review/frontmatter_fields.hpp"
+#include "core/util/file.hpp"
 
 namespace gv::cmd {
 namespace {
 
 int run(const std::string& path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
-    throw Error("{}: cannot read", path);
-  }
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  const std::string text = review::normalise_for_diff(buffer.str());
+  const std::string text = review::normalise_for_diff(util::read_file(path));
   std::fwrite(text.data(), 1, text.size(), stdout);
   return exit_code::k_ok;
 }

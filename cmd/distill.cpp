@@ -2,30 +2,33 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
+#include "core/distill/sub_mode_registry.hpp"
+#include "core/distill/summarize.hpp"
 #include "core/distill/vault_state.hpp"
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
+#include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
 #include "core/scoring/render.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
 namespace {
 
 struct Options {
-  bool purge = false;
-  bool merge = false;
-  bool compress = false;
-  bool refine = false;
-  bool gc = false;
-  bool auto_mode = false;
+  // One flag per row of the sub-mode table, by name.
+  std::map<std::string, bool, std::less<>> sub_modes;
   bool dry_run = false;
   bool record = false;
   bool all = false;
@@ -40,25 +43,30 @@ void warn_findings(const std::vector<Finding>& findings) {
     if (finding.severity != Severity::error) {
       continue;
     }
-    warn(finding.line ? fmt::format("{}:{}: {}", finding.path, *finding.line, finding.message)
-                      : fmt::format("{}: {}", finding.path, finding.message));
+    util::print_warning(finding.line
+                            ? fmt::format("{}:{}: {}", finding.path, *finding.line, finding.message)
+                            : fmt::format("{}: {}", finding.path, finding.message));
   }
 }
 
-int run_report(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
+int run_report(const Options& options, Session& session) {
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
+  LandingFlags landing = options.landing;
+  if (options.record) {
+    landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (snapshot.list(vault_path::k_root).empty()) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
                 vault_path::k_root);
   }
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today, cache.get());
+  const distill::VaultState state =
+      distill::read_vault_state(snapshot, session.clock().today, session.parse_cache());
   warn_findings(state.vault.findings);
   if (!state.index_findings.empty()) {
-    warn(fmt::format("{} cannot be read; scores use the memory files alone",
-                     vault_path::k_index_json));
+    util::print_warning(fmt::format("{} cannot be read; scores use the memory files alone",
+                                    vault_path::k_index_json));
   }
 
   if (options.record) {
@@ -70,66 +78,48 @@ int run_report(const Options& options, const Globals& globals) {
         fmt::format("Health report: {} purge, {} merge, {} compress, {} review candidates",
                     state.report.candidates.purge.size(), state.report.candidates.merge.size(),
                     state.report.candidates.compress.size(), state.report.candidates.review.size());
-    if (!globals.json) {
-      std::fputs(scoring::render_markdown(state.report, globals.verbose).c_str(), stdout);
+    if (!output.json) {
+      std::fputs(scoring::render_markdown(state.report, output.verbose).c_str(), stdout);
     }
-    return land_action(repo, snapshot, std::move(draft), clock, options.landing, globals,
-                       cache.get());
+    return land_action(session, snapshot, std::move(draft), landing);
   }
-  std::fputs(globals.json ? scoring::render_json(state.report).c_str()
-                          : scoring::render_markdown(state.report, globals.verbose).c_str(),
+  std::fputs(output.json ? scoring::render_json(state.report).c_str()
+                         : scoring::render_markdown(state.report, output.verbose).c_str(),
              stdout);
   return exit_code::k_ok;
 }
 
-// The MANDATORY STOP on a terminal: every candidate with its details, then one line of
-// numbers, ranges, names or `a`. Asks again after input it cannot read.
-std::vector<std::size_t> prompt_selection(const distill::CandidateSet& set) {
-  std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
-  for (std::size_t i = 0; i < set.candidates.size(); ++i) {
-    const distill::Candidate& candidate = set.candidates[i];
-    text += fmt::format("  {:>2}. {}\n", i + 1, candidate.label);
-    std::size_t start = 0;
-    while (start < candidate.details.size()) {
-      const std::size_t end = candidate.details.find('\n', start);
-      const std::size_t stop = end == std::string::npos ? candidate.details.size() : end;
-      text += fmt::format("      {}\n",
-                          std::string_view(candidate.details).substr(start, stop - start));
-      start = stop + 1;
-    }
-  }
-  std::fputs(text.c_str(), stdout);
-  std::vector<std::string> keys;
-  for (const distill::Candidate& candidate : set.candidates) {
-    keys.push_back(candidate.key);
-  }
-  while (true) {
-    std::fputs("\nSelect (numbers, ranges like 1-3, `a` for all, empty for none): ", stdout);
+// The process's own terminal: the prompt on stdout (flushed, since it ends without a
+// newline), the answer from stdin.
+distill::Terminal stdio_terminal() {
+  distill::Terminal terminal;
+  terminal.write = [](std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
-    std::string line;
+  };
+  terminal.read_line = [] {
+    distill::Terminal::Line line;
     int c = 0;
     while ((c = std::fgetc(stdin)) != EOF && c != '\n') {
-      line += static_cast<char>(c);
+      line.text += static_cast<char>(c);
     }
-    const distill::Selection selection = distill::parse_selection(line, keys);
-    if (selection.error.empty()) {
-      return selection.indexes;
-    }
-    if (c == EOF) {
-      throw Error("{}", selection.error);
-    }
-    std::fputs(fmt::format("{}\n", selection.error).c_str(), stdout);
-  }
+    line.at_end = c == EOF;
+    return line;
+  };
+  return terminal;
 }
 
 // Steps 1-5 of the shared skeleton for one mutating sub-mode; finish_action and land_action
 // do steps 6-7 and the commit.
-int run_sub_mode(const distill::SubMode& mode, const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
+int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& session) {
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
+  const Clock& clock = session.clock();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const WorktreeSnapshot snapshot(repo.workdir());
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  const distill::VaultState state = distill::read_vault_state(snapshot, clock.today, cache.get());
+  const distill::VaultState state =
+      distill::read_vault_state(snapshot, clock.today, session.parse_cache());
   std::vector<Finding> errors;
   for (const Finding& finding : state.vault.findings) {
     if (finding.severity == Severity::error) {
@@ -141,12 +131,13 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
     throw Error("{} memory file(s) have errors; fix them before running --{}", errors.size(),
                 mode.name());
   }
-  const distill::SubModeContext context{state, snapshot, clock,
-                                        repo.config_string("vault.summarizer")};
+  const distill::SubModeContext context{
+      state, snapshot, clock,
+      distill::configured_summarizer(repo.config_string("vault.summarizer"))};
   const distill::CandidateSet set = mode.candidates(context);
 
   if (options.dry_run) {
-    if (globals.json) {
+    if (output.json) {
       nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};
       for (const auto& [key, value] : set.dry_run_json.items()) {
         out[key] = value;
@@ -158,14 +149,14 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
       if (set.stop_message) {
         out["message"] = *set.stop_message;
       }
-      print_json(out);
+      util::print_json(out);
     } else {
       std::fputs((set.stop_message ? *set.stop_message + "\n" : set.dry_run_text).c_str(), stdout);
     }
     return exit_code::k_ok;
   }
   if (set.stop_message) {
-    std::fputs((*set.stop_message + "\n").c_str(), globals.json ? stderr : stdout);
+    std::fputs((*set.stop_message + "\n").c_str(), output.json ? stderr : stdout);
     return exit_code::k_ok;
   }
 
@@ -191,12 +182,12 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
         throw UsageError("--select: {}", selection.error);
       }
       indexes = selection.indexes;
-    } else if (interactive() && !globals.json) {
+    } else if (output.interactive() && !output.json) {
       if (automatic) {
         std::fputs((set.automatic_text + "\n").c_str(), stdout);
         automatic_shown = true;
       }
-      indexes = prompt_selection(set);
+      indexes = distill::prompt_selection(set, stdio_terminal());
     } else if (automatic) {
       std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
                              "selection.\nPass --select KEY[,KEY...] (see --dry-run for the {} "
@@ -214,7 +205,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
       return exit_code::k_no;
     }
     if (indexes.empty() && !automatic) {
-      std::fputs((set.none_selected_message + "\n").c_str(), globals.json ? stderr : stdout);
+      std::fputs((set.none_selected_message + "\n").c_str(), output.json ? stderr : stdout);
       return exit_code::k_ok;
     }
     nothing_selected = indexes.empty();
@@ -224,9 +215,8 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   }
 
   distill::Execution execution = mode.execute(context, selected);
-  const int code = land_action(repo, snapshot, std::move(execution.draft), clock, options.landing,
-                               globals, cache.get());
-  FILE* const report = globals.json ? stderr : stdout;
+  const int code = land_action(session, snapshot, std::move(execution.draft), landing);
+  FILE* const report = output.json ? stderr : stdout;
   if (automatic && !automatic_shown) {
     std::fputs((set.automatic_text + "\n").c_str(), report);
   }
@@ -239,26 +229,19 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, const Glo
   return code;
 }
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   std::vector<std::string_view> chosen;
-  for (const auto& [flag, name] : {std::pair{options.purge, "purge"},
-                                   {options.merge, "merge"},
-                                   {options.compress, "compress"},
-                                   {options.refine, "refine"},
-                                   {options.gc, "gc"},
-                                   {options.auto_mode, "auto"}}) {
-    if (flag) {
+  for (const auto& [name, given] : options.sub_modes) {
+    if (given) {
       chosen.push_back(name);
     }
   }
-  if (chosen.size() > 1) {
-    throw UsageError("choose one sub-mode: --purge, --merge, --compress, --refine, --gc or --auto");
-  }
-  if (chosen.empty()) {
+  const distill::SubModeInfo* const row = distill::builtin_sub_modes().choose(chosen);
+  if (row == nullptr) {
     if (options.dry_run || options.all || !options.select.empty()) {
       throw UsageError("--dry-run, --select and --all go with a sub-mode such as --purge");
     }
-    return run_report(options, globals);
+    return run_report(options, session);
   }
   if (options.record) {
     throw UsageError("--record goes with the report only; sub-modes always log their action");
@@ -266,23 +249,17 @@ int run(const Options& options, const Globals& globals) {
   if (options.all && !options.select.empty()) {
     throw UsageError("pass either --select or --all, not both");
   }
-  const std::unique_ptr<distill::SubMode> mode = distill::make_sub_mode(chosen.front());
-  if (!mode) {
-    throw Error("--{} is not available in this build", chosen.front());
-  }
-  return run_sub_mode(*mode, options, globals);
+  return run_sub_mode(*row->make(), options, session);
 }
 
 }  // namespace
 
 Runner define_distill(CLI::App& app) {
   auto options = std::make_shared<Options>();
-  app.add_flag("--purge", options->purge, "Tombstone stale or never-retrieved memories");
-  app.add_flag("--merge", options->merge, "Merge memories with overlapping keywords");
-  app.add_flag("--compress", options->compress, "Summarise oversized memories");
-  app.add_flag("--refine", options->refine, "Fix metadata quality issues");
-  app.add_flag("--gc", options->gc, "Delete memories tombstoned more than 7 days ago");
-  app.add_flag("--auto", options->auto_mode, "Apply automatic metadata fixes without a prompt");
+  for (const distill::SubModeInfo& row : distill::builtin_sub_modes().rows()) {
+    app.add_flag(fmt::format("--{}", row.name), options->sub_modes[std::string(row.name)],
+                 std::string(row.help));
+  }
   app.add_flag("--dry-run", options->dry_run, "Show what would change; write nothing");
   app.add_flag("--record", options->record,
                "Report only: also log the report and refresh memory_health, as one commit");
@@ -292,7 +269,7 @@ Runner define_distill(CLI::App& app) {
                "Leave the changes in the work tree instead of committing them");
   app.add_flag("--allow-dirty", options->landing.allow_dirty,
                "Run even when vault files have uncommitted changes");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -17,12 +17,12 @@ struct Options {
   std::vector<std::string> git_args;
 };
 
-int run(const Options& options) {
+int run(const Options& options, Session& session) {
   if (options.name == "pre-commit") {
-    return hooks::run_pre_commit(options.git_args);
+    return hooks::run_pre_commit(session, options.git_args);
   }
   if (options.name == "post-merge") {
-    return hooks::run_post_merge(options.git_args);
+    return hooks::run_post_merge(session, options.git_args);
   }
   throw UsageError("unknown hook `{}` (known: pre-commit, post-merge)", options.name);
 }
@@ -35,7 +35,7 @@ Runner define_hook(CLI::App& app) {
   app.add_option("args", options->git_args, "The hook's arguments from git");
   // Hook arguments are git's (post-merge gets "0" or "1"; pre-commit none), never flags.
   app.prefix_command();
-  return [options](const Globals&) { return run(*options); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -10,6 +10,9 @@
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
+#include "core/session/session.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -45,7 +48,7 @@ std::string_view source_key(git::HooksPathSource source) {
 
 int print_report(const hooks::InstallReport& report) {
   if (!report.refusal.empty()) {
-    std::fputs(fmt::format("git-vault: error: {}\n", report.refusal).c_str(), stderr);
+    util::print_error(report.refusal);
     return exit_code::k_no;
   }
   std::fputs(fmt::format("hooks directory: {} ({})\n", report.location.dir.string(),
@@ -61,21 +64,19 @@ int print_report(const hooks::InstallReport& report) {
   return report.ok() ? exit_code::k_ok : exit_code::k_no;
 }
 
-int run_install(const Options& options) {
-  git::Repo repo = git::Repo::discover(".");
+int run_install(const Options& options, Session& session) {
+  return print_report(hooks::install_hooks(
+      session.repo(), {options.allow_global_hooks_path, /*gitattributes=*/true}));
+}
+
+int run_uninstall(const Options& options, Session& session) {
   return print_report(
-      hooks::install_hooks(repo, {options.allow_global_hooks_path, /*gitattributes=*/true}));
+      hooks::uninstall_hooks(session.repo(), {options.allow_global_hooks_path, false}));
 }
 
-int run_uninstall(const Options& options) {
-  git::Repo repo = git::Repo::discover(".");
-  return print_report(hooks::uninstall_hooks(repo, {options.allow_global_hooks_path, false}));
-}
-
-int run_status(const Options& options, const Globals& globals) {
-  const git::Repo repo = git::Repo::discover(".");
-  const hooks::HooksStatus status = hooks::hooks_status(repo);
-  if (options.json || globals.json) {
+int run_status(const Options& options, Session& session) {
+  const hooks::HooksStatus status = hooks::hooks_status(session.repo());
+  if (options.json || session.output().json) {
     nlohmann::ordered_json doc;
     doc["schema"] = 1;
     doc["hooks_dir"] = status.location.dir.string();
@@ -86,7 +87,7 @@ int run_status(const Options& options, const Globals& globals) {
     }
     doc["merge_drivers"] = status.merge_drivers_configured;
     doc["gitattributes"] = status.gitattributes_complete;
-    std::fputs((doc.dump(2) + "\n").c_str(), stdout);
+    util::print_json(doc);
     return exit_code::k_ok;
   }
   std::string out = fmt::format("hooks directory: {} ({})\n", status.location.dir.string(),
@@ -119,12 +120,12 @@ Runner define_hooks(CLI::App& app) {
   status->add_flag("--json", options->json, "Print one JSON document on stdout");
   return [options, install, uninstall](const Globals& globals) {
     if (install->parsed()) {
-      return run_install(*options);
+      return run_install(*options, *globals.session);
     }
     if (uninstall->parsed()) {
-      return run_uninstall(*options);
+      return run_uninstall(*options, *globals.session);
     }
-    return run_status(*options, globals);
+    return run_status(*options, *globals.session);
   };
 }
 

@@ -8,11 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
-#include "core/vault/scaffold.hpp"
+#include "core/session/session.hpp"
+#include "core/setup/scaffold.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -50,11 +53,9 @@ bool create_new(const std::filesystem::path& path, const std::string& bytes) {
   return true;
 }
 
-int run(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
-  if (repo.is_bare()) {
-    throw Error("git vault init needs a work tree; this repository is bare");
-  }
+int run(const Options& options, Session& session) {
+  git::Repo& repo = session.repo();
+  const OutputSettings& output = session.output();
   std::vector<ScaffoldFile> files = vault_scaffold();
   if (options.recall) {
     for (ScaffoldFile& file : recall_scaffold()) {
@@ -78,23 +79,24 @@ int run(const Options& options, const Globals& globals) {
     install_options.allow_global_hooks_path = options.allow_global_hooks_path;
     const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
     if (!report.refusal.empty()) {
-      warn(fmt::format("hooks not installed: {}", report.refusal));
+      util::print_warning(fmt::format("hooks not installed: {}", report.refusal));
     }
     hooks_json = {{"installed", report.ok()}, {"hooks_dir", report.location.dir.string()}};
-    if (globals.verbose) {
+    if (output.verbose) {
       for (const std::string& line : report.notes) {
-        note(line);
+        util::print_note(line);
       }
     }
   }
-  if (globals.json) {
-    print_json(nlohmann::ordered_json{{"schema", 1}, {"created", created}, {"hooks", hooks_json}});
-  } else if (globals.verbose) {
+  if (output.json) {
+    util::print_json(
+        nlohmann::ordered_json{{"schema", 1}, {"created", created}, {"hooks", hooks_json}});
+  } else if (output.verbose) {
     for (const std::string& path : created) {
-      note(fmt::format("created {}", path));
+      util::print_note(fmt::format("created {}", path));
     }
     if (created.empty()) {
-      note("the vault is already set up; nothing to do");
+      util::print_note("the vault is already set up; nothing to do");
     }
   }
   return exit_code::k_ok;
@@ -120,7 +122,7 @@ Runner define_init(CLI::App& app) {
   app.add_option("--ci-ref", options->workflow.ref,
                  "Tag or commit of git-vault the workflow builds")
       ->capture_default_str();
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/distill/log_resolve.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -76,8 +78,8 @@ Json entry_json(const distill::ResolvedEntry& entry, bool verify) {
   return out;
 }
 
-int run(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
+int run(const Options& options, Session& session) {
+  git::Repo& repo = session.repo();
   const WorktreeSnapshot snapshot(repo.workdir());
   const std::optional<std::string> text = snapshot.read(distill::k_log_path);
   distill::DistillLog log;
@@ -99,7 +101,7 @@ int run(const Options& options, const Globals& globals) {
   }
   const int code = options.verify && with_problems > 0 ? exit_code::k_no : exit_code::k_ok;
 
-  if (globals.json) {
+  if (session.output().json) {
     Json out{{"schema", 1}, {"entries", Json::array()}};
     for (const distill::ResolvedEntry& entry : entries) {
       out["entries"].push_back(entry_json(entry, options.verify));
@@ -107,7 +109,7 @@ int run(const Options& options, const Globals& globals) {
     if (options.verify) {
       out["ok"] = with_problems == 0;
     }
-    print_json(out);
+    util::print_json(out);
     return code;
   }
 
@@ -156,7 +158,7 @@ Runner define_log(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_flag("--verify", options->verify,
                "Report entries whose commit is missing or does not match the log (exit 1)");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

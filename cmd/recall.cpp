@@ -1,32 +1,30 @@
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <system_error>
 
 #include "cmd/command.hpp"
 #include "core/dates.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
-#include "core/git/transaction.hpp"
-#include "core/plan.hpp"
-#include "core/recall/apply.hpp"
+#include "core/landing/land_recall.hpp"
 #include "core/recall/decisions.hpp"
 #include "core/recall/gate.hpp"
 #include "core/recall/ids.hpp"
 #include "core/recall/maintain.hpp"
 #include "core/recall/maintain_render.hpp"
 #include "core/recall/metadata.hpp"
+#include "core/recall/plans.hpp"
 #include "core/recall/scan.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -36,58 +34,6 @@ namespace fs = std::filesystem;
 struct InitIdsOptions {
   bool dry_run = false;
 };
-
-struct PendingWrite {
-  std::string path;  // repo-relative
-  std::string bytes;
-};
-
-// All files are written to temporaries first and renamed only when every write succeeded, so a
-// failure (disk full, permissions) leaves the work tree as it was.
-void write_all_atomically(const fs::path& root, const std::vector<PendingWrite>& writes) {
-  std::vector<std::pair<fs::path, fs::path>> staged;  // temp -> target
-  const auto discard = [&staged] {
-    for (const auto& [temp, target] : staged) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-    }
-  };
-  try {
-    for (const PendingWrite& write : writes) {
-      const fs::path target = root / write.path;
-      std::error_code ec;
-      fs::create_directories(target.parent_path(), ec);
-      if (ec) {
-        throw Error("{}: cannot create directory: {}", write.path, ec.message());
-      }
-      fs::path temp = target;
-      temp += ".git-vault-tmp";
-      staged.emplace_back(temp, target);
-      {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out.write(write.bytes.data(), static_cast<std::streamsize>(write.bytes.size()));
-        out.close();
-        if (!out) {
-          throw Error("{}: cannot write", write.path);
-        }
-      }
-      if (fs::exists(target, ec)) {
-        fs::permissions(temp, fs::status(target, ec).permissions(), ec);
-      }
-    }
-    for (const auto& [temp, target] : staged) {
-      std::error_code ec;
-      fs::rename(temp, target, ec);
-      if (ec) {
-        throw Error("{}: cannot replace: {}", fs::relative(target, root).generic_string(),
-                    ec.message());
-      }
-    }
-  } catch (...) {
-    discard();
-    throw;
-  }
-}
 
 std::string render_preview(const recall::InitIdsPlan& plan) {
   const std::string header = "recall-init-ids — preview";
@@ -166,10 +112,12 @@ nlohmann::json to_json(const recall::InitIdsPlan& plan, bool dry_run, int metada
                         {"findings", std::move(findings)}};
 }
 
-int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
-  const Clock clock = resolve_clock(globals.today, globals.now);
-  const fs::path root = git::Repo::discover(fs::current_path()).workdir();
-  const WorktreeSnapshot snapshot(root);
+int run_init_ids(const InitIdsOptions& options, Session& session) {
+  const Clock& clock = session.clock();
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
+  const WorktreeSnapshot snapshot(repo.workdir());
   const std::string now = format_instant(clock.now);
 
   // Metadata is read before anything is planned: invalid JSON stops the run with nothing written.
@@ -190,22 +138,13 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
   const int metadata_added = recall::add_missing_records(metadata, plan.inline_ids, now);
 
   if (!options.dry_run) {
-    std::vector<PendingWrite> writes;
-    for (const recall::FileRewrite& rewrite : plan.rewrites) {
-      writes.push_back({rewrite.path, rewrite.bytes});
-    }
-    // Files first, metadata last: a failure in between leaves ids without records, which the
-    // next run backfills, never records pointing at nothing new.
-    if (metadata_added > 0) {
-      writes.push_back(
-          {std::string{recall::k_metadata_path}, recall::serialize_metadata(metadata)});
-    }
-    write_all_atomically(root, writes);
+    landing::land_recall_init_ids(repo, snapshot,
+                                  recall::init_ids_plan(plan, metadata, metadata_added),
+                                  std::move(read_state));
   }
 
-  if (globals.json) {
-    std::fputs((to_json(plan, options.dry_run, metadata_added, warnings).dump() + "\n").c_str(),
-               stdout);
+  if (output.json) {
+    util::print_json(to_json(plan, options.dry_run, metadata_added, warnings));
     return exit_code::k_ok;
   }
   for (const Finding& finding : warnings) {
@@ -222,7 +161,7 @@ int run_init_ids(const InitIdsOptions& options, const Globals& globals) {
     std::fputs(out.c_str(), stdout);
     return exit_code::k_ok;
   }
-  if (globals.verbose) {
+  if (output.verbose) {
     for (const recall::TaggedLine& line : plan.tagged) {
       std::fputs(fmt::format("tagged {}:{} ^{}\n", line.path, line.line, line.id).c_str(), stderr);
     }
@@ -338,25 +277,12 @@ std::optional<recall::Decisions> ask_decisions(const recall::Analysis& analysis)
   return decisions;
 }
 
-Plan make_plan(const recall::MaintainResult& result, Instant now) {
-  Plan plan;
-  for (const auto& [path, bytes] : result.writes) {
-    plan.write(path, bytes);
-  }
-  plan.subject = "vault(recall-maintain): " + recall::describe_run(result);
-  for (const auto& [id, action] : result.applied) {
-    plan.body += fmt::format("{} ^{}\n", recall::action_name(action), id);
-  }
-  plan.action = "recall-maintain";
-  plan.log_id = fmt::format("recall_{}", now.seconds);
-  plan.memories = result.affected_ids;
-  return plan;
-}
-
-int run_maintain(const MaintainOptions& options, const Globals& globals) {
-  const Clock clock = resolve_clock(globals.today, globals.now);
-  git::Repo repo = git::Repo::discover(fs::current_path());
+int run_maintain(const MaintainOptions& options, Session& session) {
+  const Clock& clock = session.clock();
+  const OutputSettings& output = session.output();
+  git::Repo& repo = session.repo();
   const fs::path root = repo.workdir();
+  git::ReadState read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
   const WorktreeSnapshot snapshot(root);
 
   std::error_code ec;
@@ -407,8 +333,8 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
   }
 
   if (options.dry_run) {
-    if (globals.json) {
-      print_out(recall::analysis_json(analysis).dump() + "\n");
+    if (output.json) {
+      util::print_json(recall::analysis_json(analysis));
     } else {
       print_out(recall::render_presentation(analysis));
       print_out("\n" +
@@ -418,11 +344,11 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
     return exit_code::k_ok;
   }
 
-  if (!globals.json) {
+  if (!output.json) {
     print_out(recall::render_presentation(analysis));
   }
   if (analysis.candidate_count() > 0 && !flags_decide) {
-    if (globals.json || ::isatty(STDIN_FILENO) == 0 || ::isatty(STDOUT_FILENO) == 0) {
+    if (output.json || !output.interactive()) {
       std::fputs(
           "git-vault: nothing changed: no terminal to ask on; pass --decide ID=ACTION[:days] "
           "(repeatable) or --apply-all, or --dry-run to look only\n",
@@ -444,10 +370,11 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
                 *changed);
   }
 
-  recall::RecallApplyOutcome outcome;
+  landing::RecallOutcome outcome;
   if (!result.empty()) {
-    outcome = recall::apply_recall_plan(repo, make_plan(result, clock.now),
-                                        {!options.no_commit, options.allow_dirty});
+    outcome = landing::land_recall_maintain(
+        repo, snapshot, recall::maintain_plan(result, clock.now),
+        {!options.no_commit, options.allow_dirty, std::move(read_state)});
     if (outcome.untracked) {
       std::fputs(
           "git-vault: note: CLAUDE.local.md and memory/ are not tracked by git; the changes are in "
@@ -465,7 +392,7 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
     }
   }
 
-  if (globals.json) {
+  if (output.json) {
     nlohmann::json document = recall::analysis_json(analysis);
     nlohmann::json applied = nlohmann::json::array();
     for (const auto& [id, action] : result.applied) {
@@ -478,7 +405,7 @@ int run_maintain(const MaintainOptions& options, const Globals& globals) {
     document["applied"] = std::move(applied);
     document["written"] = std::move(written);
     document["commit"] = outcome.commit ? nlohmann::json(*outcome.commit) : nlohmann::json(nullptr);
-    print_out(document.dump() + "\n");
+    util::print_json(document);
     return exit_code::k_ok;
   }
   print_out("\n" + recall::render_secondary(result.secondary) + "\n" + result.summary);
@@ -522,10 +449,10 @@ Runner define_recall(CLI::App& app) {
 
   return [init_ids, init_options, maintain, maintain_options](const Globals& globals) -> int {
     if (init_ids->parsed()) {
-      return run_init_ids(*init_options, globals);
+      return run_init_ids(*init_options, *globals.session);
     }
     if (maintain->parsed()) {
-      return run_maintain(*maintain_options, globals);
+      return run_maintain(*maintain_options, *globals.session);
     }
     throw UsageError("recall: unknown subcommand");
   };

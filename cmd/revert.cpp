@@ -1,16 +1,16 @@
-#include "core/distill/revert.hpp"
-
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <map>
 #include <memory>
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/landing/land.hpp"
+#include "core/landing/revert_search.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 
 namespace gv::cmd {
@@ -22,152 +22,36 @@ struct Options {
   LandingFlags landing;
 };
 
-std::string short_id(std::string_view id) { return std::string{id.substr(0, 7)}; }
+using landing::short_id;
 
-std::map<std::string, std::string> tree_map(const git::Repo& repo,
-                                            const std::optional<std::string>& tree) {
-  std::map<std::string, std::string> files;
-  if (tree) {
-    for (SnapshotEntry& entry : repo.tree_entries(*tree, "")) {
-      files.emplace(std::move(entry.path), std::move(entry.oid));
-    }
-  }
-  return files;
-}
-
-// Refuses commits that are not distill actions: nothing else has the bookkeeping a revert
-// rebuilds.
-void check_action(const git::CommitInfo& info) {
-  const std::optional<std::string> action = find_trailer(info.trailers, k_trailer_action);
-  if (!action) {
-    throw Error("{} ({}) is not a vault action: its message has no {} trailer; use `git revert`",
-                short_id(info.id), info.summary, k_trailer_action);
-  }
-  if (!distill::revertible_action(*action)) {
-    throw Error(
-        "{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert`",
-        short_id(info.id), info.summary, *action);
-  }
-}
-
-// The action commit `target` names: a log id through its Vault-Log-Id trailer, else any
-// revision whose commit carries Vault-Action and is in HEAD's history.
-git::CommitInfo find_action(const git::Repo& repo, const std::string& target) {
-  const auto by_log_id = repo.trailer_index(k_trailer_log_id);
-  if (const auto it = by_log_id.find(target); it != by_log_id.end() && !it->second.empty()) {
-    git::CommitInfo info = repo.commit_info(it->second.front());
-    check_action(info);
-    return info;
-  }
-  const std::optional<std::string> commit = repo.resolve_commit(target);
-  if (!commit) {
-    if (target.rfind("distill_", 0) == 0) {
-      throw Error(
-          "{}: no commit in the history of HEAD carries `{}: {}` (squashed, rebased or reset "
-          "away?); name the commit instead",
-          target, k_trailer_log_id, target);
-    }
-    throw Error("{}: no such log entry or commit", target);
-  }
-  git::CommitInfo info = repo.commit_info(*commit);
-  check_action(info);
-  const auto actions = repo.trailer_index(k_trailer_action);
-  for (const auto& [action, commits] : actions) {
-    if (std::find(commits.begin(), commits.end(), info.id) != commits.end()) {
-      return info;
-    }
-  }
-  throw Error("{} ({}) is not in the history of HEAD", short_id(info.id), info.summary);
-}
-
-// The later commits (oldest first) that changed each of `paths`, for the conflict message.
-std::string describe_later_changes(const git::Repo& repo, const std::string& commit,
-                                   const std::vector<std::string>& paths) {
-  std::string text;
-  for (const std::string& id : repo.resolve_range(commit + "..HEAD")) {
-    const git::CommitInfo info = repo.commit_info(id);
-    const std::optional<std::string> parent_tree =
-        info.parents.empty()
-            ? std::nullopt
-            : std::optional<std::string>(repo.commit_info(info.parents.front()).tree);
-    std::vector<std::string> touched;
-    for (const std::string& path : paths) {
-      const auto now = repo.tree_blob_id(info.tree, path);
-      const auto before = parent_tree ? repo.tree_blob_id(*parent_tree, path) : std::nullopt;
-      if (now != before) {
-        touched.push_back(path);
-      }
-    }
-    if (!touched.empty()) {
-      text +=
-          fmt::format("  {} {}: {}\n", short_id(info.id), info.summary, fmt::join(touched, ", "));
-    }
-  }
-  return text;
-}
-
-int run(const Options& options, const Globals& globals) {
-  git::Repo repo = open_repo();
-  if (!repo.head_commit()) {
-    throw Error("nothing to revert: the current branch has no commits");
-  }
-  const git::CommitInfo action = find_action(repo, options.target);
-  const std::optional<std::string> parent_tree =
-      action.parents.empty()
-          ? std::nullopt
-          : std::optional<std::string>(repo.commit_info(action.parents.front()).tree);
-  const std::vector<distill::PathChange> restore = distill::paths_to_restore(
-      distill::diff_trees(tree_map(repo, parent_tree), tree_map(repo, action.tree)));
-  if (restore.empty()) {
+int run(const Options& options, Session& session) {
+  git::Repo& repo = session.repo();
+  LandingFlags landing = options.landing;
+  landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
+  const landing::RevertSearch search = landing::find_revert(repo, options.target, options.force);
+  const git::CommitInfo& action = search.action;
+  if (search.status == landing::RevertSearch::Status::nothing_changed) {
     std::fputs(fmt::format("git-vault: {} ({}) changed no memory files; nothing to revert.\n",
                            short_id(action.id), action.summary)
                    .c_str(),
                stderr);
     return exit_code::k_no;
   }
-
-  std::map<std::string, std::string> head;
-  const std::optional<std::string> head_tree = repo.head_tree();
-  for (const distill::PathChange& change : restore) {
-    if (const auto oid = repo.tree_blob_id(*head_tree, change.path)) {
-      head.emplace(change.path, *oid);
-    }
-  }
-  const std::vector<std::string> conflicts = distill::changed_since(restore, head);
-  if (!conflicts.empty() && !options.force) {
+  if (search.status == landing::RevertSearch::Status::conflicts) {
     std::fputs(fmt::format("git-vault: cannot revert {} ({}): later commits changed the same "
                            "files:\n{}Nothing was changed. Pass --force to restore these files "
                            "anyway (the later changes to them are lost).\n",
-                           short_id(action.id), action.summary,
-                           describe_later_changes(repo, action.id, conflicts))
+                           short_id(action.id), action.summary, search.later_changes)
                    .c_str(),
                stderr);
     return exit_code::k_no;
   }
 
-  distill::RevertRequest request;
-  request.commit = action.id;
-  request.subject = action.summary;
-  request.log_id = find_trailer(action.trailers, k_trailer_log_id);
-  for (const distill::PathChange& change : restore) {
-    if (!change.before) {
-      request.restored.emplace(change.path, std::nullopt);
-      continue;
-    }
-    std::optional<std::string> bytes = repo.read_blob(*change.before);
-    if (!bytes) {
-      throw Error("{}: blob {} of {} is missing from the object database", change.path,
-                  *change.before, short_id(action.id));
-    }
-    request.restored.emplace(change.path, std::move(bytes));
-  }
-
   const WorktreeSnapshot snapshot(repo.workdir());
-  const int code = land_action(repo, snapshot, distill::revert_draft(request), clock_of(globals),
-                               options.landing, globals);
-  if (code == exit_code::k_ok && !globals.json) {
+  const int code = land_action(session, snapshot, distill::revert_draft(search.request), landing);
+  if (code == exit_code::k_ok && !session.output().json) {
     std::fputs(fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id),
-                           action.summary, request.restored.size())
+                           action.summary, search.request.restored.size())
                    .c_str(),
                stdout);
   }
@@ -186,7 +70,7 @@ Runner define_revert(CLI::App& app) {
                "Leave the changes in the work tree instead of committing them");
   app.add_flag("--allow-dirty", options->landing.allow_dirty,
                "Run even when vault files have uncommitted changes");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

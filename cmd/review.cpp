@@ -7,12 +7,14 @@
 #include <string>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/error.hpp"
 #include "core/git/merge_base.hpp"
+#include "core/git/repo.hpp"
 #include "core/review/build.hpp"
 #include "core/review/render.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
+#include "core/util/json_output.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -70,8 +72,8 @@ Ends resolve_ends(const git::Repo& repo, const std::string& range) {
   return {merge_base_of(repo, commit_of(repo, range), head), head};
 }
 
-int run(const Options& options, const Globals& globals) {
-  const git::Repo repo = open_repo();
+int run(const Options& options, Session& session) {
+  const git::Repo& repo = session.repo();
   const Ends ends = resolve_ends(repo, options.range);
   std::vector<git::CommitInfo> commits;
   if (ends.base != ends.head) {
@@ -85,13 +87,12 @@ int run(const Options& options, const Globals& globals) {
   // parse cache the gate keeps.
   const std::vector<git::TreeChange> changes =
       repo.diff_trees(base.tree(), head.tree(), vault_path::k_memories);
-  RepoParseCache cache(repo);
-  review::Review review =
-      review::build_review(base, head, commits, clock_of(globals).today, {&changes, cache.file()});
+  review::Review review = review::build_review(base, head, commits, session.clock().today,
+                                               {&changes, session.persistent_parse_cache()});
   review.base = ends.base;
   review.head = ends.head;
-  if (globals.json) {
-    print_json(review::review_json(review));
+  if (session.output().json) {
+    util::print_json(review::review_json(review));
   } else {
     std::fputs(review::render_markdown(review, {options.limit}).c_str(), stdout);
   }
@@ -107,7 +108,7 @@ Runner define_review(CLI::App& app) {
                  "base with the upstream or default branch");
   app.add_option("--limit", options->limit, "Rows per table before the rest is summarised")
       ->check(CLI::PositiveNumber);
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

@@ -8,12 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
-#include "cmd/support.hpp"
 #include "core/distill/finish.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
 #include "core/memory/frontmatter_edit.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/json_output.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -29,7 +31,8 @@ struct Options {
 // regenerates the index files, in the work tree: retrieval bookkeeping happens on every agent
 // read, and a commit per read would bury the history; it lands with the user's next commit.
 void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& vault,
-                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache) {
+                       const std::vector<SearchHit>& hits, const Clock& clock, ParseCache* cache,
+                       git::ReadState read_state) {
   Plan plan;
   for (const SearchHit& hit : hits) {
     const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
@@ -51,24 +54,28 @@ void record_retrievals(git::Repo& repo, const Snapshot& snapshot, const Vault& v
   git::ApplyOptions options;
   options.commit = false;
   options.allow_dirty = true;
+  options.read_state = std::move(read_state);
   (void)git::apply(repo, plan, options);
 }
 
-int run(const Options& options, const Globals& globals) {
+int run(const Options& options, Session& session) {
   std::string query;
   for (const std::string& word : options.query) {
     query += (query.empty() ? "" : " ") + word;
   }
-  git::Repo repo = open_repo();
+  git::Repo& repo = session.repo();
+  std::optional<git::ReadState> read_state;
+  if (options.record) {
+    read_state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
+  }
   const WorktreeSnapshot snapshot(repo.workdir());
-  const Clock clock = clock_of(globals);
-  RepoParseCache cache(repo);
-  const Vault vault = load_vault(snapshot, cache.get());
+  const Vault vault = load_vault(snapshot, session.parse_cache());
   const std::vector<SearchHit> hits = search_memories(vault.memories, query, options.limit);
   if (options.record && !hits.empty()) {
-    record_retrievals(repo, snapshot, vault, hits, clock, cache.get());
+    record_retrievals(repo, snapshot, vault, hits, session.clock(), session.parse_cache(),
+                      std::move(*read_state));
   }
-  if (globals.json) {
+  if (session.output().json) {
     nlohmann::ordered_json out{
         {"schema", 1}, {"query", query}, {"hits", nlohmann::ordered_json::array()}};
     for (const SearchHit& hit : hits) {
@@ -77,7 +84,7 @@ int run(const Options& options, const Globals& globals) {
       out["hits"].push_back(
           {{"id", hit.id}, {"path", memory->path}, {"title", memory->title}, {"score", hit.score}});
     }
-    print_json(out);
+    util::print_json(out);
   } else {
     for (const SearchHit& hit : hits) {
       const auto memory = std::find_if(vault.memories.begin(), vault.memories.end(),
@@ -97,7 +104,7 @@ Runner define_search(CLI::App& app) {
   app.add_option("--limit", options->limit, "Most hits to show")->capture_default_str();
   app.add_flag("--record", options->record,
                "Count a retrieval of every hit in its frontmatter (work tree only)");
-  return [options](const Globals& globals) { return run(*options, globals); };
+  return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 
 }  // namespace gv::cmd

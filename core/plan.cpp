@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/util/text.hpp"
+
 namespace gv {
 
 namespace {
@@ -12,15 +14,7 @@ bool is_blank(std::string_view line) {
                      [](unsigned char c) { return std::isspace(c) != 0; });
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim;
 
 // `Key: value` with a key of letters, digits and dashes, as git's interpret-trailers accepts.
 std::optional<Trailer> parse_trailer_line(std::string_view line) {

@@ -16,8 +16,8 @@ struct Trailer {
   friend bool operator==(const Trailer&, const Trailer&) = default;
 };
 
-// Trailer keys every action commit carries (DECISIONS D7); `git vault log` and `revert` find an
-// action's commit through Vault-Log-Id because a log entry cannot hold its own commit's id.
+// Trailer keys every action commit carries (doc/decisions.md D7); `git vault log` and `revert` find
+// an action's commit through Vault-Log-Id because a log entry cannot hold its own commit's id.
 inline constexpr const char* k_trailer_action = "Vault-Action";
 inline constexpr const char* k_trailer_log_id = "Vault-Log-Id";
 inline constexpr const char* k_trailer_memories = "Vault-Memories";

@@ -9,8 +9,9 @@
 
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
-#include "core/git/transaction.hpp"
 #include "core/hooks/reindex.hpp"
+#include "core/landing/land.hpp"
+#include "core/session/session.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
 #include "core/vault/vault.hpp"
@@ -41,14 +42,13 @@ void report_duplicates(const Snapshot& merged) {
   }
 }
 
-void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
+void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& today,
+             git::ReadState read_state) {
   if (merged.list(".memory/").empty()) {
     return;  // no vault in this repository
   }
-  const Date today = resolve_clock(std::nullopt, std::nullopt).today;
-  std::optional<Plan> plan =
-      plan_reindex(load_vault(merged).memories, read_index_files(merged), today);
-  if (!plan) {
+  std::optional<Reindex> reindex = build_reindex(merged, today, nullptr);
+  if (!reindex) {
     return;
   }
   if (squash) {
@@ -66,23 +66,33 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash) {
                     dirty.front()));
     return;
   }
-  git::ApplyOptions options;
-  options.guarded_paths = {".memory/"};
-  const std::optional<std::string> commit = git::apply(repo, *plan, options);
-  warn(fmt::format("regenerated {} index file(s) as {} {}", plan->changes.size(),
-                   commit.value_or("").substr(0, 12), plan->subject));
+  landing::Built built;
+  built.plan = std::move(reindex->plan);
+  built.regenerated = std::move(reindex->regenerated);
+  built.carried = std::move(reindex->carried);
+  landing::Target target;
+  target.guarded_paths = {".memory/"};
+  target.read_state = std::move(read_state);
+  const landing::Landed landed = landing::apply(repo, std::move(built), target);
+  const std::string carried =
+      landed.carried.empty() ? std::string{}
+                             : fmt::format(" (retrieval counts carried into {} memory file(s))",
+                                           landed.carried.size());
+  warn(fmt::format("regenerated {} index file(s){} as {} {}", landed.regenerated.size(), carried,
+                   landed.commit.value_or("").substr(0, 12), landed.plan.subject));
 }
 
 }  // namespace
 
-int run_post_merge(std::span<const std::string> git_args) {
+int run_post_merge(Session& session, std::span<const std::string> git_args) {
   // git passes "1" when the merge was a squash: nothing was committed, so neither is ours.
   const bool squash = !git_args.empty() && git_args.front() == "1";
   try {
-    git::Repo repo = git::Repo::open_from_env();
+    git::Repo& repo = session.repo();
     if (!repo.head_commit()) {
       return 0;
     }
+    git::ReadState read_state = git::capture_read_state(repo, {".memory/"});
     // A squash merge leaves its result staged, not committed.
     std::unique_ptr<Snapshot> merged;
     if (squash) {
@@ -91,7 +101,7 @@ int run_post_merge(std::span<const std::string> git_args) {
       merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
     }
     report_duplicates(*merged);
-    reindex(repo, *merged, squash);
+    reindex(repo, *merged, squash, session.clock().today, std::move(read_state));
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
     warn(fmt::format("warning: {}", e.what()));

@@ -18,3 +18,4 @@ if command -v clang-format >/dev/null; then
 else
   echo "lint: clang-format not installed; formatting not checked" >&2
 fi
+"$here/tests/layers.sh"

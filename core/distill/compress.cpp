@@ -144,14 +144,9 @@ namespace {
 
 std::string summarize(const SubModeContext& context, const Memory& memory,
                       const std::string& main_content) {
-  if (context.summarizer && !context.summarizer->empty()) {
-    SummarizerCommand command;
-    command.command = *context.summarizer;
-    command.env = {{"GIT_VAULT_MEMORY_ID", memory.id},
-                   {"GIT_VAULT_MEMORY_PATH", memory.path},
-                   {"GIT_VAULT_KEYWORDS", fmt::format("{}", fmt::join(memory.keywords, ","))}};
-    const std::string input = fmt::format("{}\n", trim_blank_lines(main_content));
-    return checked_summary(command.command, run_summarizer(command, input));
+  if (context.summarizer) {
+    const SummaryRequest request{memory.id, memory.path, memory.keywords, main_content};
+    return checked_summary(context.summarizer->source, context.summarizer->summarize(request));
   }
   return checked_summary("built-in", extractive_summary(main_content, memory.keywords));
 }
@@ -222,25 +217,34 @@ class Compress final : public SubMode {
     ActionDraft& draft = execution.draft;
     draft.type = "compress";
     draft.changed_memories = true;
-    const bool external = context.summarizer && !context.summarizer->empty();
+    const bool external = context.summarizer.has_value();
     std::int64_t saved = 0;
     std::vector<std::string> keyword_notes;
     std::string table;
     // Every summary is made before anything is planned, so a failing command leaves no
-    // half-compressed batch behind (the plan is only applied once execute returns anyway).
+    // half-compressed batch behind (the plan is only applied once execute returns anyway). A
+    // memory that cannot be compressed is named and skipped; the rest of the batch goes on.
+    std::vector<std::string> skipped;
     for (const Candidate& candidate : selected) {
       const Memory* memory = find_memory(context.state.vault, candidate.key);
       if (memory == nullptr) {
         throw Error("{}: no such memory", candidate.key);
       }
-      const std::optional<std::string> bytes = context.snapshot.read(memory->path);
-      if (!bytes) {
-        throw Error("{}: cannot read", memory->path);
+      std::optional<CompressedFile> attempt;
+      try {
+        const std::optional<std::string> bytes = context.snapshot.read(memory->path);
+        if (!bytes) {
+          throw Error("{}: cannot read", memory->path);
+        }
+        const std::string main_content = main_content_of(memory->path, *bytes);
+        const std::string summary = summarize(context, *memory, main_content);
+        attempt =
+            compress_file(memory->path, *bytes, summary, memory->keywords, context.clock.today);
+      } catch (const Error& error) {
+        skipped.push_back(fmt::format("{} ({})", memory->id, error.what()));
+        continue;
       }
-      const std::string main_content = main_content_of(memory->path, *bytes);
-      const std::string summary = summarize(context, *memory, main_content);
-      CompressedFile compressed =
-          compress_file(memory->path, *bytes, summary, memory->keywords, context.clock.today);
+      CompressedFile& compressed = *attempt;
       const double ratio = compressed.tokens_before == 0
                                ? 1.0
                                : static_cast<double>(compressed.tokens_after) /
@@ -264,23 +268,31 @@ class Compress final : public SubMode {
       draft.plan.write(memory->path, std::move(compressed.bytes));
       draft.plan.memories.push_back(memory->id);
     }
+    const std::size_t done = draft.plan.memories.size();
+    if (done == 0 && !skipped.empty()) {
+      throw Error("no memory could be compressed: {}", fmt::join(skipped, "; "));
+    }
     draft.extra["summarizer"] = external ? "external" : "built-in";
-    draft.notes =
-        fmt::format("Compressed {} memories. Total tokens saved: {}", selected.size(), saved);
+    draft.notes = fmt::format("Compressed {} memories. Total tokens saved: {}", done, saved);
+    if (!skipped.empty()) {
+      draft.notes += fmt::format(". Skipped: {}", fmt::join(skipped, "; "));
+    }
     if (!keyword_notes.empty()) {
       draft.notes +=
           fmt::format(". Keyword preservation: added missing keywords to compressed content: {}",
                       fmt::join(keyword_notes, "; "));
     }
     draft.plan.subject =
-        selected.size() == 1
-            ? fmt::format("vault(compress): compress {}", selected.front().key)
-            : fmt::format("vault(compress): compress {} memories", selected.size());
+        done == 1 ? fmt::format("vault(compress): compress {}", draft.plan.memories.front())
+                  : fmt::format("vault(compress): compress {} memories", done);
     execution.summary = fmt::format(
         "## Compress Complete\n\n| Memory | Tokens Before | Tokens After | Ratio | Keywords |\n"
         "|--------|---------------|--------------|-------|----------|\n{}\n"
         "Total tokens saved: {}\n",
         table, saved);
+    for (const std::string& skip : skipped) {
+      execution.summary += fmt::format("Skipped {}\n", skip);
+    }
     return execution;
   }
 };

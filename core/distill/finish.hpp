@@ -11,6 +11,7 @@
 #include "core/plan.hpp"
 #include "core/scoring/report.hpp"
 #include "core/vault/index_reader.hpp"
+#include "core/vault/regenerate.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv {
@@ -55,20 +56,10 @@ struct FinishedAction {
   std::vector<std::string> carried;      // memories whose retrieval counts came from the index
 };
 
-struct Regeneration {
-  Vault after;                           // the vault once the plan is applied
-  std::vector<std::string> regenerated;  // generated index files added to the plan
-  std::vector<std::string> carried;      // memories whose retrieval counts came from `existing`
-};
-
-// Step 6 of the skeleton, on its own: adds to `plan` the three index files regenerated over
-// the state `before` + `plan`, after carrying retrieval counts the old index held into
-// frontmatter (D4) and refreshing `token_count` in every memory file the plan writes (D3),
-// except the `verbatim` paths (a revert's restored files).
-[[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
-                                                  const std::optional<ExistingIndex>& existing,
-                                                  Date today, ParseCache* cache,
-                                                  const std::set<std::string>& verbatim = {});
+// The regeneration moved to the vault layer (core/vault/regenerate.hpp); these names stay
+// for callers that still spell them in this namespace.
+using ::gv::regenerate_index_files;
+using ::gv::Regeneration;
 
 // Completes a sub-mode's draft into the one commit D7 describes, in the skeleton's order:
 // batch regeneration of the three index files over the state after the edits (carrying

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/json/parse.hpp"
 #include "core/json/text.hpp"
 #include "core/memory/lines.hpp"
 
@@ -11,25 +12,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::string_view k_counters[] = {"total_operations", "total_purged",  "total_merged",
-                                           "total_compressed", "total_refined", "total_gc_deleted",
-                                           "total_reviewed"};
-
-// The summary counter an operation type adds its affected count to.
-std::optional<std::string_view> counter_for(std::string_view type) {
-  if (type == "purge") return "total_purged";
-  if (type == "merge") return "total_merged";
-  if (type == "compress") return "total_compressed";
-  if (type == "refine") return "total_refined";
-  if (type == "gc") return "total_gc_deleted";
-  if (type == "review") return "total_reviewed";
-  return std::nullopt;
-}
+constexpr std::string_view k_total_operations = "total_operations";
 
 Json empty_summary() {
   Json summary = Json::object();
-  for (std::string_view counter : k_counters) {
-    summary[std::string{counter}] = 0;
+  summary[std::string{k_total_operations}] = 0;
+  for (const LogCounter& counter : builtin_sub_modes().log_counters()) {
+    summary[std::string{counter.counter}] = 0;
   }
   summary["last_operation"] = nullptr;
   return summary;
@@ -60,12 +49,11 @@ DistillLog::DistillLog()
 
 DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
   DistillLog log;
-  try {
-    log.m_doc = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error("{}:{}: distill log is not valid JSON ({})", path,
-                line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), e.what());
+  auto parsed = json_text::parse<Json>(text);
+  if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
+    throw Error("{}:{}: distill log is not valid JSON ({})", path, failure->line, failure->reason);
   }
+  log.m_doc = std::move(std::get<Json>(parsed));
   if (!log.m_doc.is_object() || !log.m_doc.contains("operations") ||
       !log.m_doc["operations"].is_array()) {
     throw Error("{}:1: distill log has no `operations` array", path);
@@ -76,7 +64,7 @@ DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
   return log;
 }
 
-std::string DistillLog::append(const NewOperation& operation) {
+std::string DistillLog::append(const NewOperation& operation, const SubModeRegistry& sub_modes) {
   Json& operations = m_doc["operations"];
   const std::string base = fmt::format("distill_{}", operation.timestamp.seconds);
   std::string id = base;
@@ -112,16 +100,23 @@ std::string DistillLog::append(const NewOperation& operation) {
   operations.push_back(std::move(entry));
 
   Json& summary = m_doc["summary"];
-  for (std::string_view counter : k_counters) {
-    if (!summary.contains(counter) || !summary[std::string{counter}].is_number_integer()) {
-      summary[std::string{counter}] = 0;
+  const std::vector<LogCounter> counters = sub_modes.log_counters();
+  std::vector<std::string_view> keys{k_total_operations};
+  for (const LogCounter& counter : counters) {
+    keys.push_back(counter.counter);
+  }
+  for (std::string_view key : keys) {
+    if (!summary.contains(key) || !summary[std::string{key}].is_number_integer()) {
+      summary[std::string{key}] = 0;
     }
   }
   summary["total_operations"] = summary["total_operations"].get<std::int64_t>() + 1;
-  if (const auto counter = counter_for(operation.type)) {
-    const std::string key{*counter};
-    summary[key] = summary[key].get<std::int64_t>() +
-                   static_cast<std::int64_t>(operation.affected_memories.size());
+  for (const LogCounter& counter : counters) {
+    if (counter.type == operation.type) {
+      const std::string key{counter.counter};
+      summary[key] = summary[key].get<std::int64_t>() +
+                     static_cast<std::int64_t>(operation.affected_memories.size());
+    }
   }
   summary["last_operation"] = timestamp;
   return id;

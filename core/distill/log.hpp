@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dates.hpp"
+#include "core/distill/sub_mode_registry.hpp"
 #include "core/scoring/report.hpp"
 
 namespace gv::distill {
@@ -49,9 +50,11 @@ class DistillLog {
   // a log (no `operations` array).
   [[nodiscard]] static DistillLog parse(std::string_view path, std::string_view text);
 
-  // Appends an operation, updates the summary counters, and returns the new entry's id
-  // (`distill_<epoch seconds>`, suffixed `_2`, `_3`... when that id is taken).
-  std::string append(const NewOperation& operation);
+  // Appends an operation, updates the summary counters (`total_operations`, and the counter
+  // `sub_modes` names for its type), and returns the new entry's id (`distill_<epoch seconds>`,
+  // suffixed `_2`, `_3`... when that id is taken).
+  std::string append(const NewOperation& operation,
+                     const SubModeRegistry& sub_modes = builtin_sub_modes());
 
   // Records the commit of an entry written earlier (its own commit cannot hold its SHA).
   void set_commit(std::string_view id, std::string_view commit);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/json/parse.hpp"
 #include "core/json/text.hpp"
 #include "core/memory/lines.hpp"
 
@@ -29,12 +30,11 @@ std::string refresh_memory_health(std::optional<std::string_view> existing,
                                   const HealthRefresh& refresh) {
   Json state = Json::object();
   if (existing) {
-    try {
-      state = Json::parse(*existing);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw Error("{}:{}: not valid JSON ({})", k_state_path,
-                  line_of_offset(*existing, e.byte > 0 ? e.byte - 1 : 0), e.what());
+    auto parsed = json_text::parse<Json>(*existing);
+    if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
+      throw Error("{}:{}: not valid JSON ({})", k_state_path, failure->line, failure->reason);
     }
+    state = std::move(std::get<Json>(parsed));
     if (!state.is_object()) {
       throw Error("{}:1: expected a JSON object", k_state_path);
     }

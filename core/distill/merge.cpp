@@ -19,6 +19,7 @@
 #include "core/memory/lines.hpp"
 #include "core/memory/parse.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -45,13 +46,7 @@ std::string upper(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
+using util::trim;
 
 // The bytes after a section's heading line, up to the section's end.
 std::string_view section_content(std::string_view body, ByteRange section) {
@@ -430,6 +425,25 @@ MergedPair merge_memories(const MergeSide& primary, const MergeSide& secondary, 
   return result;
 }
 
+std::map<std::string, std::string> final_primaries(
+    const std::map<std::string, std::string>& absorbed_into) {
+  std::map<std::string, std::string> result;
+  for (const auto& [secondary, primary] : absorbed_into) {
+    std::string last = primary;
+    // A memory absorbed in a run is never merged again in it, so chains end; the bound only
+    // guards against a map no run could build.
+    for (std::size_t step = 0; step < absorbed_into.size(); ++step) {
+      const auto next = absorbed_into.find(last);
+      if (next == absorbed_into.end()) {
+        break;
+      }
+      last = next->second;
+    }
+    result.emplace(secondary, std::move(last));
+  }
+  return result;
+}
+
 std::optional<std::string> rewrite_links(std::string_view bytes, std::string_view from,
                                          std::string_view to) {
   const FrontmatterSplit split = split_frontmatter(bytes);
@@ -638,6 +652,17 @@ class Merge final : public SubMode {
     const std::size_t merged_count = draft.affected_memories.size();
     if (merged_count == 0) {
       throw Error("no pair was merged, nothing was written: {}", fmt::join(problems, "; "));
+    }
+    // doc/decisions.md D14: a secondary whose primary was absorbed by a later pair names the
+    // final primary, so no tombstone points at another tombstone.
+    for (const auto& [secondary_id, final_id] : final_primaries(absorbed_into)) {
+      if (final_id == absorbed_into.at(secondary_id)) {
+        continue;
+      }
+      const std::string& secondary_path = find_memory(vault, secondary_id)->path;
+      FrontmatterEditor tombstone(secondary_path, edited.at(secondary_path));
+      tombstone.set_scalar("tombstone_reason", yaml_double_quoted("merged_into:" + final_id));
+      edited[secondary_path] = tombstone.bytes();
     }
     for (auto& [path, bytes] : edited) {
       draft.plan.write(path, std::move(bytes));

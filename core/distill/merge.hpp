@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,6 +96,12 @@ struct MergedPair {
 [[nodiscard]] std::vector<std::string> missing_keywords(const Memory& primary,
                                                         const Memory& secondary,
                                                         const Memory& written);
+
+// Merge chains (doc/decisions.md D14): for each secondary of `absorbed_into` (secondary id -> the
+// primary it was merged into, in one run), the primary at the end of its chain, which is active
+// after the run. B -> A and A -> C give B -> C and A -> C.
+[[nodiscard]] std::map<std::string, std::string> final_primaries(
+    const std::map<std::string, std::string>& absorbed_into);
 
 // `bytes` with every wiki link to `from` in the body (`[[from]]`, `[[from|alias]]`,
 // `[[from#anchor]]`) pointing at `to` instead; only the link targets change. Links inside

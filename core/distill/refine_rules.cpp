@@ -14,6 +14,7 @@
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -71,17 +72,7 @@ constexpr CategoryCues k_category_cues[] = {
       "observation", "finding"}},
 };
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim;
 
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 

@@ -32,14 +32,8 @@ std::vector<PathChange> diff_trees(const std::map<std::string, std::string>& par
   return changes;
 }
 
-bool revertible_action(std::string_view action) {
-  for (std::string_view known :
-       {"purge", "merge", "compress", "refine", "gc", "auto", "report", "review", "revert"}) {
-    if (action == known) {
-      return true;
-    }
-  }
-  return false;
+bool revertible_action(std::string_view action, const SubModeRegistry& sub_modes) {
+  return sub_modes.revertible(action);
 }
 
 bool rebuilt_on_revert(std::string_view path) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/distill/finish.hpp"
+#include "core/distill/sub_mode_registry.hpp"
 
 // Planning `git vault revert` (D7): which paths of an action commit go back to their parent's
 // bytes, which ones are rebuilt instead, and the draft of the new commit. Pure: the command
@@ -28,9 +29,11 @@ struct PathChange {
                                                  const std::map<std::string, std::string>& commit);
 
 // True for the Vault-Action values a revert can undo: the distill actions, whose bookkeeping
-// (distill log, memory_health, index files) a revert knows how to rebuild. Recall maintenance
-// and hook reindexing keep other files and are undone with a plain `git revert`.
-[[nodiscard]] bool revertible_action(std::string_view action);
+// (distill log, memory_health, index files) a revert knows how to rebuild; for a sub-mode its
+// row in `sub_modes` decides. Recall maintenance and hook reindexing keep other files and are
+// undone with a plain `git revert`.
+[[nodiscard]] bool revertible_action(std::string_view action,
+                                     const SubModeRegistry& sub_modes = builtin_sub_modes());
 
 // True for files a revert rebuilds rather than restores: the generated index files (regenerated
 // from the restored memories), the distill log (append-only: the original entry stays and a

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/error.hpp"
+
 namespace gv::distill {
 namespace {
 
@@ -60,6 +62,39 @@ Selection parse_selection(std::string_view text, const std::vector<std::string>&
     }
   }
   return selection;
+}
+
+std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Terminal& terminal) {
+  std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
+  for (std::size_t i = 0; i < set.candidates.size(); ++i) {
+    const Candidate& candidate = set.candidates[i];
+    text += fmt::format("  {:>2}. {}\n", i + 1, candidate.label);
+    std::size_t start = 0;
+    while (start < candidate.details.size()) {
+      const std::size_t end = candidate.details.find('\n', start);
+      const std::size_t stop = end == std::string::npos ? candidate.details.size() : end;
+      text += fmt::format("      {}\n",
+                          std::string_view(candidate.details).substr(start, stop - start));
+      start = stop + 1;
+    }
+  }
+  terminal.write(text);
+  std::vector<std::string> keys;
+  for (const Candidate& candidate : set.candidates) {
+    keys.push_back(candidate.key);
+  }
+  while (true) {
+    terminal.write("\nSelect (numbers, ranges like 1-3, `a` for all, empty for none): ");
+    const Terminal::Line line = terminal.read_line();
+    const Selection selection = parse_selection(line.text, keys);
+    if (selection.error.empty()) {
+      return selection.indexes;
+    }
+    if (line.at_end) {
+      throw Error("{}", selection.error);
+    }
+    terminal.write(fmt::format("{}\n", selection.error));
+  }
 }
 
 }  // namespace gv::distill

@@ -1,9 +1,12 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/distill/sub_mode.hpp"
 
 namespace gv::distill {
 
@@ -19,5 +22,23 @@ struct Selection {
 // candidate; empty text selects nothing.
 [[nodiscard]] Selection parse_selection(std::string_view text,
                                         const std::vector<std::string>& keys);
+
+// The terminal the MANDATORY STOP talks to, passed in by the command so that the prompt runs
+// the same against a test's script.
+struct Terminal {
+  struct Line {
+    std::string text;     // without its newline
+    bool at_end = false;  // input ended before a newline (or before anything was typed)
+  };
+  std::function<void(std::string_view)> write;
+  std::function<Line()> read_line;
+};
+
+// The MANDATORY STOP: every candidate of `set` with its details, then one line of numbers,
+// ranges, names or `a`, read from `terminal`; asks again after a line it cannot read. Returns
+// the selected indexes (possibly none). Throws gv::Error with parse_selection's message when
+// the input ends on a line it cannot read.
+[[nodiscard]] std::vector<std::size_t> prompt_selection(const CandidateSet& set,
+                                                        const Terminal& terminal);
 
 }  // namespace gv::distill

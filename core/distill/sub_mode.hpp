@@ -9,6 +9,7 @@
 
 #include "core/dates.hpp"
 #include "core/distill/finish.hpp"
+#include "core/distill/summarize.hpp"
 #include "core/distill/vault_state.hpp"
 
 namespace gv {
@@ -52,16 +53,22 @@ struct Execution {
   std::string summary;  // printed on stdout after the commit lands (may be empty)
 };
 
-// Everything a sub-mode reads: the vault before the action, the work tree it came from, the
-// clock, and commands the user configured (never from a tracked file, D10).
+// Everything a sub-mode reads, and every capability with a side effect it may use, passed in
+// so that a sub-mode itself stays a pure function of its context (doc/architecture.md): the
+// vault before the action, the work tree it came from, the clock's reading, and the
+// summariser the user configured (never from a tracked file, D10). Sub-modes never prompt:
+// the skeleton owns the terminal.
 struct SubModeContext {
   const VaultState& state;
   const Snapshot& snapshot;
   Clock clock;
-  std::optional<std::string> summarizer;  // git config vault.summarizer
+  // compress's summariser (configured_summarizer of git config `vault.summarizer`); nullopt
+  // means the built-in extractive one.
+  std::optional<Summarizer> summarizer;
 };
 
-// One mutating sub-mode of `git vault distill`. Implementations hold only their own rules:
+// One mutating sub-mode of `git vault distill`, registered by one row of the sub-mode table
+// (core/distill/sub_mode_registry.hpp). Implementations hold only their own rules:
 // candidates, what the prompt shows, and the edits. The shared skeleton (cmd/distill.cpp)
 // does the dry run, the selection, the batch regeneration, the log and the commit.
 class SubMode {
@@ -78,7 +85,7 @@ class SubMode {
                                           const std::vector<Candidate>& selected) const = 0;
 };
 
-// The sub-mode called `name`, or nullptr when there is none.
+// The built-in sub-mode called `name` (builtin_sub_modes().make), or nullptr when there is none.
 [[nodiscard]] std::unique_ptr<SubMode> make_sub_mode(std::string_view name);
 
 }  // namespace gv::distill

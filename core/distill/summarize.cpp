@@ -1,6 +1,7 @@
 #include "core/distill/summarize.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/types.h>
@@ -12,10 +13,12 @@
 #include <cstring>
 #include <optional>
 
+#include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
 #include "core/memory/lines.hpp"
 #include "core/memory/memory.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/util/text.hpp"
 
 extern char** environ;
 
@@ -46,13 +49,7 @@ std::string lowered(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
+using util::trim;
 
 [[nodiscard]] bool is_heading(std::string_view line) {
   std::size_t pos = 0;
@@ -406,6 +403,24 @@ std::vector<std::string> lost_keywords(std::string_view before, std::string_view
   std::sort(lost.begin(), lost.end());
   lost.erase(std::unique(lost.begin(), lost.end()), lost.end());
   return lost;
+}
+
+std::optional<Summarizer> configured_summarizer(std::optional<std::string> command) {
+  if (!command || command->empty()) {
+    return std::nullopt;
+  }
+  Summarizer summarizer;
+  summarizer.source = *command;
+  summarizer.summarize = [command = *command](const SummaryRequest& request) {
+    SummarizerCommand run;
+    run.command = command;
+    run.env = {{"GIT_VAULT_MEMORY_ID", std::string(request.memory_id)},
+               {"GIT_VAULT_MEMORY_PATH", std::string(request.memory_path)},
+               {"GIT_VAULT_KEYWORDS", fmt::format("{}", fmt::join(request.keywords, ","))}};
+    const std::string input = fmt::format("{}\n", trim_blank_lines(request.main_content));
+    return run_summarizer(run, input);
+  };
+  return summarizer;
 }
 
 std::string run_summarizer(const SummarizerCommand& command, std::string_view input) {

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,6 +39,30 @@ struct SummarizerCommand {
   std::vector<std::pair<std::string, std::string>> env;  // added to the inherited environment
   std::chrono::milliseconds timeout = k_summarizer_timeout;
 };
+
+// What compress hands a summariser for one memory. The views are valid during the call.
+struct SummaryRequest {
+  std::string_view memory_id;
+  std::string_view memory_path;
+  const std::vector<std::string>& keywords;  // as written in the frontmatter
+  std::string_view main_content;             // main_content_of the memory file
+};
+
+// The summariser capability compress is given (SubModeContext::summarizer): a name for
+// messages and the log, and a function that returns the summariser's raw output for one memory
+// (compress checks it with checked_summary). The function may run a process; it throws
+// gv::Error when it fails. Tests pass a fake one.
+struct Summarizer {
+  std::string source;  // the command as configured; named in every error about its output
+  std::function<std::string(const SummaryRequest&)> summarize;
+};
+
+// The summariser the user configured (git config `vault.summarizer`): a Summarizer that runs
+// `command` through run_summarizer with the memory's main content (without surrounding blank
+// lines, ending in a newline) on stdin and GIT_VAULT_MEMORY_ID, GIT_VAULT_MEMORY_PATH and
+// GIT_VAULT_KEYWORDS (comma-separated) in its environment. nullopt for no command or an empty
+// one, which means the built-in extractive_summary.
+[[nodiscard]] std::optional<Summarizer> configured_summarizer(std::optional<std::string> command);
 
 // Runs the command with `input` on its stdin and returns its stdout. Throws gv::Error naming the
 // command when it cannot be started, exits non-zero, is killed, runs past its time limit (the

@@ -1,20 +1,21 @@
 #include "core/gate/cached_gate.hpp"
 
-#include <git2.h>
-
 #include "core/git/repo.hpp"
 #include "core/vault/parse_cache_file.hpp"
 
 namespace gv {
 
-void skip_blob_hash_verification() {
-  (void)git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+PersistentParseCache load_gate_cache(const std::filesystem::path& cache_file,
+                                     const GateOptions& options) {
+  return PersistentParseCache::load(cache_file, check_set_key(gate_checks(options)));
 }
 
 std::vector<Finding> run_cached_gate(const Snapshot& snapshot,
                                      const std::filesystem::path& cache_file, GateOptions options) {
-  skip_blob_hash_verification();
-  PersistentParseCache cache = PersistentParseCache::load(cache_file);
+  if (options.skip_all) {
+    return {};  // nothing runs, so there is nothing to load or remember
+  }
+  PersistentParseCache cache = load_gate_cache(cache_file, options);
   options.cache = &cache;
   std::vector<Finding> findings = run_gate(snapshot, options);
   (void)cache.save(cache_file);

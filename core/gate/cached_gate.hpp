@@ -9,6 +9,7 @@
 namespace gv {
 
 class Snapshot;
+class PersistentParseCache;
 
 namespace git {
 class Repo;
@@ -23,11 +24,10 @@ class Repo;
                                                    const std::filesystem::path& cache_file,
                                                    GateOptions options);
 
-// Reading a blob makes libgit2 re-hash it with collision-detecting SHA-1, which for the
-// multi-megabyte generated index files costs more than the rest of a check. git itself does
-// not verify objects on read either (`git fsck` does), so the gate turns it off for the
-// process. Called by run_cached_gate and run_range_gate.
-void skip_blob_hash_verification();
+// The cache file as the gate with `options` trusts it: keyed by its check set, so a file
+// written by a binary with other checks (or other versions of them) is read as empty.
+[[nodiscard]] PersistentParseCache load_gate_cache(const std::filesystem::path& cache_file,
+                                                   const GateOptions& options);
 
 // `<common git dir>/git-vault/parse-cache` of `repo`.
 [[nodiscard]] std::filesystem::path gate_cache_file(const git::Repo& repo);

@@ -1,12 +1,12 @@
 #include "core/gate/gate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 
+#include "core/gate/input.hpp"
 #include "core/gate/vault_checks.hpp"
-#include "core/gate/vault_rows.hpp"
-#include "core/recall/gate.hpp"
-#include "core/recall/scan.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/parse_cache_file.hpp"
@@ -26,64 +26,52 @@ bool has_vault(const std::vector<SnapshotEntry>& vault_entries) {
   });
 }
 
-void default_schema_fix(std::vector<Finding>& findings) {
-  for (Finding& finding : findings) {
-    if (finding.check == "schema" && finding.fix.empty()) {
-      finding.fix = "edit the frontmatter by hand";
+// Every vault check's findings: a pure function of the listed paths and blob ids (and the check
+// set), which is what lets the cache remember them per vault state.
+std::vector<Finding> vault_findings(std::span<const GateCheck> checks, GateInput& input) {
+  std::vector<Finding> findings;
+  for (const GateCheck& check : checks) {
+    if (check.scope == GateScope::vault) {
+      append(findings, check.run(input));
     }
   }
-}
-
-// Everything under `.memory/`: a pure function of the listed paths and blob ids, which is what
-// lets the cache remember it per vault state. With a cache, the memories are read as rows
-// (core/gate/vault_rows.hpp) and only a stale index costs a full load, to explain itself.
-std::vector<Finding> vault_findings(const Snapshot& snapshot,
-                                    const std::vector<SnapshotEntry>& vault_entries,
-                                    PersistentParseCache* cache) {
-  if (cache == nullptr) {
-    Vault vault = load_vault(snapshot);
-    std::vector<Finding> findings = std::move(vault.findings);
-    default_schema_fix(findings);
-    const std::vector<IndexRow> rows = index_rows(vault.memories);
-    append(findings, case_collision_findings(vault_entries));
-    append(findings,
-           stale_index_findings(snapshot, rows, nullptr, vault_entries, [&](std::string_view date) {
-             return render_index_json(vault.memories, date);
-           }));
-    append(findings, dangling_link_findings(snapshot, rows, vault_entries));
-    return findings;
-  }
-  VaultRows vault = vault_rows(snapshot, vault_entries, *cache);
-  std::vector<Finding> findings = std::move(vault.findings);
-  default_schema_fix(findings);
-  const bool texts_complete = std::none_of(vault.entry_texts.begin(), vault.entry_texts.end(),
-                                           [](std::string_view text) { return text.empty(); });
-  append(findings, case_collision_findings(vault_entries));
-  append(findings, stale_index_findings(
-                       snapshot, vault.rows, texts_complete ? &vault.entry_texts : nullptr,
-                       vault_entries, [&](std::string_view date) {
-                         return render_index_json(load_vault(snapshot, cache).memories, date);
-                       }));
-  append(findings, dangling_link_findings(snapshot, vault.rows, vault_entries));
   return findings;
 }
 
 }  // namespace
 
-std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& options) {
-  std::vector<Finding> findings = recall::id_findings(recall::scan_managed_files(snapshot));
+std::span<const GateCheck> gate_checks(const GateOptions& options) {
+  return options.checks.empty() ? builtin_gate_checks() : options.checks;
+}
 
-  const std::vector<SnapshotEntry> vault_entries = snapshot.list(vault_path::k_root);
-  if (has_vault(vault_entries)) {
-    const std::string digest = vault_state_digest(vault_entries);
+std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& options) {
+  if (options.skip_all) {
+    return {};
+  }
+  const std::span<const GateCheck> checks = gate_checks(options);
+  GateInput input(snapshot, options.cache);
+
+  // Working memory lives outside `.memory/`, so these run every time; a skipped one not at all.
+  std::vector<Finding> findings;
+  for (const GateCheck& check : checks) {
+    if (check.scope == GateScope::working_memory &&
+        !options.skip.contains(std::string(check.name))) {
+      append(findings, check.run(input));
+    }
+  }
+
+  if (has_vault(input.vault_entries())) {
+    // Skipped vault checks still run: what is remembered for a state must be every finding.
+    const std::string state =
+        fmt::format("{}-{:016x}", vault_state_digest(input.vault_entries()), check_set_key(checks));
     const std::vector<Finding>* remembered =
-        options.cache != nullptr ? options.cache->find_state(digest) : nullptr;
+        options.cache != nullptr ? options.cache->find_state(state) : nullptr;
     if (remembered != nullptr) {
       findings.insert(findings.end(), remembered->begin(), remembered->end());
     } else {
-      std::vector<Finding> computed = vault_findings(snapshot, vault_entries, options.cache);
+      std::vector<Finding> computed = vault_findings(checks, input);
       if (options.cache != nullptr) {
-        options.cache->store_state(digest, computed);
+        options.cache->store_state(state, computed);
       }
       append(findings, std::move(computed));
     }

@@ -30,8 +30,10 @@ std::vector<CommitFindings> first_introduced(std::vector<CommitFindings> commits
 std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_view range,
                                            const std::filesystem::path& cache_file,
                                            GateOptions options) {
-  skip_blob_hash_verification();
-  PersistentParseCache cache = PersistentParseCache::load(cache_file);
+  if (options.skip_all) {
+    return {};
+  }
+  PersistentParseCache cache = load_gate_cache(cache_file, options);
   options.cache = &cache;
   std::vector<CommitFindings> commits;
   for (const std::string& commit : repo.resolve_range(range)) {

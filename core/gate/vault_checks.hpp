@@ -12,7 +12,8 @@
 
 namespace gv {
 
-// The pieces of run_gate that look at `.memory/`, separated so each can be tested alone.
+// What the vault checks (core/gate/checks/) compute, and the digest their findings are
+// remembered under.
 
 // A digest of every path and blob id under `.memory/`: equal digests mean the vault part of the
 // gate gives equal findings, so they can be remembered per digest.

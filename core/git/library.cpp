@@ -27,11 +27,16 @@ namespace gv::git {
 
 Library::Library() {
   git_libgit2_init();
+  // Process-wide settings belong here, set once at start-up, never inside a command or check.
+  // Reading a blob would make libgit2 re-hash it with collision-detecting SHA-1, which for the
+  // multi-megabyte generated index files costs more than the rest of a gate run. git itself
+  // does not verify objects on read either (`git fsck` does).
+  (void)git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
   // libgit2 caches no tree above 4 KiB by default, and `.memory/10-Memories/` of a large vault is
   // megabytes: every path looked up in it would inflate and parse the whole tree again. Keeping
   // trees makes a lookup a binary search.
-  git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
-                   static_cast<std::size_t>(64) * 1024 * 1024);
+  (void)git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+                         static_cast<std::size_t>(64) * 1024 * 1024);
 }
 Library::~Library() { git_libgit2_shutdown(); }
 

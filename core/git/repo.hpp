@@ -11,7 +11,7 @@
 
 #include "core/git/blob_hasher.hpp"  // hash_blob
 #include "core/plan.hpp"
-#include "core/snapshot/snapshot.hpp"
+#include "core/snapshot_entry.hpp"
 
 // Forward declaration keeps <git2.h> out of every file that includes this header.
 struct git_repository;

@@ -1,11 +1,13 @@
 #include "core/git/transaction.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -13,9 +15,13 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/git/fault.hpp"
 #include "core/git/handle.hpp"
+#include "core/git/lock.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/signature.hpp"
+#include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::git {
 
@@ -25,31 +31,25 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-// `<git dir>/vault.lock`, created exclusively so two runs never interleave; removed on scope exit.
-class LockFile {
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT wait while a landing runs: a Ctrl-C mid-landing takes
+// effect (with its default action) once the repository is consistent again. SIGKILL and power
+// loss cannot wait; the journal covers those.
+class DeferSignals {
  public:
-  explicit LockFile(fs::path path) : m_path(std::move(path)) {
-    const int fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-      if (errno == EEXIST) {
-        throw Error(
-            "another git-vault run is in progress ({} exists); if no run is active, remove that "
-            "file and try again",
-            m_path.string());
-      }
-      throw Error("{}: cannot create lock file: {}", m_path.string(), errno_text());
+  DeferSignals() {
+    sigset_t deferred;
+    sigemptyset(&deferred);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+      sigaddset(&deferred, signal);
     }
-    const std::string pid = std::to_string(::getpid()) + "\n";
-    // The pid only helps a human judge a stale lock; failing to write it is harmless.
-    [[maybe_unused]] const auto written = ::write(fd, pid.data(), pid.size());
-    ::close(fd);
+    pthread_sigmask(SIG_BLOCK, &deferred, &m_previous);
   }
-  ~LockFile() { ::unlink(m_path.c_str()); }
-  LockFile(const LockFile&) = delete;
-  LockFile& operator=(const LockFile&) = delete;
+  ~DeferSignals() { pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
+  DeferSignals(const DeferSignals&) = delete;
+  DeferSignals& operator=(const DeferSignals&) = delete;
 
  private:
-  fs::path m_path;
+  sigset_t m_previous{};
 };
 
 void validate_path(const std::string& path) {
@@ -81,134 +81,58 @@ std::string join_paths(const std::vector<std::string>& paths, std::size_t limit)
   return out;
 }
 
-// The work tree side of a plan. prepare() writes every new file as a temporary file beside its
-// target (creating folders as needed), so the steps that can fail for ordinary reasons (a
-// missing permission, a file where a folder should be, a full disk) happen before the branch
-// moves. finish() then only renames and unlinks. Without finish(), the destructor removes the
-// temporary files and the folders prepare() created, leaving the work tree as it was.
-class WorktreeUpdate {
- public:
-  struct Item {
-    std::string path;  // repo-relative
-    fs::path target;   // absolute
-    fs::path temp;     // empty for a deletion
-    bool executable = false;
-  };
+std::optional<struct stat> lstat_of(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    return std::nullopt;
+  }
+  return st;
+}
 
-  explicit WorktreeUpdate(fs::path workdir) : m_workdir(std::move(workdir)) {}
-  ~WorktreeUpdate() {
-    for (const Item& item : m_items) {
-      if (!item.temp.empty()) {
-        ::unlink(item.temp.c_str());
-      }
+FileStamp stamp_of(const struct stat& st) {
+  return {static_cast<std::uint64_t>(st.st_ino), static_cast<std::int64_t>(st.st_size),
+          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+          static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec,
+          static_cast<std::uint32_t>(st.st_mode)};
+}
+
+// True when `path` is one of `prefixes` (a file) or lies under one (a directory ending in `/`,
+// or written without the slash).
+bool under_any(std::string_view path, const std::vector<std::string>& prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& prefix) {
+    if (prefix.empty()) {
+      return true;
     }
-    if (!m_finished) {
-      for (auto it = m_created_dirs.rbegin(); it != m_created_dirs.rend(); ++it) {
-        ::rmdir(it->c_str());
-      }
+    if (prefix.back() == '/') {
+      return path.starts_with(prefix);
+    }
+    return path == prefix ||
+           (path.starts_with(prefix) && path.size() > prefix.size() && path[prefix.size()] == '/');
+  });
+}
+
+// A symbolic link in a folder git-vault writes into would send the write outside the
+// repository (or to another place inside it). Every parent of `path` must be a real folder or
+// absent, and the path itself must not be a symbolic link.
+void refuse_symlinks(const fs::path& workdir, const std::string& path) {
+  fs::path current = workdir;
+  std::string relative;
+  const fs::path parts(path);
+  for (const fs::path& part : parts) {
+    current /= part;
+    relative += (relative.empty() ? "" : "/") + part.string();
+    const std::optional<struct stat> st = lstat_of(current);
+    if (!st) {
+      return;  // nothing below an absent folder can be a link
+    }
+    if (S_ISLNK(st->st_mode)) {
+      throw Error(
+          "{}: is a symbolic link; git-vault does not write through symbolic links (needed to "
+          "write {}); replace it with a real folder or file",
+          relative, path);
     }
   }
-  WorktreeUpdate(const WorktreeUpdate&) = delete;
-  WorktreeUpdate& operator=(const WorktreeUpdate&) = delete;
-
-  void prepare_write(const std::string& path, const std::string& bytes, bool executable) {
-    Item item{path, m_workdir / path, {}, executable};
-    make_parents(path);
-    struct stat st {};
-    if (::lstat(item.target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      throw Error("{}: is a directory in the work tree; cannot write the file", path);
-    }
-    item.temp = item.target.parent_path() /
-                fmt::format(".{}.vault-tmp-{}", item.target.filename().string(), ::getpid());
-    ::unlink(item.temp.c_str());  // a leftover from a crashed run with the same pid
-    const int fd = ::open(item.temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                          executable ? 0777 : 0666);
-    if (fd < 0) {
-      throw Error("{}: cannot write: {}", path, errno_text());
-    }
-    m_items.push_back(item);  // from now on the destructor removes the temporary file
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) {
-          continue;
-        }
-        const std::string why = errno_text();
-        ::close(fd);
-        throw Error("{}: cannot write: {}", path, why);
-      }
-      done += static_cast<std::size_t>(n);
-    }
-    if (::close(fd) != 0) {
-      throw Error("{}: cannot write: {}", path, errno_text());
-    }
-  }
-
-  void prepare_delete(const std::string& path) {
-    struct stat st {};
-    const fs::path target = m_workdir / path;
-    if (::lstat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      throw Error("{}: is a directory in the work tree; cannot delete it as a file", path);
-    }
-    m_items.push_back({path, target, {}, false});
-  }
-
-  // Renames and unlinks; returns the paths that could not be updated (with the reason).
-  std::vector<std::string> finish() {
-    m_finished = true;
-    std::vector<std::string> failed;
-    for (Item& item : m_items) {
-      if (!item.temp.empty()) {
-        if (::rename(item.temp.c_str(), item.target.c_str()) != 0) {
-          failed.push_back(fmt::format("{} ({})", item.path, errno_text()));
-          continue;
-        }
-        item.temp.clear();
-      } else if (::unlink(item.target.c_str()) != 0 && errno != ENOENT) {
-        failed.push_back(fmt::format("{} ({})", item.path, errno_text()));
-      } else {
-        remove_empty_parents(item.target.parent_path());
-      }
-    }
-    return failed;
-  }
-
-  [[nodiscard]] const std::vector<Item>& items() const { return m_items; }
-
- private:
-  void make_parents(const std::string& path) {
-    fs::path dir = m_workdir;
-    const fs::path relative_parent = fs::path(path).parent_path();
-    for (const fs::path& part : relative_parent) {
-      dir /= part;
-      if (::mkdir(dir.c_str(), 0777) == 0) {
-        m_created_dirs.push_back(dir);
-        continue;
-      }
-      struct stat st {};
-      if (errno != EEXIST || ::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        throw Error("{}: cannot create folder {}: {}", path, fs::relative(dir, m_workdir).string(),
-                    errno == EEXIST ? "a file is in the way" : errno_text());
-      }
-    }
-  }
-
-  // git does not track empty folders, so a deletion takes its emptied folders with it.
-  void remove_empty_parents(fs::path dir) const {
-    while (dir != m_workdir && dir.string().size() > m_workdir.string().size()) {
-      if (::rmdir(dir.c_str()) != 0) {
-        return;
-      }
-      dir = dir.parent_path();
-    }
-  }
-
-  fs::path m_workdir;
-  std::vector<Item> m_items;
-  std::vector<fs::path> m_created_dirs;
-  bool m_finished = false;
-};
+}
 
 // Which ref HEAD moves, and where it points now (nullopt: unborn branch).
 struct HeadState {
@@ -234,6 +158,18 @@ HeadState read_head(git_repository* repo) {
     state.old_id = *git_reference_target(head.get());
   }
   return state;
+}
+
+// Where `ref_name` points now, as hex (nullopt: absent).
+std::optional<std::string> ref_target(git_repository* repo, const std::string& ref_name) {
+  git_oid id{};
+  const int rc = ref_name == "HEAD" ? git_reference_name_to_id(&id, repo, "HEAD")
+                                    : git_reference_name_to_id(&id, repo, ref_name.c_str());
+  if (rc == GIT_ENOTFOUND) {
+    return std::nullopt;
+  }
+  check(rc, "resolve " + ref_name);
+  return to_hex(id);
 }
 
 // git_signature_default in libgit2 1.5 reads only user.name/user.email from config; git itself
@@ -300,12 +236,210 @@ std::optional<std::pair<git_object_t, git_filemode_t>> entry_in(git_tree* tree,
   return std::pair{git_tree_entry_type(entry.get()), git_tree_entry_filemode(entry.get())};
 }
 
-struct Change {
-  std::string path;
-  std::optional<git_oid> blob;  // nullopt: deletion
-  git_filemode_t mode = GIT_FILEMODE_BLOB;
-  bool in_head = false;
+// ---------------------------------------------------------------------------------------------
+// Files and folders.
+
+void write_all(int fd, std::string_view bytes, const std::string& what) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      throw Error("{}: cannot write: {}", what, errno_text());
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// Creates `file` with `bytes`; returns its inode. `what` names it in errors.
+std::uint64_t create_file(const fs::path& file, std::string_view bytes, bool executable,
+                          const std::string& what) {
+  ::unlink(file.c_str());
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+                        executable ? 0777 : 0666);
+  if (fd < 0) {
+    throw Error("{}: cannot write: {}", what, errno_text());
+  }
+  struct stat st {};
+  try {
+    write_all(fd, bytes, what);
+    if (::fstat(fd, &st) != 0) {
+      throw Error("{}: cannot write: {}", what, errno_text());
+    }
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) {
+    throw Error("{}: cannot write: {}", what, errno_text());
+  }
+  return static_cast<std::uint64_t>(st.st_ino);
+}
+
+// Flushes everything written so far on the file system holding `dir` (objects, temporary
+// files, renames) in one call, as git's batch fsync mode does, instead of one fsync per file.
+void sync_file_system(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    throw Error("{}: cannot open to sync: {}", dir.string(), errno_text());
+  }
+  const int rc = ::syncfs(fd);
+  const std::string why = errno_text();
+  ::close(fd);
+  if (rc != 0) {
+    throw Error("{}: cannot sync the file system: {}", dir.string(), why);
+  }
+}
+
+// Creates the missing folders of `relative`'s parent under `workdir`; returns those it created,
+// parents first. Throws when a file is in the way.
+std::vector<std::string> missing_parents(const fs::path& workdir, const std::string& relative) {
+  std::vector<std::string> missing;
+  fs::path dir = workdir;
+  std::string so_far;
+  for (const fs::path& part : fs::path(relative).parent_path()) {
+    dir /= part;
+    so_far += (so_far.empty() ? "" : "/") + part.string();
+    const std::optional<struct stat> st = lstat_of(dir);
+    if (!st) {
+      missing.push_back(so_far);
+    } else if (!S_ISDIR(st->st_mode)) {
+      throw Error("{}: cannot create folder {}: a file is in the way", relative, so_far);
+    }
+  }
+  return missing;
+}
+
+void make_parents(const fs::path& workdir, const std::string& relative) {
+  fs::path dir = workdir;
+  for (const fs::path& part : fs::path(relative).parent_path()) {
+    dir /= part;
+    if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw Error("{}: cannot create folder {}: {}", relative, dir.string(), errno_text());
+    }
+  }
+}
+
+// git does not track empty folders, so a deletion takes its emptied folders with it.
+void remove_empty_parents(const fs::path& workdir, fs::path dir) {
+  while (dir != workdir && dir.string().size() > workdir.string().size()) {
+    if (::rmdir(dir.c_str()) != 0) {
+      return;
+    }
+    dir = dir.parent_path();
+  }
+}
+
+void remove_temp_dir(const fs::path& dir) {
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The index, written under git's own lock protocol: `<index>.lock` is created exclusively (a
+// hard link to a file of ours, so its inode, recorded in the journal, tells our lock from
+// another process's), the new index is built in a copy in the temp folder and renamed over
+// `<index>`, and the lock is removed last.
+
+class IndexLock {
+ public:
+  IndexLock(fs::path index_path, const fs::path& owner_file)
+      : m_lock(index_path.string() + ".lock") {
+    if (::link(owner_file.c_str(), m_lock.c_str()) != 0) {
+      if (errno == EEXIST) {
+        throw Error(
+            "{} exists: another git command is using the index; nothing was changed, run "
+            "git-vault again when it has finished (if no git command is running, remove that "
+            "file)",
+            m_lock.string());
+      }
+      throw Error("{}: cannot create: {}", m_lock.string(), errno_text());
+    }
+    m_held = true;
+  }
+  // Adopts a lock an interrupted run left behind (its inode matched the journal).
+  struct Adopt {};
+  IndexLock(fs::path index_path, Adopt) : m_lock(index_path.string() + ".lock"), m_held(true) {}
+  ~IndexLock() { release(); }
+  IndexLock(const IndexLock&) = delete;
+  IndexLock& operator=(const IndexLock&) = delete;
+
+  // The journal's undo takes over this lock (it finds it by inode) and releases it.
+  void hand_over() { m_held = false; }
+
+  void release() {
+    if (m_held) {
+      ::unlink(m_lock.c_str());
+      m_held = false;
+    }
+  }
+
+ private:
+  fs::path m_lock;
+  bool m_held = false;
 };
+
+// A copy of the index at `index_path` in `copy_path`, opened. An absent index gives an empty one.
+IndexPtr open_index_copy(const fs::path& index_path, const fs::path& copy_path) {
+  ::unlink(copy_path.c_str());
+  std::error_code ec;
+  if (fs::exists(index_path, ec)) {
+    fs::copy_file(index_path, copy_path, fs::copy_options::overwrite_existing, ec);
+    if (ec) {
+      throw Error("{}: cannot read: {}", index_path.string(), ec.message());
+    }
+  }
+  git_index* raw = nullptr;
+  check(git_index_open(&raw, copy_path.c_str()), "read the git index");
+  return IndexPtr{raw};
+}
+
+// Writes the edited copy and renames it over the index. Throws before the rename on failure.
+void commit_index_copy(git_index* index, const fs::path& copy_path, const fs::path& index_path) {
+  check(git_index_write(index), "write the git index");
+  fault_point("index");
+  if (::rename(copy_path.c_str(), index_path.c_str()) != 0) {
+    throw Error("{}: cannot replace the index: {}", index_path.string(), errno_text());
+  }
+  fault_point("index-rename");
+}
+
+std::optional<IndexSlot> slot_of(git_index* index, const std::string& path) {
+  const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0);  // borrowed
+  if (entry == nullptr) {
+    return std::nullopt;
+  }
+  return IndexSlot{to_hex(entry->id), entry->mode};
+}
+
+// Puts `slot` at `path` (or removes the path). With `stat_from`, records that file's stat data
+// as git would, so `git status` need not rehash it; without, git compares content.
+void set_slot(git_index* index, const std::string& path, const std::optional<IndexSlot>& slot,
+              const fs::path* stat_from) {
+  if (!slot) {
+    check(git_index_remove_bypath(index, path.c_str()), "remove " + path + " from the index");
+    return;
+  }
+  git_index_entry entry{};
+  entry.mode = slot->mode;
+  check(git_oid_fromstr(&entry.id, slot->oid.c_str()), "read blob id " + slot->oid);
+  entry.path = path.c_str();
+  struct stat st {};
+  if (stat_from != nullptr && ::lstat(stat_from->c_str(), &st) == 0) {
+    entry.ctime.seconds = static_cast<std::int32_t>(st.st_ctim.tv_sec);
+    entry.ctime.nanoseconds = static_cast<std::uint32_t>(st.st_ctim.tv_nsec);
+    entry.mtime.seconds = static_cast<std::int32_t>(st.st_mtim.tv_sec);
+    entry.mtime.nanoseconds = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
+    entry.dev = static_cast<std::uint32_t>(st.st_dev);
+    entry.ino = static_cast<std::uint32_t>(st.st_ino);
+    entry.uid = st.st_uid;
+    entry.gid = st.st_gid;
+    entry.file_size = static_cast<std::uint32_t>(st.st_size);
+  }
+  check(git_index_add(index, &entry), "stage " + path);
+}
 
 // Git trusts an entry's stat data only when the entry is older than the index file, in whole
 // seconds: an entry recorded in the same second as the index was written is "racily clean",
@@ -313,12 +447,8 @@ struct Change {
 // (staged, then edited to the same size). Rewriting the index gives it a later time and would
 // make git trust such entries, hiding that edit. So, as git does when it writes an index, their
 // recorded size is zeroed: git then compares content and sees the file as it really is.
-void smudge_racily_clean(git_index* index, const std::vector<Change>& changes,
+void smudge_racily_clean(git_index* index, const std::set<std::string>& ours,
                          std::int64_t index_mtime_seconds) {
-  std::set<std::string_view> ours;
-  for (const Change& change : changes) {
-    ours.insert(change.path);
-  }
   // Copied out first (with their paths, which the index owns) so that no entry is read while
   // the index is being changed.
   std::vector<std::pair<git_index_entry, std::string>> smudged;
@@ -337,48 +467,456 @@ void smudge_racily_clean(git_index* index, const std::vector<Change>& changes,
   }
 }
 
-void update_index(git_repository* repo, const std::vector<Change>& changes,
-                  const fs::path& workdir) {
-  git_index* raw = nullptr;
-  check(git_repository_index(&raw, repo), "open the git index");
-  const IndexPtr index{raw};
-  // Reload, so that entries staged since this process opened the repository are kept.
-  check(git_index_read(index.get(), 1), "read the git index");
-  if (const char* index_path = git_index_path(index.get()); index_path != nullptr) {
-    struct stat index_stat {};
-    if (::stat(index_path, &index_stat) == 0) {
-      smudge_racily_clean(index.get(), changes, index_stat.st_mtim.tv_sec);
-    }
-  }
-  for (const Change& change : changes) {
-    if (!change.blob) {
-      check(git_index_remove_bypath(index.get(), change.path.c_str()),
-            "remove " + change.path + " from the index");
+std::int64_t mtime_seconds(const fs::path& path) {
+  const std::optional<struct stat> st = lstat_of(path);
+  return st ? static_cast<std::int64_t>(st->st_mtim.tv_sec) : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read state.
+
+void collect_index(git_index* index, const std::vector<std::string>& paths, ReadState& state) {
+  const std::size_t count = git_index_entrycount(index);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_index_entry* entry = git_index_get_byindex(index, i);  // borrowed
+    if (entry == nullptr || !under_any(entry->path, paths)) {
       continue;
     }
-    git_index_entry entry{};
-    entry.mode = change.mode;
-    entry.id = *change.blob;
-    entry.path = change.path.c_str();
-    // Record the file's stat data as git would, so `git status` need not rehash it.
-    struct stat st {};
-    if (::stat((workdir / change.path).c_str(), &st) == 0) {
-      entry.ctime.seconds = static_cast<std::int32_t>(st.st_ctim.tv_sec);
-      entry.ctime.nanoseconds = static_cast<std::uint32_t>(st.st_ctim.tv_nsec);
-      entry.mtime.seconds = static_cast<std::int32_t>(st.st_mtim.tv_sec);
-      entry.mtime.nanoseconds = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
-      entry.dev = static_cast<std::uint32_t>(st.st_dev);
-      entry.ino = static_cast<std::uint32_t>(st.st_ino);
-      entry.uid = st.st_uid;
-      entry.gid = st.st_gid;
-      entry.file_size = static_cast<std::uint32_t>(st.st_size);
-    }
-    check(git_index_add(index.get(), &entry), "stage " + change.path);
+    const int stage = GIT_INDEX_ENTRY_STAGE(entry);
+    const std::string key =
+        stage == 0 ? std::string(entry->path) : fmt::format("{}:{}", entry->path, stage);
+    state.index[key] = IndexSlot{to_hex(entry->id), entry->mode};
   }
-  check(git_index_write(index.get()), "write the git index");
+}
+
+void collect_files(const fs::path& workdir, const std::vector<std::string>& paths,
+                   ReadState& state) {
+  for (const std::string& prefix : paths) {
+    std::string trimmed = prefix;
+    while (!trimmed.empty() && trimmed.back() == '/') {
+      trimmed.pop_back();
+    }
+    const fs::path top = trimmed.empty() ? workdir : workdir / trimmed;
+    const std::optional<struct stat> st = lstat_of(top);
+    if (!st) {
+      continue;
+    }
+    if (!S_ISDIR(st->st_mode)) {
+      state.files[trimmed] = stamp_of(*st);
+      continue;
+    }
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(top, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+      if (it->path().filename() == ".git") {
+        it.disable_recursion_pending();
+        continue;
+      }
+      const std::optional<struct stat> file = lstat_of(it->path());
+      if (file && !S_ISDIR(file->st_mode)) {
+        state.files[fs::relative(it->path(), workdir).generic_string()] = stamp_of(*file);
+      }
+    }
+  }
+}
+
+// The first difference between two read states, as a phrase for the refusal; nullopt if none.
+std::optional<std::string> first_difference(const ReadState& then, const ReadState& now) {
+  if (then.head != now.head) {
+    return std::string("HEAD");
+  }
+  for (const auto* maps : {&then.index, &now.index}) {
+    const auto& other = maps == &then.index ? now.index : then.index;
+    for (const auto& [path, slot] : *maps) {
+      const auto found = other.find(path);
+      if (found == other.end() || !(found->second == slot)) {
+        return fmt::format("the staged {}", path);
+      }
+    }
+  }
+  for (const auto* maps : {&then.files, &now.files}) {
+    const auto& other = maps == &then.files ? now.files : then.files;
+    for (const auto& [path, stamp] : *maps) {
+      const auto found = other.find(path);
+      if (found == other.end() || !(found->second == stamp)) {
+        return path;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settling a journal: bringing every path to one side of the landing.
+
+struct Settled {
+  std::vector<std::string> kept;  // work tree files changed by someone else; left alone
+};
+
+fs::path scratch(const fs::path& temp_folder, const std::string& name) {
+  return name.empty() ? fs::path{} : temp_folder / name;
+}
+
+// Brings the work tree files of `journal` to the state after the landing (`forward`) or before
+// it. Only files that are still exactly ours or exactly the old ones are touched.
+void settle_worktree(Repo& repo, const Journal& journal, bool forward, Settled& settled) {
+  const fs::path workdir = repo.workdir();
+  const fs::path temp_folder = temp_dir(repo.git_dir());
+  for (const JournalPath& item : journal.paths) {
+    fault_point("settle");
+    const fs::path target = workdir / item.path;
+    const std::optional<struct stat> st = lstat_of(target);
+    const bool writes = !item.temp.empty();  // a new file, not a deletion
+    const bool is_ours = st && writes && st->st_ino == item.temp_inode;
+    const bool is_old = item.old_inode ? (st && st->st_ino == *item.old_inode) : !st;
+    const fs::path temp = scratch(temp_folder, item.temp);
+    const fs::path backup = scratch(temp_folder, item.backup);
+    const bool have_backup = !backup.empty() && lstat_of(backup).has_value();
+    if (forward) {
+      if (writes ? is_ours : !st) {
+        continue;
+      }
+      if (!is_old) {
+        settled.kept.push_back(item.path);
+        continue;
+      }
+      if (!writes) {
+        if (::unlink(target.c_str()) != 0 && errno != ENOENT) {
+          throw Error("{}: cannot delete: {}", item.path, errno_text());
+        }
+        remove_empty_parents(workdir, target.parent_path());
+        continue;
+      }
+      if (temp.empty() || !lstat_of(temp)) {
+        // The new file was moved into place and then replaced by someone else.
+        settled.kept.push_back(item.path);
+        continue;
+      }
+      make_parents(workdir, item.path);
+      if (::rename(temp.c_str(), target.c_str()) != 0) {
+        throw Error("{}: cannot write: {}", item.path, errno_text());
+      }
+    } else {
+      if (is_old) {
+        continue;
+      }
+      if (is_ours) {
+        if (have_backup) {
+          if (::rename(backup.c_str(), target.c_str()) != 0) {
+            throw Error("{}: cannot restore: {}", item.path, errno_text());
+          }
+        } else if (::unlink(target.c_str()) != 0 && errno != ENOENT) {
+          throw Error("{}: cannot remove: {}", item.path, errno_text());
+        }
+        continue;
+      }
+      if (!st && have_backup) {
+        make_parents(workdir, item.path);
+        if (::rename(backup.c_str(), target.c_str()) != 0) {
+          throw Error("{}: cannot restore: {}", item.path, errno_text());
+        }
+        continue;
+      }
+      settled.kept.push_back(item.path);
+    }
+  }
+  if (!forward) {
+    for (auto it = journal.created_dirs.rbegin(); it != journal.created_dirs.rend(); ++it) {
+      ::rmdir((workdir / *it).c_str());
+    }
+  }
+}
+
+// Brings the index entries of `journal` to one side. Entries someone else changed since are
+// left alone. Uses (and then releases) the index lock the journal recorded when it is still
+// there, else takes it.
+void settle_index(Repo& repo, const Journal& journal, bool forward) {
+  if (!journal.commit) {
+    return;
+  }
+  const fs::path temp_folder = temp_dir(repo.git_dir());
+  const fs::path index_path = journal.index_path;
+  const fs::path lock_path = index_path.string() + ".lock";
+  std::optional<IndexLock> lock;
+  const std::optional<struct stat> held = lstat_of(lock_path);
+  if (held && journal.index_lock_inode != 0 && held->st_ino == journal.index_lock_inode) {
+    lock.emplace(index_path, IndexLock::Adopt{});
+  } else {
+    fs::create_directories(temp_folder);
+    const fs::path owner = temp_folder / "index-lock-owner";
+    (void)create_file(owner, {}, false, owner.string());
+    lock.emplace(index_path, owner);
+  }
+  const fs::path copy_path = temp_folder / "index";
+  const IndexPtr index = open_index_copy(index_path, copy_path);
+  bool changed = false;
+  for (const JournalPath& item : journal.paths) {
+    const std::optional<IndexSlot> current = slot_of(index.get(), item.path);
+    const std::optional<IndexSlot>& want = forward ? item.new_index : item.old_index;
+    const std::optional<IndexSlot>& other = forward ? item.old_index : item.new_index;
+    if (current == want || current != other) {
+      continue;
+    }
+    const fs::path target = repo.workdir() / item.path;
+    const std::optional<struct stat> st = lstat_of(target);
+    const bool matches_file = forward && st && st->st_ino == item.temp_inode;
+    set_slot(index.get(), item.path, want, matches_file ? &target : nullptr);
+    changed = true;
+  }
+  if (changed) {
+    commit_index_copy(index.get(), copy_path, index_path);
+  }
+  lock->release();
+}
+
+// Removes the temp folder on scope exit unless a journal has taken it over.
+struct TempCleanup {
+  explicit TempCleanup(fs::path folder) : dir(std::move(folder)) {}
+  fs::path dir;
+  bool keep = false;
+  ~TempCleanup() {
+    if (!keep) {
+      remove_temp_dir(dir);
+    }
+  }
+  TempCleanup(const TempCleanup&) = delete;
+  TempCleanup& operator=(const TempCleanup&) = delete;
+};
+
+// The new files are renamed from the temp folder into the work tree, which needs one file
+// system.
+void require_same_file_system(const fs::path& temp_folder, const fs::path& workdir,
+                              const fs::path& git_dir) {
+  const std::optional<struct stat> temp_stat = lstat_of(temp_folder);
+  const std::optional<struct stat> work_stat = lstat_of(workdir);
+  if (!temp_stat || !work_stat || temp_stat->st_dev != work_stat->st_dev) {
+    throw Error(
+        "{} and the work tree are on different file systems; git-vault moves files from one "
+        "to the other and needs them on the same one",
+        git_dir.string());
+  }
+}
+
+void finish_cleanup(Repo& repo) {
+  remove_journal(repo.git_dir());
+  remove_temp_dir(temp_dir(repo.git_dir()));
+}
+
+// With the vault lock held: settles a leftover journal, or clears leftover temp files.
+bool recover_locked(Repo& repo) {
+  const fs::path git_dir = repo.git_dir();
+  const std::optional<Journal> journal = read_journal(git_dir);
+  if (!journal) {
+    remove_temp_dir(temp_dir(git_dir));  // a run stopped before its journal: nothing landed
+    return false;
+  }
+  bool forward = false;
+  bool moved_elsewhere = false;
+  if (journal->commit) {
+    const std::optional<std::string> now = ref_target(repo.raw(), journal->ref);
+    forward = now.has_value() && now == journal->new_head;
+    moved_elsewhere = !forward && now != journal->old_head;
+  }
+  const std::string what = journal->subject.empty() ? "an update" : journal->subject;
+  Settled settled;
+  if (moved_elsewhere) {
+    // The branch moved on since (a commit, reset or fetch after the interruption): neither side
+    // is the repository's state any more, so only our locks and files are cleared.
+    const fs::path lock_path = journal->index_path + ".lock";
+    const std::optional<struct stat> held = lstat_of(lock_path);
+    if (held && held->st_ino == journal->index_lock_inode) {
+      ::unlink(lock_path.c_str());
+    }
+    finish_cleanup(repo);
+    util::print_warning(fmt::format(
+        "an interrupted git-vault run ({}) was found, but {} has moved since; nothing was "
+        "restored: check `git status`",
+        what, journal->ref));
+    return true;
+  }
+  settle_worktree(repo, *journal, forward, settled);
+  settle_index(repo, *journal, forward);
+  fault_point("recovered");
+  finish_cleanup(repo);
+  if (forward) {
+    util::print_note(fmt::format("completed an interrupted git-vault run: {} ({})", what,
+                                 journal->new_head.value_or("").substr(0, 12)));
+  } else {
+    util::print_note(
+        fmt::format("undid an interrupted git-vault run that had not finished: {}", what));
+  }
+  if (!settled.kept.empty()) {
+    util::print_warning(fmt::format("kept your changes to {}; compare them with `git diff`",
+                                    join_paths(settled.kept, 5)));
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The landing.
+
+struct Change {
+  std::string path;
+  std::optional<git_oid> blob;  // nullopt: deletion
+  git_filemode_t mode = GIT_FILEMODE_BLOB;
+  bool in_head = false;
+};
+
+std::string describe_mismatch(const std::string& what) {
+  return fmt::format("{} changed while git-vault was running; nothing was changed, run it again",
+                     what);
+}
+
+// Throws when a work tree file the journal replaces is no longer the one this run found.
+void check_unchanged(const Journal& journal, const std::map<std::string, FileStamp>& stamps,
+                     const fs::path& workdir) {
+  for (const JournalPath& item : journal.paths) {
+    const std::optional<struct stat> st = lstat_of(workdir / item.path);
+    const auto then = stamps.find(item.path);
+    const bool same =
+        st ? then != stamps.end() && then->second == stamp_of(*st) : then == stamps.end();
+    if (!same) {
+      throw Error(describe_mismatch(item.path));
+    }
+  }
+}
+
+// Writes the work tree files only (`--no-commit`), through the same journal, so an interruption
+// leaves every file as it was (the journal is rolled back) or all of them new.
+void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& options) {
+  const fs::path workdir = repo.workdir();
+  const fs::path git_dir = repo.git_dir();
+  const fs::path temp_folder = temp_dir(git_dir);
+  remove_temp_dir(temp_folder);
+  if (::mkdir(temp_folder.c_str(), 0700) != 0) {
+    throw Error("{}: cannot create: {}", temp_folder.string(), errno_text());
+  }
+  TempCleanup temp_cleanup{temp_folder};
+  require_same_file_system(temp_folder, workdir, git_dir);
+  Journal journal;
+  journal.subject = plan.subject.empty() ? "work tree update" : plan.subject;
+  journal.commit = false;
+  std::size_t n = 0;
+  std::set<std::string> created;
+  std::map<std::string, FileStamp> stamps;
+  for (const auto& [path, bytes] : plan.changes) {
+    JournalPath item;
+    item.path = path;
+    const fs::path target = workdir / path;
+    const std::optional<struct stat> st = lstat_of(target);
+    if (st && S_ISDIR(st->st_mode)) {
+      throw Error("{}: is a directory in the work tree; cannot {} it", path,
+                  bytes ? "write" : "delete");
+    }
+    if (st) {
+      item.old_inode = static_cast<std::uint64_t>(st->st_ino);
+      item.backup = fmt::format("b{}", n);
+      stamps[path] = stamp_of(*st);
+    }
+    if (bytes) {
+      for (const std::string& dir : missing_parents(workdir, path)) {
+        if (created.insert(dir).second) {
+          journal.created_dirs.push_back(dir);
+        }
+      }
+      item.executable = st && (st->st_mode & S_IXUSR) != 0;
+      item.temp = fmt::format("w{}", n);
+      item.temp_inode = create_file(temp_folder / item.temp, *bytes, item.executable, path);
+      fault_point("temp");
+    }
+    ++n;
+    journal.paths.push_back(std::move(item));
+  }
+  sync_file_system(git_dir);
+  write_journal(git_dir, journal);
+  temp_cleanup.keep = true;  // from now on the journal owns the temp folder
+  fault_point("journal");
+  // The files the plan replaces must be the ones it was computed from.
+  try {
+    check_unchanged(journal, stamps, workdir);
+    if (options.read_state) {
+      ReadState now;
+      now.paths = options.read_state->paths;
+      now.head = repo.head_commit();
+      now.index = options.read_state->index;  // this update leaves the index alone
+      collect_files(workdir, now.paths, now);
+      if (const auto what = first_difference(*options.read_state, now)) {
+        throw Error(describe_mismatch(*what));
+      }
+    }
+  } catch (const Error&) {
+    finish_cleanup(repo);
+    throw;
+  }
+  try {
+    for (const JournalPath& item : journal.paths) {
+      const fs::path target = workdir / item.path;
+      if (!item.backup.empty() &&
+          ::link(target.c_str(), (temp_folder / item.backup).c_str()) != 0) {
+        throw Error("{}: cannot keep the old file: {}", item.path, errno_text());
+      }
+      if (!item.temp.empty()) {
+        make_parents(workdir, item.path);
+        if (::rename((temp_folder / item.temp).c_str(), target.c_str()) != 0) {
+          throw Error("{}: cannot write: {}", item.path, errno_text());
+        }
+      } else if (::unlink(target.c_str()) != 0 && errno != ENOENT) {
+        throw Error("{}: cannot delete: {}", item.path, errno_text());
+      } else {
+        remove_empty_parents(workdir, target.parent_path());
+      }
+      fault_point("worktree");
+    }
+    sync_file_system(git_dir);
+  } catch (const Error&) {
+    Settled settled;
+    settle_worktree(repo, journal, false, settled);
+    finish_cleanup(repo);
+    throw;
+  }
+  remove_journal(git_dir);
+  fault_point("done");
+  remove_temp_dir(temp_folder);
 }
 
 }  // namespace
+
+ReadState capture_read_state(Repo& repo, const std::vector<std::string>& paths) {
+  if (!repo.is_bare()) {
+    const DeferSignals defer;
+    const std::optional<VaultLock> lock = VaultLock::try_take(repo.git_dir() / "vault.lock");
+    if (lock) {
+      recover_locked(repo);
+    }
+  }
+  ReadState state;
+  state.paths = paths;
+  state.head = repo.head_commit();
+  git_index* raw = nullptr;
+  check(git_repository_index(&raw, repo.raw()), "open the git index");
+  const IndexPtr shared{raw};
+  const char* index_path = git_index_path(shared.get());
+  if (index_path != nullptr) {
+    git_index* fresh = nullptr;
+    check(git_index_open(&fresh, index_path), "read the git index");
+    const IndexPtr index{fresh};
+    collect_index(index.get(), paths, state);
+  }
+  if (!repo.is_bare()) {
+    collect_files(repo.workdir(), paths, state);
+  }
+  fault_point("read");
+  return state;
+}
+
+bool recover_interrupted_landing(Repo& repo) {
+  if (repo.is_bare()) {
+    return false;
+  }
+  const DeferSignals defer;
+  const std::optional<VaultLock> lock = VaultLock::try_take(repo.git_dir() / "vault.lock");
+  return lock && recover_locked(repo);
+}
 
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options) {
   if (repo.is_bare()) {
@@ -393,9 +931,18 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   }
   git_repository* const raw_repo = repo.raw();
   const fs::path workdir = repo.workdir();
+  const fs::path git_dir = repo.git_dir();
+  const fs::path temp_folder = temp_dir(git_dir);
 
-  const LockFile lock(repo.git_dir() / "vault.lock");
+  // Signals wait from before the lock is taken until after it is released, so a Ctrl-C never
+  // leaves the lock file behind.
+  const DeferSignals defer;
+  const VaultLock lock(git_dir / "vault.lock");
+  recover_locked(repo);
 
+  for (const auto& [path, bytes] : plan.changes) {
+    refuse_symlinks(workdir, path);
+  }
   if (!options.allow_dirty && !options.guarded_paths.empty()) {
     const std::vector<std::string> dirty = repo.dirty_paths(options.guarded_paths);
     if (!dirty.empty()) {
@@ -404,26 +951,17 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
     }
   }
 
-  WorktreeUpdate worktree(workdir);
   if (!options.commit) {
-    for (const auto& [path, bytes] : plan.changes) {
-      if (bytes) {
-        struct stat st {};
-        const bool executable =
-            ::stat((workdir / path).c_str(), &st) == 0 && (st.st_mode & S_IXUSR) != 0;
-        worktree.prepare_write(path, *bytes, executable);
-      } else {
-        worktree.prepare_delete(path);
-      }
-    }
-    const std::vector<std::string> failed = worktree.finish();
-    if (!failed.empty()) {
-      throw Error("could not update the work tree: {}", join_paths(failed, 5));
-    }
+    apply_worktree_only(repo, plan, options);
     return std::nullopt;
   }
 
   const HeadState head = read_head(raw_repo);
+  const std::optional<std::string> old_head =
+      head.old_id ? std::optional<std::string>(to_hex(*head.old_id)) : std::nullopt;
+  if (options.read_state && options.read_state->head != old_head) {
+    throw Error(describe_mismatch("HEAD"));
+  }
   const TreePtr base = head.old_id ? tree_of_commit(raw_repo, *head.old_id) : TreePtr{};
 
   // Blobs, then one tree built from HEAD's tree plus only the plan's paths.
@@ -434,7 +972,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
     Change change{path, std::nullopt, GIT_FILEMODE_BLOB, false};
     const auto existing = entry_in(base.get(), path);
     if (existing) {
-      if (existing->first != GIT_OBJECT_BLOB) {
+      if (existing->first != GIT_OBJECT_BLOB || existing->second == GIT_FILEMODE_LINK) {
         throw Error("{}: is not a file in HEAD; cannot replace it", path);
       }
       change.in_head = true;
@@ -485,55 +1023,193 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   check(git_commit_create(&commit_id, raw_repo, nullptr, author.get(), committer.get(), nullptr,
                           message.c_str(), tree.get(), parent ? 1 : 0, parents),
         "create the commit");
-
-  // Everything that can fail for ordinary reasons on disk happens now, before the branch moves.
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    const auto& bytes = plan.changes.at(changes[i].path);
-    if (bytes) {
-      worktree.prepare_write(changes[i].path, *bytes,
-                             changes[i].mode == GIT_FILEMODE_BLOB_EXECUTABLE);
-    } else {
-      worktree.prepare_delete(changes[i].path);
-    }
-  }
-  if (options.before_ref_update) {
-    options.before_ref_update();
-  }
-
-  // Compare-and-swap: the branch moves only if it still points where it did when we read it.
-  const std::string reflog =
-      fmt::format("commit{}: {}", head.old_id ? "" : " (initial)", plan.subject);
-  git_reference* raw_ref = nullptr;
-  const int rc = head.old_id
-                     ? git_reference_create_matching(&raw_ref, raw_repo, head.ref_name.c_str(),
-                                                     &commit_id, 1, &*head.old_id, reflog.c_str())
-                     : git_reference_create(&raw_ref, raw_repo, head.ref_name.c_str(), &commit_id,
-                                            0, reflog.c_str());
-  const ReferencePtr moved{raw_ref};
-  if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
-    throw Error("{} moved while git-vault was running; nothing was changed, run it again",
-                head.ref_name);
-  }
-  check(rc, "move " + head.ref_name);
-
-  // The commit is on the branch. What remains brings the work tree and the index in line.
   const std::string new_id = to_hex(commit_id);
-  std::vector<std::string> failed = worktree.finish();
-  try {
-    update_index(raw_repo, changes, workdir);
-  } catch (const Error& error) {
-    failed.emplace_back(error.what());
+  fault_point("objects");
+
+  // The index as it is now: the entries the journal will put back on an undo.
+  git_index* raw_shared = nullptr;
+  check(git_repository_index(&raw_shared, raw_repo), "open the git index");
+  const IndexPtr shared_index{raw_shared};
+  const char* index_path_text = git_index_path(shared_index.get());
+  if (index_path_text == nullptr) {
+    throw Error("the repository has no index file");
   }
-  if (!failed.empty()) {
-    std::vector<std::string> paths;
+  const fs::path index_path = index_path_text;
+
+  // Everything that can fail for ordinary reasons on disk happens now, before any visible
+  // change: the new files are written in the temp folder, the folders they need are checked.
+  remove_temp_dir(temp_folder);
+  if (::mkdir(temp_folder.c_str(), 0700) != 0) {
+    throw Error("{}: cannot create: {}", temp_folder.string(), errno_text());
+  }
+  TempCleanup temp_cleanup{temp_folder};
+  require_same_file_system(temp_folder, workdir, git_dir);
+
+  Journal journal;
+  journal.subject = plan.subject;
+  journal.commit = true;
+  journal.ref = head.ref_name;
+  journal.old_head = old_head;
+  journal.new_head = new_id;
+  journal.index_path = index_path.string();
+  std::set<std::string> created;
+  std::map<std::string, FileStamp> stamps;  // work tree files as this run found them
+  {
+    const IndexPtr current = open_index_copy(index_path, temp_folder / "index-before");
+    std::size_t n = 0;
     for (const Change& change : changes) {
-      paths.push_back(change.path);
+      JournalPath item;
+      item.path = change.path;
+      const fs::path target = workdir / change.path;
+      const std::optional<struct stat> st = lstat_of(target);
+      if (st && S_ISDIR(st->st_mode)) {
+        throw Error("{}: is a directory in the work tree; cannot {} it as a file", change.path,
+                    change.blob ? "write" : "delete");
+      }
+      if (st) {
+        item.old_inode = static_cast<std::uint64_t>(st->st_ino);
+        item.backup = fmt::format("b{}", n);
+        stamps[change.path] = stamp_of(*st);
+      }
+      item.old_index = slot_of(current.get(), change.path);
+      if (change.blob) {
+        for (const std::string& dir : missing_parents(workdir, change.path)) {
+          if (created.insert(dir).second) {
+            journal.created_dirs.push_back(dir);
+          }
+        }
+        item.new_blob = to_hex(*change.blob);
+        item.executable = change.mode == GIT_FILEMODE_BLOB_EXECUTABLE;
+        item.new_index = IndexSlot{*item.new_blob, static_cast<std::uint32_t>(change.mode)};
+        item.temp = fmt::format("w{}", n);
+        item.temp_inode = create_file(temp_folder / item.temp, *plan.changes.at(change.path),
+                                      item.executable, change.path);
+        fault_point("temp");
+      }
+      ++n;
+      journal.paths.push_back(std::move(item));
     }
-    throw Error(
-        "committed {} but could not update the work tree and index: {}; restore these paths "
-        "from HEAD: {}",
-        new_id.substr(0, 12), join_paths(failed, 5), join_paths(paths, 20));
   }
+  const fs::path lock_owner = temp_folder / "index-lock-owner";
+  journal.index_lock_inode = create_file(lock_owner, {}, false, lock_owner.string());
+  // Objects and new files reach the disk before the journal that refers to them.
+  sync_file_system(git_dir);
+  write_journal(git_dir, journal);
+  temp_cleanup.keep = true;  // from now on the journal owns the temp folder
+  fault_point("journal");
+
+  // From here to the branch move, any failure puts everything back through the journal.
+  std::optional<IndexLock> index_lock;
+  bool worktree_touched = false;
+  try {
+    index_lock.emplace(index_path, lock_owner);
+    fault_point("index-lock");
+    const fs::path copy_path = temp_folder / "index";
+    const IndexPtr index = open_index_copy(index_path, copy_path);
+
+    // The lock before the read: nothing this run read may have moved since.
+    if (ref_target(raw_repo, head.ref_name) != old_head) {
+      throw Error("{} moved while git-vault was running; nothing was changed, run it again",
+                  head.ref_name);
+    }
+    for (const JournalPath& item : journal.paths) {
+      if (slot_of(index.get(), item.path) != item.old_index) {
+        throw Error(describe_mismatch("the staged " + item.path));
+      }
+    }
+    check_unchanged(journal, stamps, workdir);
+    if (options.read_state) {
+      ReadState now;
+      now.paths = options.read_state->paths;
+      now.head = old_head;
+      collect_index(index.get(), now.paths, now);
+      collect_files(workdir, now.paths, now);
+      if (const auto what = first_difference(*options.read_state, now)) {
+        throw Error(describe_mismatch(*what));
+      }
+    }
+
+    // The work tree: old files keep a hard link in the temp folder until the landing is over.
+    worktree_touched = true;
+    std::set<std::string> synced_dirs;
+    for (const JournalPath& item : journal.paths) {
+      const fs::path target = workdir / item.path;
+      if (!item.backup.empty() &&
+          ::link(target.c_str(), (temp_folder / item.backup).c_str()) != 0) {
+        throw Error("{}: cannot keep the old file: {}", item.path, errno_text());
+      }
+      if (!item.temp.empty()) {
+        make_parents(workdir, item.path);
+        if (::rename((temp_folder / item.temp).c_str(), target.c_str()) != 0) {
+          throw Error("{}: cannot write: {}", item.path, errno_text());
+        }
+      } else {
+        if (::unlink(target.c_str()) != 0 && errno != ENOENT) {
+          throw Error("{}: cannot delete: {}", item.path, errno_text());
+        }
+        remove_empty_parents(workdir, target.parent_path());
+      }
+      fault_point("worktree");
+    }
+
+    // The index: the plan's entries, with the stat data of the files now in place.
+    std::set<std::string> ours;
+    for (const JournalPath& item : journal.paths) {
+      ours.insert(item.path);
+    }
+    smudge_racily_clean(index.get(), ours, mtime_seconds(index_path));
+    for (const JournalPath& item : journal.paths) {
+      const fs::path target = workdir / item.path;
+      set_slot(index.get(), item.path, item.new_index, &target);
+    }
+    commit_index_copy(index.get(), copy_path, index_path);
+    sync_file_system(git_dir);
+
+    if (options.before_ref_update) {
+      options.before_ref_update();
+    }
+
+    // The commit point. Compare-and-swap: the branch moves only if it still points where it
+    // did when we read it. libgit2 fsyncs the ref file and its folder for this one call.
+    const std::string reflog =
+        fmt::format("commit{}: {}", head.old_id ? "" : " (initial)", plan.subject);
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+    git_reference* raw_ref = nullptr;
+    const int rc = head.old_id
+                       ? git_reference_create_matching(&raw_ref, raw_repo, head.ref_name.c_str(),
+                                                       &commit_id, 1, &*head.old_id, reflog.c_str())
+                       : git_reference_create(&raw_ref, raw_repo, head.ref_name.c_str(), &commit_id,
+                                              0, reflog.c_str());
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+    const ReferencePtr moved{raw_ref};
+    if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
+      throw Error("{} moved while git-vault was running; nothing was changed, run it again",
+                  head.ref_name);
+    }
+    check(rc, "move " + head.ref_name);
+  } catch (const Error&) {
+    if (ref_target(raw_repo, head.ref_name) == new_id) {
+      throw;  // cannot happen: the branch move is the last step that throws
+    }
+    Settled settled;
+    if (worktree_touched) {
+      settle_worktree(repo, journal, false, settled);
+    }
+    if (index_lock) {
+      index_lock->hand_over();
+      settle_index(repo, journal, false);
+    }
+    finish_cleanup(repo);
+    throw;
+  }
+  fault_point("ref");
+
+  // Done: the lock goes before the journal, so a stale lock always has a journal naming it.
+  index_lock.reset();
+  fault_point("unlock");
+  remove_journal(git_dir);
+  fault_point("done");
+  remove_temp_dir(temp_folder);
   return new_id;
 }
 

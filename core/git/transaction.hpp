@@ -1,15 +1,45 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/git/journal.hpp"
 #include "core/plan.hpp"
 
 namespace gv::git {
 
 class Repo;
+
+// What identifies a work tree file's contents without reading it: a change to the file (in
+// place or by an editor's write-and-rename) changes at least one of these.
+struct FileStamp {
+  std::uint64_t inode = 0;
+  std::int64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  std::uint32_t mode = 0;
+
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+// The state a writing command read its input from: HEAD, the index entries and the work tree
+// files under `paths`. git::apply compares it with the state at commit time (under the locks)
+// and refuses when anything moved, so a plan computed from a state that no longer exists is
+// never landed (doc/architecture.md, "The lock before the read").
+struct ReadState {
+  std::vector<std::string> paths;          // files, or directories ending in `/`
+  std::optional<std::string> head;         // commit id; nullopt: unborn
+  std::map<std::string, IndexSlot> index;  // path (with `:<stage>` for a conflict stage) -> entry
+  std::map<std::string, FileStamp> files;  // work tree files (symlinks too) -> stamp
+};
+
+// Call before a writing command reads the vault. Finishes or undoes an interrupted landing first
+// (see recover_interrupted_landing), then records the state under `paths`.
+[[nodiscard]] ReadState capture_read_state(Repo& repo, const std::vector<std::string>& paths);
 
 struct ApplyOptions {
   // false = `--no-commit`: write the work tree files only; the index and HEAD stay as they are.
@@ -22,21 +52,34 @@ struct ApplyOptions {
   // Test seam: runs after the commit object exists and just before the branch moves. Lets a
   // test simulate a concurrent commit or a late failure. Leave empty in production.
   std::function<void()> before_ref_update;
+  // The state the plan was computed from (capture_read_state). When set, apply refuses if HEAD,
+  // an index entry or a work tree file under its paths changed since. When unset, only the
+  // plan's own paths and HEAD are compared, from the moment apply starts.
+  std::optional<ReadState> read_state;
 };
 
 // Applies `plan` as exactly one commit (DECISIONS D7) and returns its id; with
 // `options.commit == false` it only writes the work tree and returns nullopt.
 //
-// Order: take `<git dir>/vault.lock`; refuse when guarded paths are dirty; write blobs; build the
-// tree from HEAD's tree plus only the plan's paths; create the commit; stage the new work tree
-// files as temporary files next to their targets; move the branch with compare-and-swap
-// against the HEAD read at the start; then rename the files into place and update only the
-// plan's paths in the index (the user's other staged entries stay as staged).
+// The landing is atomic: an interruption at any point (SIGKILL, power loss, an error) leaves the
+// repository as it was before or, once the branch has moved, as it is after; SIGINT, SIGTERM,
+// SIGHUP and SIGQUIT wait until it is over. The order (doc/architecture.md, "Interruptions"):
+// take `<git dir>/vault.lock`; finish or undo an earlier interrupted landing; refuse when
+// guarded paths are dirty or a path's parent is a symbolic link; write blobs, tree and commit;
+// write the new files under `<git dir>/vault-tmp/`; sync; write the journal; take
+// `<index>.lock` (refusing when another git command holds it); compare the read state; move the
+// files into place (hard links keep the old ones); write the new index; sync; move the branch
+// with compare-and-swap (the commit point); release the index lock and drop the journal.
 //
-// Any failure before the branch moves throws gv::Error and leaves HEAD, the index and the work
-// tree as they were (only unreachable objects remain in the object database). After the branch
-// has moved, only renames and one index write remain; if one of those fails, the error names
-// the new commit and the paths to restore from it.
+// Any failure before the branch moves throws gv::Error after putting back the work tree and the
+// index (only unreachable objects remain in the object database).
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options);
+
+// When an earlier landing was interrupted (its journal is in the git dir and no live git-vault
+// holds the vault lock), finishes it if its branch had moved and undoes it otherwise, prints
+// one `git-vault: note:` line saying which, and returns true. A work tree file edited since the
+// interruption is kept and named in a warning. Returns false when there was nothing to do or
+// another git-vault run is active. Throws gv::Error when the journal cannot be read.
+bool recover_interrupted_landing(Repo& repo);
 
 }  // namespace gv::git

@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <system_error>
 
 #include "core/error.hpp"
 #include "core/hooks/shim.hpp"
+#include "core/util/file.hpp"
 
 namespace gv::hooks {
 namespace fs = std::filesystem;
@@ -31,13 +30,7 @@ std::optional<std::string> read_regular(const fs::path& path) {
   if (ec || !fs::is_regular_file(status)) {
     return std::nullopt;
   }
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
-    throw Error("{}: cannot read hook", path.string());
-  }
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  return buffer.str();
+  return util::read_file(path);
 }
 
 bool is_ours(const fs::path& path) {
@@ -45,33 +38,9 @@ bool is_ours(const fs::path& path) {
   return content && is_our_shim(*content);
 }
 
-// Writes `bytes` next to `target` and renames it into place, so git never runs a half-written
-// hook and a failed write leaves the old file.
+// Atomic, so git never runs a half-written hook and a failed write leaves the old file.
 void write_executable(const fs::path& target, std::string_view bytes) {
-  const fs::path temp = target.parent_path() / (target.filename().string() + ".git-vault-tmp");
-  {
-    std::ofstream stream(temp, std::ios::binary | std::ios::trunc);
-    stream.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    stream.close();
-    if (!stream) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      throw Error("{}: cannot write hook", target.string());
-    }
-  }
-  std::error_code ec;
-  fs::permissions(temp,
-                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                      fs::perms::others_read | fs::perms::others_exec,
-                  ec);
-  if (!ec) {
-    fs::rename(temp, target, ec);
-  }
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw Error("{}: cannot install hook: {}", target.string(), ec.message());
-  }
+  util::write_file_atomic(target, bytes, /*executable=*/true);
 }
 
 void rename_or_throw(const fs::path& from, const fs::path& to) {

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <system_error>
 
 #include "core/error.hpp"
@@ -13,6 +11,7 @@
 #include "core/hooks/gitattributes.hpp"
 #include "core/hooks/merge_drivers.hpp"
 #include "core/hooks/shim.hpp"
+#include "core/util/file.hpp"
 
 namespace gv::hooks {
 namespace fs = std::filesystem;
@@ -20,35 +19,11 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<std::string> read_file(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    return std::nullopt;
-  }
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
-    throw Error("{}: cannot read", path.string());
-  }
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  return buffer.str();
+  return util::read_file_if_exists(path);
 }
 
 void write_file(const fs::path& path, std::string_view bytes) {
-  const fs::path temp = path.parent_path() / (path.filename().string() + ".git-vault-tmp");
-  {
-    std::ofstream stream(temp, std::ios::binary | std::ios::trunc);
-    stream.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    stream.close();
-    if (!stream) {
-      throw Error("{}: cannot write", path.string());
-    }
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    throw Error("{}: cannot write", path.string());
-  }
+  util::write_file_atomic(path, bytes);
 }
 
 std::string config_key(const MergeDriver& driver, std::string_view field) {

@@ -5,7 +5,8 @@
 namespace gv::hooks {
 
 std::string driver_command(const MergeDriver& driver) {
-  return fmt::format("git vault merge-driver {} %O %A %B %P", driver.kind);
+  // `--`: a path that starts with `-` is never read as an option.
+  return fmt::format("git vault merge-driver {} -- %O %A %B %P", driver.kind);
 }
 
 }  // namespace gv::hooks

@@ -23,7 +23,7 @@ inline constexpr std::array<MergeDriver, 3> k_merge_drivers{
 };
 
 // The value of `merge.<name>.driver`: git substitutes %O (ancestor), %A (ours, and where the
-// result goes), %B (theirs) and %P (the path, shell-quoted).
+// result goes), %B (theirs) and %P (the path, shell-quoted), after a `--`.
 [[nodiscard]] std::string driver_command(const MergeDriver& driver);
 
 }  // namespace gv::hooks

@@ -1,18 +1,12 @@
 #include "core/memory/body.hpp"
 
 #include "core/memory/lines.hpp"
+#include "core/util/text.hpp"
 
 namespace gv {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
+using util::trim;
 
 // An ATX heading line: up to three spaces, 1-6 `#`, then a space/tab or the end of the line.
 std::optional<Heading> parse_heading(std::string_view line) {

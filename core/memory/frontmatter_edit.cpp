@@ -252,11 +252,38 @@ void FrontmatterEditor::replace(Span span, std::vector<std::string> texts) {
 }
 
 void FrontmatterEditor::insert_at(std::size_t index, std::vector<std::string> texts) {
+  std::vector<std::string> keys;
   std::vector<Line> added;
   for (std::string& text : texts) {
+    keys.push_back(text.substr(0, text.find(':')));
     added.push_back(Line{std::move(text), m_eol});
   }
+  std::vector<Line> before = m_lines;
   m_lines.insert(m_lines.begin() + static_cast<std::ptrdiff_t>(index), added.begin(), added.end());
+  // A new line after a value that never ends (`reason: "purge` with no closing quote) would
+  // read as part of that value: the field would not be set and the value would change. Found
+  // by tests/fuzz/fuzz_frontmatter_edit.cpp.
+  const std::string edited = bytes();
+  const auto loaded = load_frontmatter(edited, split_frontmatter(edited));
+  const YAML::Node* const node = std::get_if<YAML::Node>(&loaded);
+  bool reads_back = node != nullptr;
+  for (std::size_t i = 0; reads_back && i < keys.size(); ++i) {
+    reads_back = static_cast<bool>((*node)[keys[i]]);
+  }
+  if (!reads_back) {
+    std::swap(m_lines, before);
+    const std::string original = bytes();
+    const bool was_readable =
+        std::holds_alternative<YAML::Node>(load_frontmatter(original, split_frontmatter(original)));
+    if (was_readable) {
+      throw Error(
+          "{}: cannot add `{}` to the frontmatter: the value before it does not end (an "
+          "unclosed quote?)",
+          m_path, keys.front());
+    }
+    // Not readable YAML before the edit either (the gate reports that): keep the edit.
+    std::swap(m_lines, before);
+  }
 }
 
 void FrontmatterEditor::set_scalar(std::string_view key, std::string_view value) {

@@ -332,12 +332,13 @@ std::optional<FlatFrontmatter> scan_flat_frontmatter(std::string_view block) {
     if (scalar.kind == FlatItem::Kind::scalar) {
       field.value.kind = FlatValue::Kind::scalar;
       field.value.text = std::move(scalar.text);
+      field.value.quoted = rest.front() == '"' || rest.front() == '\'';
     }
   }
   return fields;
 }
 
-FlatFrontmatter flatten_frontmatter(const YAML::Node& mapping) {
+FlatFrontmatter flatten_frontmatter(const YAML::Node& mapping, std::string_view block) {
   FlatFrontmatter fields;
   for (const auto& pair : mapping) {
     if (!pair.first.IsScalar()) {
@@ -349,6 +350,11 @@ FlatFrontmatter flatten_frontmatter(const YAML::Node& mapping) {
     if (node.IsScalar()) {
       field.value.kind = FlatValue::Kind::scalar;
       field.value.text = node.Scalar();
+      // The node's mark points at the opening quote of a quoted scalar.
+      const int pos = node.Mark().pos;
+      field.value.quoted = pos >= 0 && static_cast<std::size_t>(pos) < block.size() &&
+                           (block[static_cast<std::size_t>(pos)] == '"' ||
+                            block[static_cast<std::size_t>(pos)] == '\'');
     } else if (node.IsSequence()) {
       field.value.kind = FlatValue::Kind::sequence;
       for (const YAML::Node& element : node) {

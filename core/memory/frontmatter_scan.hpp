@@ -26,6 +26,7 @@ struct FlatValue {
   enum class Kind { null, scalar, sequence, other };  // other: a mapping
   Kind kind = Kind::null;
   std::string text;             // Kind::scalar
+  bool quoted = false;          // Kind::scalar written in quotes: its text is kept as is (D15)
   std::vector<FlatItem> items;  // Kind::sequence
 
   friend bool operator==(const FlatValue&, const FlatValue&) = default;
@@ -53,8 +54,9 @@ using FlatFrontmatter = std::vector<FlatField>;
 // without error and flatten_frontmatter() of its document is equal to it.
 [[nodiscard]] std::optional<FlatFrontmatter> scan_flat_frontmatter(std::string_view block);
 
-// The same view of a document yaml-cpp loaded (a mapping). Keys that are not scalars are left
-// out: no schema field can name them.
-[[nodiscard]] FlatFrontmatter flatten_frontmatter(const YAML::Node& mapping);
+// The same view of a document yaml-cpp loaded (a mapping) from `block`. Keys that are not
+// scalars are left out: no schema field can name them.
+[[nodiscard]] FlatFrontmatter flatten_frontmatter(const YAML::Node& mapping,
+                                                  std::string_view block);
 
 }  // namespace gv

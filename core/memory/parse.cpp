@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
 
@@ -12,6 +11,8 @@
 #include "core/memory/frontmatter_scan.hpp"
 #include "core/memory/lines.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv {
 namespace {
@@ -24,18 +25,18 @@ constexpr bool k_cross_check_scanner = true;
 
 // A broken invariant, not bad input: the scanner must read a block exactly as yaml-cpp does.
 [[noreturn]] void scanner_disagrees(std::string_view path, std::string_view what) {
-  std::fprintf(
-      stderr, "git-vault: internal error: %.*s: frontmatter scanner and yaml-cpp disagree: %.*s\n",
-      static_cast<int>(path.size()), path.data(), static_cast<int>(what.size()), what.data());
+  util::print_error(
+      fmt::format("internal error: {}: frontmatter scanner and yaml-cpp disagree: {}", path, what));
   std::abort();
 }
 
-std::string trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
+std::string trimmed(std::string_view s) { return std::string(util::trim(s)); }
+
+// A scalar's value as written (doc/decisions.md D15): a quoted scalar keeps every character inside
+// its quotes, so `title: "Ends in space "` keeps its space. Plain and block scalars lose the
+// surrounding whitespace and the final line break that YAML's block chomping leaves.
+std::string scalar_value(const FlatValue& value) {
+  return value.quoted ? value.text : trimmed(value.text);
 }
 
 // Collects findings for one file and knows which line each field sits on.
@@ -82,7 +83,7 @@ const FlatValue* field(const FlatFrontmatter& root, const char* key) {
   return value;
 }
 
-// A string field; defaults to "" when absent. A list or map is an error.
+// A string field (scalar_value); defaults to "" when absent. A list or map is an error.
 std::string string_field(const FlatFrontmatter& root, const char* key, Checker& checker) {
   const FlatValue* node = field(root, key);
   if (node == nullptr) {
@@ -92,7 +93,7 @@ std::string string_field(const FlatFrontmatter& root, const char* key, Checker& 
     checker.error_at(key, fmt::format("{} must be a string", key));
     return {};
   }
-  return trimmed(node->text);
+  return scalar_value(*node);
 }
 
 std::optional<Date> date_field(const FlatFrontmatter& root, const char* key, Checker& checker) {
@@ -113,7 +114,8 @@ std::optional<Date> date_field(const FlatFrontmatter& root, const char* key, Che
 }
 
 // A list of strings, flow or block. A lone string is read as a one-item list with a warning,
-// because hand-written notes say `tags: PATTERN` and the intent is clear.
+// because hand-written notes say `tags: PATTERN` and the intent is clear. Items are trimmed
+// (keywords and tags are compared as keys, D2); blank ones are dropped.
 std::vector<std::string> list_field(const FlatFrontmatter& root, const char* key,
                                     Checker& checker) {
   std::vector<std::string> items;
@@ -184,7 +186,7 @@ void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memo
     checker.error_at("title", "title must be a non-empty string");
     usable = false;
   } else {
-    memory.title = trimmed(title->text);
+    memory.title = scalar_value(*title);
   }
 
   if (!field(root, "created")) {
@@ -209,7 +211,8 @@ void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memo
   memory.retrieval_count = count_field(root, "retrieval_count", checker);
   memory.last_retrieved = date_field(root, "last_retrieved", checker);
 
-  const std::string status = string_field(root, "status", checker);
+  // A status is a keyword, not carried text: ` active ` in quotes still means active.
+  const std::string status = trimmed(string_field(root, "status", checker));
   if (status == "tombstoned") {
     memory.tombstoned = true;
     memory.tombstoned_at = date_field(root, "tombstoned_at", checker);
@@ -286,7 +289,7 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
     }
     FlatFrontmatter flat;
     try {
-      flat = flatten_frontmatter(std::get<YAML::Node>(loaded));
+      flat = flatten_frontmatter(std::get<YAML::Node>(loaded), block);
     } catch (const YAML::Exception& e) {
       // Odd node shapes can still make yaml-cpp throw on access.
       unreadable = e.msg;

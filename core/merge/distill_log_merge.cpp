@@ -1,33 +1,25 @@
 #include "core/merge/distill_log_merge.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <vector>
+
+#include "core/json/parse.hpp"
 
 namespace gv::merge {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Summary counter -> the operation type whose affected memories it counts (the same rule the
-// log applies when it appends, core/distill/log.cpp).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_type_counters{{
-    {"total_purged", "purge"},
-    {"total_merged", "merge"},
-    {"total_compressed", "compress"},
-    {"total_refined", "refine"},
-    {"total_gc_deleted", "gc"},
-    {"total_reviewed", "review"},
-}};
-
 std::optional<Json> parse_log(std::string_view text) {
-  Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    return std::nullopt;
+  auto parsed = json_text::parse<Json>(text);
+  Json* const doc_ptr = std::get_if<Json>(&parsed);
+  if (doc_ptr == nullptr || !doc_ptr->is_object()) {
+    return std::nullopt;  // the driver leaves a conflict for the user
   }
+  Json doc = std::move(*doc_ptr);
   const auto operations = doc.find("operations");
   if (operations == doc.end() || !operations->is_array()) {
     return std::nullopt;
@@ -51,7 +43,8 @@ bool has_commit(const Json& op) {
 }  // namespace
 
 std::optional<std::string> merge_distill_logs(std::string_view ours_text,
-                                              std::string_view theirs_text) {
+                                              std::string_view theirs_text,
+                                              const distill::SubModeRegistry& sub_modes) {
   std::optional<Json> ours = parse_log(ours_text);
   std::optional<Json> theirs = parse_log(theirs_text);
   if (!ours || !theirs) {
@@ -108,7 +101,8 @@ std::optional<std::string> merge_distill_logs(std::string_view ours_text,
   }
   Json& summary = result["summary"];
   summary["total_operations"] = static_cast<std::int64_t>(merged.size());
-  for (const auto& [counter, type] : k_type_counters) {
+  // The same counters the log keeps when it appends (core/distill/log.cpp).
+  for (const auto& [counter, type] : sub_modes.log_counters()) {
     std::int64_t total = 0;
     for (const Json& op : merged) {
       if (string_field(op, "type") == type) {

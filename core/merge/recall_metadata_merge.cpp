@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json/parse.hpp"
+
 namespace gv::merge {
 namespace {
 
@@ -10,11 +12,12 @@ namespace {
 using Json = nlohmann::json;
 
 std::optional<Json> parse_object(std::string_view text) {
-  Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    return std::nullopt;
+  auto parsed = json_text::parse<Json>(text);
+  Json* const doc = std::get_if<Json>(&parsed);
+  if (doc == nullptr || !doc->is_object()) {
+    return std::nullopt;  // the driver leaves a conflict for the user
   }
-  return doc;
+  return std::move(*doc);
 }
 
 std::string reviewed_at(const Json& record) {

@@ -8,28 +8,16 @@
 
 #include "core/error.hpp"
 #include "core/recall/entry.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::recall {
 namespace {
 
 constexpr std::int64_t k_max_snooze_days = 36500;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim;
 
-std::string lower(std::string_view text) {
-  std::string out{text};
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+std::string lower(std::string_view text) { return util::to_lower_ascii(text); }
 
 std::string choices_of(CandidateKind kind) {
   return kind == CandidateKind::pressure ? "keep, pin, snooze, demote, archive, mark-superseded"

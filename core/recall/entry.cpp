@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "core/util/text.hpp"
+
 namespace gv::recall {
 namespace {
 
@@ -69,12 +71,7 @@ bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= '
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-std::string_view trim_trailing_blanks(std::string_view text) {
-  while (!text.empty() && is_blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim_right_blanks;
 
 bool is_only_blanks(std::string_view text) {
   for (const char c : text) {
@@ -156,7 +153,7 @@ bool ends_in_comment(std::string_view line, bool in_comment) {
 }
 
 bool is_front_matter_fence(std::string_view line, bool closing) {
-  line = trim_trailing_blanks(line);
+  line = trim_right_blanks(line);
   return line == "---" || (closing && line == "...");
 }
 
@@ -184,7 +181,7 @@ bool is_placeholder(std::string_view rest) {
   }
   // A placeholder keeps being one even with an id after it (the id then becomes an orphan).
   if (last_token(rest).starts_with('^')) {
-    rest = trim_trailing_blanks(rest.substr(0, rest.size() - last_token(rest).size()));
+    rest = trim_right_blanks(rest.substr(0, rest.size() - last_token(rest).size()));
   }
   return rest.size() >= 2 && rest.front() == '[' && rest.back() == ']' &&
          rest.substr(1, rest.size() - 2).find(']') == std::string_view::npos;
@@ -351,7 +348,7 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
       }
       continue;
     }
-    const std::string_view rest = trim_trailing_blanks(line.substr(2));
+    const std::string_view rest = trim_right_blanks(line.substr(2));
     if (is_thematic_break(line)) {
       continue;
     }

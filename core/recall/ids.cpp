@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/recall/gate.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::recall {
 namespace {
@@ -16,12 +17,7 @@ constexpr std::size_t k_id_bytes = 5;
 // source is broken, and looping forever would hide that.
 constexpr int k_max_attempts = 1000;
 
-std::string_view trim_trailing_blanks(std::string_view text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+using util::trim_right_blanks;
 
 }  // namespace
 
@@ -83,7 +79,7 @@ InitIdsPlan plan_init_ids(const std::vector<ParsedFile>& files,
           break;
       }
       const std::string id = generate_id(random, taken);
-      const std::string_view kept = trim_trailing_blanks(entry.raw);
+      const std::string_view kept = trim_right_blanks(entry.raw);
       TaggedLine line{parsed.file.path, parsed.file.display_path,     entry.line, id,
                       entry.raw,        std::string{kept} + " ^" + id};
       // Everything up to the end of the kept content is copied unchanged, then the id, then

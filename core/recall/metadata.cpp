@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/json/parse.hpp"
 #include "core/recall/entry.hpp"
 #include "core/recall/files.hpp"
 
@@ -20,17 +21,6 @@ int line_of_offset(std::string_view bytes, std::size_t offset) {
   offset = std::min(offset, bytes.size());
   return 1 + static_cast<int>(std::count(
                  bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
-// nlohmann's messages start with `[json.exception.parse_error.101] `; the category is noise.
-std::string strip_exception_prefix(std::string message) {
-  if (message.starts_with("[json.exception.")) {
-    const std::size_t close = message.find("] ");
-    if (close != std::string::npos) {
-      message.erase(0, close + 2);
-    }
-  }
-  return message;
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -76,15 +66,11 @@ class Reader {
   Reader(std::string_view bytes, std::string_view path) : m_bytes(bytes), m_path(path) {}
 
   MetadataRead read() {
-    json document;
-    try {
-      document = json::parse(m_bytes);
-    } catch (const json::parse_error& e) {
-      // `byte` is 1-based and points at the offending character.
-      const std::size_t offset = e.byte == 0 ? 0 : e.byte - 1;
-      throw Error("{}:{}: invalid JSON: {}", m_path, line_of_offset(m_bytes, offset),
-                  strip_exception_prefix(e.what()));
+    auto parsed = json_text::parse<json>(m_bytes);
+    if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
+      throw Error("{}", json_text::format_failure(m_path, *failure));
     }
+    json document = std::move(std::get<json>(parsed));
     if (!document.is_object()) {
       throw Error("{}:1: expected a JSON object keyed by id, found {}", m_path,
                   document.type_name());

@@ -8,7 +8,7 @@
 
 #include "core/scoring/report_json.hpp"
 
-// Choices for what the skill's template leaves open (distill.md §5.5 [GAP]s):
+// Choices for what the /distill report template leaves open (doc/decisions.md D5):
 // - A candidate list item is `- {id} (score: {composite:.2f})` in every list, including merge and
 //   compress, so the four lists read alike; items are in id order, as in the JSON.
 // - Averages of scores print with 2 decimals; "Average tokens/memory" is rounded to a whole token

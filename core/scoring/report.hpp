@@ -11,7 +11,7 @@
 #include "core/memory/memory.hpp"
 #include "core/scoring/score.hpp"
 
-// The health report of the distill skill (distill.md §5.3-5.5, D5) as a value: everything the
+// The /distill health report (doc/decisions.md D5) as a value: everything the
 // Markdown and JSON renderings show, computed once from the scored vault.
 namespace gv::scoring {
 

@@ -6,14 +6,9 @@
 #include <string_view>
 #include <vector>
 
-namespace gv {
+#include "core/snapshot_entry.hpp"
 
-// One file in a Snapshot. `oid` is the git blob id (hex) of its bytes; for the work tree it is
-// computed by hashing, so the same content has the same oid in every snapshot.
-struct SnapshotEntry {
-  std::string path;  // repo-relative, `/` separators
-  std::string oid;   // 40 hex chars
-};
+namespace gv {
 
 // A read-only view of the repository's files at one state: the work tree, the git index being
 // committed, or a commit's tree. Every analysis (index regeneration, scoring, gates, recall)

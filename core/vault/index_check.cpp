@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/json/parse.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/vault/index_reader.hpp"
@@ -58,10 +59,12 @@ bool json_changes(const std::string& fresh_json, const std::optional<std::string
   if (*committed == fresh_json) {
     return false;
   }
-  const OrderedJson document = OrderedJson::parse(*committed, nullptr, false);
-  if (document.is_discarded() || !document.is_object()) {
+  auto parsed = json_text::parse<OrderedJson>(*committed);
+  const OrderedJson* const document_ptr = std::get_if<OrderedJson>(&parsed);
+  if (document_ptr == nullptr || !document_ptr->is_object()) {
     return true;
   }
+  const OrderedJson& document = *document_ptr;
   const std::optional<std::string> kept = fresh_with_kept_date(fresh_json, document);
   return !kept || *kept != *committed;
 }

@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "core/memory/lines.hpp"
+#include "core/json/parse.hpp"
 
 namespace gv {
 
@@ -25,27 +25,13 @@ Finding warning(std::string_view path, std::string id, std::string message) {
   return finding;
 }
 
-// nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 5:
-// syntax error ..."; our Finding carries the line itself, so keep only the part after it.
-std::string parse_error_reason(std::string_view what) {
-  const std::size_t column = what.find(", column ");
-  if (column != std::string_view::npos) {
-    const std::size_t colon = what.find(": ", column);
-    if (colon != std::string_view::npos) {
-      return std::string(what.substr(colon + 2));
-    }
-  }
-  const std::size_t bracket = what.find("] ");
-  return std::string(bracket == std::string_view::npos ? what : what.substr(bracket + 2));
-}
-
 // Reads what IndexEntryRecord needs while the parser walks the bytes, without building the
 // document (at 10,000 memories it cost more time and memory than the rest of a report): the same
 // records and findings, in the same order, as reading the document would give (nlohmann keeps the
 // last of repeated keys, and so does this).
 class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
  public:
-  explicit EntriesReader(std::string_view path) : m_path(path) {}
+  EntriesReader(std::string_view path, std::string_view text) : m_path(path), m_text(text) {}
 
   bool null() override { return scalar(Value{Kind::null, {}, 0, 0.0}); }
   bool boolean(bool) override { return scalar(Value{Kind::other, {}, 0, 0.0}); }
@@ -78,9 +64,10 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
     }
     return true;
   }
+  // A syntax error, or a number out of range (`1e400`), described as json_text::parse does.
   bool parse_error(std::size_t, const std::string&,
                    const nlohmann::detail::exception& error) override {
-    m_error.emplace(static_cast<const nlohmann::detail::parse_error&>(error));
+    m_failure = json_text::describe_failure(m_text, error);
     return false;
   }
 
@@ -106,9 +93,7 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
     result.index = std::move(index);
   }
 
-  [[nodiscard]] const std::optional<nlohmann::detail::parse_error>& error() const {
-    return m_error;
-  }
+  [[nodiscard]] const std::optional<json_text::ParseFailure>& failure() const { return m_failure; }
 
  private:
   enum class Kind { null, integer, too_large, real, text, other };
@@ -233,6 +218,7 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
   }
 
   std::string_view m_path;
+  std::string_view m_text;
   std::size_t m_depth = 0;
   bool m_top_is_object = false;
   std::string m_top_key;
@@ -247,23 +233,30 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
   std::optional<Value> m_tombstoned;
   std::vector<IndexEntryRecord> m_records;
   std::vector<Finding> m_entry_findings;
-  std::optional<nlohmann::detail::parse_error> m_error;
+  std::optional<json_text::ParseFailure> m_failure;
 };
 
 }  // namespace
 
 IndexReadResult read_index(std::string_view path, std::string_view bytes) {
   IndexReadResult result;
-  EntriesReader reader(path);
-  if (!OrderedJson::sax_parse(bytes.begin(), bytes.end(), &reader)) {
-    const nlohmann::detail::parse_error& error = *reader.error();
-    // `byte` is 1-based and points at the character that failed.
-    const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+  // The same depth limit as json_text::parse, checked before the parser walks the bytes.
+  std::optional<json_text::ParseFailure> failure;
+  if (const std::optional<std::size_t> offset = json_text::too_deep(bytes)) {
+    failure = json_text::ParseFailure{*offset, json_text::line_of_offset(bytes, *offset),
+                                      "arrays and objects nested more than " +
+                                          std::to_string(json_text::k_max_depth) + " levels deep"};
+  }
+  EntriesReader reader(path, bytes);
+  if (!failure && !OrderedJson::sax_parse(bytes.begin(), bytes.end(), &reader)) {
+    failure = reader.failure();
+  }
+  if (failure) {
     Finding finding;
     finding.check = "stale-index";
     finding.path = std::string(path);
-    finding.line = line_of_offset(bytes, offset);
-    finding.message = fmt::format("invalid JSON: {}", parse_error_reason(error.what()));
+    finding.line = static_cast<int>(failure->line);
+    finding.message = fmt::format("invalid JSON: {}", failure->reason);
     finding.fix = "git vault index";
     result.findings.push_back(std::move(finding));
     return result;

@@ -16,8 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Layout: magic, format (u32 LE), body size (u64 LE), checksum of the body (u64 LE), body, then
-// zero or more journal records.
+// Layout: magic, format (u32 LE), check-set key (u64 LE), body size (u64 LE), checksum of the
+// body (u64 LE), body, then zero or more journal records.
 // Body: varint state count, states; varint entry count, entries (key, generation, parse record,
 // fragment) in strictly ascending key order. The generation counts the runs that saved the
 // file; an entry carries the last one that used it, so pruning drops the longest unused.
@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 // Integers are LEB128 varints (signed ones zigzag-encoded), strings a varint length then bytes.
 constexpr std::string_view k_magic = "GVPC";
 constexpr std::string_view k_journal_magic = "GVPJ";
-constexpr std::size_t k_header_size = 4 + 4 + 8 + 8;
+constexpr std::size_t k_header_size = 4 + 4 + 8 + 8 + 8;
 constexpr std::size_t k_journal_header_size = 4 + 8 + 8;
 // The journal may grow to this many bytes, or an eighth of the file if that is more, before a
 // save compacts: appending a few KiB per commit instead of rewriting megabytes is the point.
@@ -404,10 +404,11 @@ PersistentParseCache::PersistentParseCache(PersistentParseCache&&) noexcept = de
 PersistentParseCache& PersistentParseCache::operator=(PersistentParseCache&&) noexcept = default;
 PersistentParseCache::~PersistentParseCache() = default;
 
-PersistentParseCache PersistentParseCache::load(const fs::path& file) {
+PersistentParseCache PersistentParseCache::load(const fs::path& file,
+                                                std::optional<std::uint64_t> key) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return {};
+    return empty(key);
   }
   auto bytes = std::make_unique<FileBytes>();
   struct ::stat info {};
@@ -421,33 +422,48 @@ PersistentParseCache PersistentParseCache::load(const fs::path& file) {
     }
   }
   ::close(fd);
-  return from_file_bytes(std::move(bytes));
+  return from_file_bytes(std::move(bytes), key);
 }
 
-PersistentParseCache PersistentParseCache::from_bytes(std::string bytes) {
+PersistentParseCache PersistentParseCache::from_bytes(std::string bytes,
+                                                      std::optional<std::uint64_t> key) {
   auto owned = std::make_unique<FileBytes>();
   owned->owned = std::move(bytes);
-  return from_file_bytes(std::move(owned));
+  return from_file_bytes(std::move(owned), key);
 }
 
-PersistentParseCache PersistentParseCache::from_file_bytes(std::unique_ptr<FileBytes> file) {
+PersistentParseCache PersistentParseCache::empty(std::optional<std::uint64_t> key) {
   PersistentParseCache cache;
+  cache.m_check_set_key = key.value_or(0);
+  return cache;
+}
+
+PersistentParseCache PersistentParseCache::from_file_bytes(std::unique_ptr<FileBytes> file,
+                                                           std::optional<std::uint64_t> key) {
+  PersistentParseCache cache = empty(key);
   const std::string_view bytes = file->view();
   if (bytes.size() < k_header_size || bytes.substr(0, 4) != k_magic ||
       get_fixed(bytes, 4, 4) != k_format) {
     return cache;
   }
-  const std::uint64_t body_size = get_fixed(bytes, 8, 8);
+  // Another check set's findings and parses are never trusted: the cache starts empty and the
+  // next save replaces the file.
+  const std::uint64_t file_key = get_fixed(bytes, 8, 8);
+  if (key && *key != file_key) {
+    return cache;
+  }
+  const std::uint64_t body_size = get_fixed(bytes, 16, 8);
   if (body_size > bytes.size() - k_header_size ||
-      get_fixed(bytes, 16, 8) != checksum(bytes.substr(k_header_size, body_size))) {
+      get_fixed(bytes, 24, 8) != checksum(bytes.substr(k_header_size, body_size))) {
     return cache;
   }
   const std::size_t body_end = k_header_size + body_size;
   Reader in(bytes, k_header_size, body_end);
   cache.m_states = read_states<State>(in);
   if (in.failed()) {
-    return PersistentParseCache{};  // passed the checksum yet malformed: trust none of it
+    return empty(key);  // passed the checksum yet malformed: trust none of it
   }
+  cache.m_check_set_key = file_key;
   cache.m_entries_offset = in.at();
   cache.m_entries_end = body_end;
   cache.m_file = std::move(file);
@@ -754,6 +770,7 @@ std::string PersistentParseCache::to_bytes() const {
   bytes.reserve(k_header_size + body.size());
   bytes += k_magic;
   put_fixed(bytes, k_format, 4);
+  put_fixed(bytes, m_check_set_key, 8);
   put_fixed(bytes, body.size(), 8);
   put_fixed(bytes, checksum(body), 8);
   bytes += body;
@@ -805,11 +822,20 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
-// Appends to the cache file if it is still there (another run may have compacted it meanwhile:
-// a record is true of any cache file, so appending to the new one is as good).
-bool append_record(const fs::path& file, std::string_view record) {
-  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+// Appends to the cache file if it is still there and has the same format and check-set key
+// (another run may have compacted it meanwhile: a record is true of any cache file of its key,
+// so appending to the new one is as good).
+bool append_record(const fs::path& file, std::uint64_t key, std::string_view record) {
+  const int fd = ::open(file.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (fd < 0) {
+    return false;
+  }
+  char header[16];
+  const std::string_view head(header, sizeof header);
+  if (::pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
+      head.substr(0, 4) != k_magic || get_fixed(head, 4, 4) != PersistentParseCache::k_format ||
+      get_fixed(head, 8, 8) != key) {
+    ::close(fd);
     return false;
   }
   const bool ok = write_all(fd, record);
@@ -825,7 +851,7 @@ bool PersistentParseCache::save(const fs::path& file) const {
   if (m_file_size > 0 && !m_journal_damaged) {
     const std::string record = journal_record();
     const std::uint64_t limit = std::max(k_min_journal_limit, m_file_size / 8);
-    if (m_journal_size + record.size() <= limit && append_record(file, record)) {
+    if (m_journal_size + record.size() <= limit && append_record(file, m_check_set_key, record)) {
       return true;
     }
   }

@@ -38,7 +38,7 @@ class PersistentParseCache final : public ParseCache {
  public:
   // Bumped whenever parse_memory's output or this file's layout changes, so a newer binary never
   // trusts what an older one cached.
-  static constexpr std::uint32_t k_format = 3;
+  static constexpr std::uint32_t k_format = 4;
 
   PersistentParseCache();
   PersistentParseCache(PersistentParseCache&&) noexcept;
@@ -47,10 +47,15 @@ class PersistentParseCache final : public ParseCache {
   PersistentParseCache& operator=(const PersistentParseCache&) = delete;
   ~PersistentParseCache() override;
 
-  // Reads `file`; an unreadable or invalid file leaves the cache empty.
-  [[nodiscard]] static PersistentParseCache load(const std::filesystem::path& file);
-  // Parses the bytes of a cache file; invalid bytes give an empty cache.
-  [[nodiscard]] static PersistentParseCache from_bytes(std::string bytes);
+  // Reads `file`; an unreadable or invalid file leaves the cache empty. `key` is the check set
+  // of the gate that will trust what it finds (core/gate/registry.hpp, check_set_key): a file
+  // written under another key is ignored like a damaged one, and the cache is saved under
+  // `key`. Without a key, any file is read and its key kept (for readers that only want parses).
+  [[nodiscard]] static PersistentParseCache load(const std::filesystem::path& file,
+                                                 std::optional<std::uint64_t> key = std::nullopt);
+  // Parses the bytes of a cache file, as load() does; invalid bytes give an empty cache.
+  [[nodiscard]] static PersistentParseCache from_bytes(
+      std::string bytes, std::optional<std::uint64_t> key = std::nullopt);
 
   [[nodiscard]] const ParsedMemory* find(std::string_view path,
                                          std::string_view blob_oid) const override;
@@ -91,6 +96,8 @@ class PersistentParseCache final : public ParseCache {
   bool save(const std::filesystem::path& file) const;
 
   [[nodiscard]] bool dirty() const { return m_dirty; }
+  // The check-set key the cache is saved under.
+  [[nodiscard]] std::uint64_t key() const { return m_check_set_key; }
   [[nodiscard]] std::size_t size() const;
 
  private:
@@ -114,7 +121,9 @@ class PersistentParseCache final : public ParseCache {
     std::vector<Finding> findings;
   };
 
-  [[nodiscard]] static PersistentParseCache from_file_bytes(std::unique_ptr<FileBytes> file);
+  [[nodiscard]] static PersistentParseCache empty(std::optional<std::uint64_t> key);
+  [[nodiscard]] static PersistentParseCache from_file_bytes(std::unique_ptr<FileBytes> file,
+                                                            std::optional<std::uint64_t> key);
   void read_journal(std::size_t at);
   void index_entries() const;
   [[nodiscard]] std::optional<std::size_t> find_slot(std::string_view key) const;
@@ -139,6 +148,7 @@ class PersistentParseCache final : public ParseCache {
   std::map<std::string, Stored, std::less<>> m_stored;
   std::vector<State> m_states;  // newest first
   bool m_dirty = false;
+  std::uint64_t m_check_set_key = 0;
 };
 
 // Where the cache of a repository lives: `<common git dir>/git-vault/parse-cache`, shared by

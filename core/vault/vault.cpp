@@ -6,7 +6,37 @@
 #include <atomic>
 #include <thread>
 
+#include "core/util/text.hpp"
+
 namespace gv {
+namespace {
+
+// A memory's id is its file name, and ids go into index.md lines, JSON and commit trailers:
+// a control character (a newline would add lines to index.md), a backslash (a path separator
+// elsewhere) or bytes that are not UTF-8 (JSON cannot carry them) keep a file out of the vault.
+bool safe_name(std::string_view name) {
+  return util::valid_utf8(name) && std::none_of(name.begin(), name.end(), [](char c) {
+           const auto byte = static_cast<unsigned char>(c);
+           return byte < 0x20 || byte == 0x7f || byte == '\\';
+         });
+}
+
+// `name` with control characters, backslashes and bytes outside UTF-8 written as escapes, so a
+// message naming it stays on one line and valid UTF-8.
+std::string printable(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f || byte == '\\' || byte >= 0x80) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 bool is_memory_path(std::string_view path) {
   if (path.substr(0, vault_path::k_memories.size()) != vault_path::k_memories) {
@@ -14,7 +44,7 @@ bool is_memory_path(std::string_view path) {
   }
   const std::string_view name = path.substr(vault_path::k_memories.size());
   return name.find('/') == std::string_view::npos && name.size() > 7 &&
-         name.substr(0, 4) == "MEM-" && name.substr(name.size() - 3) == ".md";
+         name.substr(0, 4) == "MEM-" && name.substr(name.size() - 3) == ".md" && safe_name(name);
 }
 
 std::string memory_path(std::string_view id) {
@@ -46,6 +76,13 @@ std::optional<Finding> non_memory_note_finding(std::string_view path) {
   Finding finding;
   finding.check = "schema";
   finding.severity = Severity::warning;
+  if (!safe_name(name)) {
+    finding.path = std::string(vault_path::k_memories) + printable(name);
+    finding.message =
+        "not read as a memory: its name holds a control character, a backslash or bytes that "
+        "are not UTF-8; rename it";
+    return finding;
+  }
   finding.path = std::string(path);
   finding.message = "not read as a memory: memory files are named MEM-*.md";
   return finding;

@@ -1,9 +1,13 @@
 // What every vault action guarantees around the commit (D7): the user's staged work is left
 // alone, a dirty vault or a held lock stops the run before anything changes, a failure midway
 // leaves the work tree, the index and HEAD as they were, and --no-commit stops at the work tree.
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/git/lock.hpp"
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
@@ -104,16 +108,19 @@ TEST_CASE("an action refuses a vault file with uncommitted changes", "[action]")
   }
 }
 
-TEST_CASE("an action refuses to run while the vault lock exists", "[action]") {
+TEST_CASE("an action refuses to run while a live process holds the vault lock", "[action]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
-  sandbox.write(".git/vault.lock", "12345\n");
+  // This test process is alive while the command runs: its pid and start time name it.
+  const std::string lock =
+      fmt::format("{} {}\n", ::getpid(), gv::git::process_start_time(::getpid()).value_or(0));
+  sandbox.write(".git/vault.lock", lock);
   const RepoState before = state_of(sandbox);
   const auto result = sandbox.vault({"distill", "--purge", "--select", "MEM-delta"});
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::Contains(".git/vault.lock"));
   CHECK(state_of(sandbox) == before);
-  CHECK(sandbox.read(".git/vault.lock") == "12345\n");  // someone else's lock is not removed
+  CHECK(sandbox.read(".git/vault.lock") == lock);  // someone else's lock is not removed
 }
 
 TEST_CASE("a failure before the branch moves leaves work tree, index and HEAD untouched",

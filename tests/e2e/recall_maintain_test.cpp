@@ -318,12 +318,14 @@ TEST_CASE("option --dry-run writes nothing and --json gives the fixed shape",
   sandbox.commit_all();
   const auto json = sandbox.vault({"--json", "recall", "maintain", "--dry-run", "--budget", "10"});
   REQUIRE(json.code == 0);
+  // The one JSON printer: indented, one trailing newline.
+  CHECK(json.out.starts_with("{\n  \"budget\": 10,\n"));
+  CHECK(json.out.ends_with("}\n"));
   CHECK(
-      json.out ==
+      nlohmann::json::parse(json.out).dump() ==
       R"({"budget":10,"pressure_candidates":[{"id":"tr0000000001","line":5,"path":"CLAUDE.local.md","score":13.5,"words":9},)"
       R"({"id":"tr0000000002","line":6,"path":"CLAUDE.local.md","score":12.0,"words":9}],"schema":1,)"
-      R"("superseded":[{"id":"tr00000000aa","line":3,"path":"memory/registers/tech-stack.md"}],"working_words":23})"
-      "\n");
+      R"("superseded":[{"id":"tr00000000aa","line":3,"path":"memory/registers/tech-stack.md"}],"working_words":23})");
   const auto text = sandbox.vault({"recall", "maintain", "--dry-run"});
   CHECK(text.code == 0);
   CHECK(text.out.starts_with("recall-maintain — 1 candidates\n"));

@@ -22,14 +22,14 @@ std::optional<FlatFrontmatter> reference(const std::string& block) {
   if (std::holds_alternative<FrontmatterError>(loaded)) {
     return std::nullopt;
   }
-  return flatten_frontmatter(std::get<YAML::Node>(loaded));
+  return flatten_frontmatter(std::get<YAML::Node>(loaded), split.block(file));
 }
 
 std::string describe(const FlatFrontmatter& fields) {
   std::string out;
   for (const FlatField& field : fields) {
-    out += field.key + " kind " + std::to_string(static_cast<int>(field.value.kind)) + " [" +
-           field.value.text + "]";
+    out += field.key + " kind " + std::to_string(static_cast<int>(field.value.kind)) +
+           (field.value.quoted ? " quoted" : "") + " [" + field.value.text + "]";
     for (const FlatItem& item : field.value.items) {
       out += " item " + std::to_string(static_cast<int>(item.kind)) + " [" + item.text + "]";
     }
@@ -71,6 +71,7 @@ TEST_CASE("the frontmatter scanner reads the flat shapes as yaml-cpp does", "[fr
       "title: x\r\ncreated: 2026-01-01\r\nkeywords:\r\n  - a\r\n",
       "key: value  \nother:    spaced   out   \n",
       "brackets: a [b] {c}, d\n",
+      "title: \" Ends in space \"\nsummary: ' lead'\ntopic:   plain  \nstatus: \"active\"\n",
   };
   for (const char* block : blocks) {
     INFO(block);

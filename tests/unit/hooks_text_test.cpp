@@ -52,7 +52,7 @@ TEST_CASE("a CRLF .gitattributes gets CRLF lines", "[hooks]") {
 
 TEST_CASE("driver commands pass git's placeholders to the hidden merge-driver command", "[hooks]") {
   CHECK(gv::hooks::driver_command(gv::hooks::k_merge_drivers[1]) ==
-        "git vault merge-driver log %O %A %B %P");
+        "git vault merge-driver log -- %O %A %B %P");
 }
 
 TEST_CASE("GIT_VAULT_SKIP is a comma list with blanks trimmed and all recognised", "[hooks]") {

@@ -1,8 +1,12 @@
 #include "core/git/transaction.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include "core/error.hpp"
+#include "core/git/lock.hpp"
 #include "core/git/repo.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
@@ -70,7 +74,7 @@ TEST_CASE("a transaction commits exactly the plan's paths and keeps the user's s
   plan.write(".memory/90-Logs/distill-log.md", "log\n");
   plan.remove(".memory/10-Memories/MEM-2.md");
   Repo repo = Repo::discover(fixture.root());
-  const auto id = gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}});
+  const auto id = gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}, {}});
 
   REQUIRE(id.has_value());
   CHECK(fixture.head() == *id);
@@ -107,7 +111,7 @@ TEST_CASE("deleting the last file of a folder removes the folder from tree and d
   plan.remove("memory/archive/2026.md");
   plan.remove("memory/never-existed.md");  // deleting a missing file is not an error
   Repo repo = Repo::discover(fixture.root());
-  gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}});
+  gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}, {}});
   CHECK(fixture.head_files().size() == 4);
   CHECK_FALSE(fixture.exists("memory"));
   CHECK(fixture.staged("memory/archive/2026.md").empty());
@@ -140,7 +144,7 @@ TEST_CASE("uncommitted changes in a guarded path refuse the run and change nothi
   Repo repo = Repo::discover(fixture.root());
 
   CHECK_THROWS_WITH(
-      gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}}),
+      gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}, {}}),
       Catch::Contains("uncommitted changes") && Catch::Contains(".memory/10-Memories/MEM-1.md"));
   CHECK(fixture.head() == base);
   CHECK(fixture.read(".memory/10-Memories/MEM-1.md") == "user edit\n");
@@ -148,25 +152,54 @@ TEST_CASE("uncommitted changes in a guarded path refuse the run and change nothi
   CHECK_FALSE(fixture.exists(".git/vault.lock"));
 
   // A change outside the guarded paths does not count; allow_dirty overrides.
-  const auto id = gv::git::apply(repo, plan, ApplyOptions{true, true, k_guarded, {}});
+  const auto id = gv::git::apply(repo, plan, ApplyOptions{true, true, k_guarded, {}, {}});
   CHECK(fixture.head() == *id);
   CHECK(fixture.read(".memory/10-Memories/MEM-1.md") == "vault edit\n");
 }
 
-TEST_CASE("a held lock refuses the run and is left in place", "[transaction]") {
+TEST_CASE("a lock held by a live process refuses the run and is left in place", "[transaction]") {
   const TestRepo fixture;
   make_vault(fixture);
   const std::string base = *fixture.head();
-  fixture.write(".git/vault.lock", "12345\n");
+  // The parent process (the test runner's) is alive; its lock has no flock, as one written by an
+  // older git-vault, so the pid and start time decide.
+  const pid_t owner = ::getppid();
+  const std::string lock =
+      fmt::format("{} {}\n", owner, gv::git::process_start_time(owner).value_or(0));
+  fixture.write(".git/vault.lock", lock);
   Plan plan = purge_plan();
   plan.write(".memory/index.md", "index v2\n");
   Repo repo = Repo::discover(fixture.root());
-  CHECK_THROWS_WITH(
-      gv::git::apply(repo, plan, ApplyOptions{}),
-      Catch::Contains("another git-vault run is in progress") && Catch::Contains("vault.lock"));
+  CHECK_THROWS_WITH(gv::git::apply(repo, plan, ApplyOptions{}),
+                    Catch::Contains("another git-vault run is in progress") &&
+                        Catch::Contains(fmt::format("process {}", owner)) &&
+                        Catch::Contains("vault.lock"));
   CHECK(fixture.head() == base);
   CHECK(fixture.read(".memory/index.md") == "index v1\n");
-  CHECK(fixture.read(".git/vault.lock") == "12345\n");
+  CHECK(fixture.read(".git/vault.lock") == lock);
+}
+
+TEST_CASE("a lock left by a dead process is cleared and the run goes on", "[transaction]") {
+  const TestRepo fixture;
+  make_vault(fixture);
+  const pid_t self = ::getpid();
+  const std::uint64_t start = gv::git::process_start_time(self).value_or(0);
+  SECTION("a pid whose process started at another time (the pid was reused)") {
+    fixture.write(".git/vault.lock", fmt::format("{} {}\n", ::getppid(), start + 12345));
+  }
+  SECTION("a pid no process has") { fixture.write(".git/vault.lock", "999999999 1\n"); }
+  Plan plan = purge_plan();
+  plan.write(".memory/index.md", "index v2\n");
+  Repo repo = Repo::discover(fixture.root());
+  const auto id = gv::git::apply(repo, plan, ApplyOptions{});
+  CHECK(fixture.head() == id);
+  CHECK_FALSE(fixture.exists(".git/vault.lock"));
+}
+
+TEST_CASE("the start time of a process is read from /proc", "[transaction]") {
+  CHECK(gv::git::process_start_time(::getpid()).has_value());
+  CHECK(gv::git::process_start_time(::getpid()) == gv::git::process_start_time(::getpid()));
+  CHECK_FALSE(gv::git::process_start_time(999999999).has_value());
 }
 
 TEST_CASE("no-commit mode writes the work tree only", "[transaction]") {
@@ -178,7 +211,7 @@ TEST_CASE("no-commit mode writes the work tree only", "[transaction]") {
   plan.write(".memory/new/MEM-3.md", "three\n");
   plan.remove(".memory/10-Memories/MEM-2.md");
   Repo repo = Repo::discover(fixture.root());
-  const auto id = gv::git::apply(repo, plan, ApplyOptions{false, false, k_guarded, {}});
+  const auto id = gv::git::apply(repo, plan, ApplyOptions{false, false, k_guarded, {}, {}});
   CHECK_FALSE(id.has_value());
   CHECK(fixture.head() == base);
   CHECK(fixture.read(".memory/index.md") == "index v2\n");
@@ -205,7 +238,7 @@ TEST_CASE("a failure after the blobs are written leaves HEAD, index and work tre
   plan.remove(".memory/10-Memories/MEM-2.md");
   Repo repo = Repo::discover(fixture.root());
 
-  CHECK_THROWS_WITH(gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}}),
+  CHECK_THROWS_WITH(gv::git::apply(repo, plan, ApplyOptions{true, false, k_guarded, {}, {}}),
                     Catch::Contains("notes/a.md"));
   CHECK(fixture.head() == base);
   CHECK(work_tree_files(fixture) == before);  // no temporary files, no new folders
@@ -223,12 +256,10 @@ TEST_CASE("a commit landing on the branch mid-run is detected and nothing is cha
   plan.write(".memory/index.md", "index v2\n");
   Repo repo = Repo::discover(fixture.root());
   std::string concurrent;
-  ApplyOptions options{true, false, k_guarded, {}};
-  options.before_ref_update = [&] {
-    fixture.write("src/other.cpp", "someone else\n");
-    fixture.stage("src/other.cpp");
-    concurrent = fixture.commit_index("concurrent commit");
-  };
+  ApplyOptions options{true, false, k_guarded, {}, {}};
+  // Not through the index (git-vault holds its lock): a ref update as `git update-ref`, `git
+  // fetch` into the branch or another worktree's plumbing would make it.
+  options.before_ref_update = [&] { concurrent = fixture.commit_index("concurrent commit"); };
   CHECK_THROWS_WITH(gv::git::apply(repo, plan, options), Catch::Contains("moved"));
   CHECK(fixture.head() == concurrent);
   CHECK(fixture.read(".memory/index.md") == "index v1\n");

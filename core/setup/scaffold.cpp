@@ -1,4 +1,4 @@
-#include "core/vault/scaffold.hpp"
+#include "core/setup/scaffold.hpp"
 
 #include "core/dates.hpp"
 #include "core/distill/log.hpp"

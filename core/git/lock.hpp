@@ -1,0 +1,48 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace gv::git {
+
+// The start time of process `pid` in clock ticks since boot (/proc/<pid>/stat, field 22), or
+// nullopt when no such process runs. With the pid it names one process for good: a pid is
+// reused, a (pid, start time) pair is not.
+[[nodiscard]] std::optional<std::uint64_t> process_start_time(pid_t pid);
+
+// `<git dir>/vault.lock`: one git-vault run at a time changes a work tree (DECISIONS D7).
+//
+// The file holds `<pid> <start time>` of its owner, who also keeps an exclusive flock(2) on it.
+// The flock makes taking over a stale lock atomic (the kernel drops it when the owner dies, even
+// by SIGKILL); the pid and start time tell a live owner from a dead one when the flock is not
+// there (another file system, or a lock file written by hand) and name the owner in messages.
+// A lock whose owner is gone is cleared with a note on stderr.
+class VaultLock {
+ public:
+  // Takes the lock or throws gv::Error naming the running owner; a run never waits for another.
+  explicit VaultLock(std::filesystem::path path);
+  // Returns nullopt instead of throwing when a live process holds the lock.
+  [[nodiscard]] static std::optional<VaultLock> try_take(std::filesystem::path path);
+  ~VaultLock();
+  VaultLock(VaultLock&& other) noexcept;
+  VaultLock& operator=(VaultLock&&) = delete;
+  VaultLock(const VaultLock&) = delete;
+  VaultLock& operator=(const VaultLock&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
+
+ private:
+  struct Taken {};
+  VaultLock(std::filesystem::path path, int fd, Taken);
+  // The fd of the locked file, or -1 with `holder` describing the live owner.
+  static int take(const std::filesystem::path& path, std::string& holder);
+
+  std::filesystem::path m_path;
+  int m_fd = -1;
+};
+
+}  // namespace gv::git

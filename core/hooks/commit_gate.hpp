@@ -1,0 +1,27 @@
+#pragma once
+
+#include <vector>
+
+#include "core/finding.hpp"
+#include "core/hooks/skip.hpp"
+
+namespace gv::git {
+class Repo;
+}
+
+namespace gv::hooks {
+
+// The gate over the index being committed, as the pre-commit hook and `git vault check
+// --staged` both run it, so the two always give the same answer for the same input.
+struct CommitGate {
+  SkipSpec skip;                  // GIT_VAULT_SKIP as read
+  std::vector<Finding> findings;  // after skipping; empty when everything is skipped
+};
+
+// Reads GIT_VAULT_SKIP (skip_from_environment: an unknown check name throws gv::UsageError),
+// then runs the cached gate over `repo`'s index, which is GIT_INDEX_FILE when `repo` was opened
+// from the environment (`git commit -a` stages into a temporary index). With `all`, nothing is
+// read.
+[[nodiscard]] CommitGate run_commit_gate(const git::Repo& repo);
+
+}  // namespace gv::hooks

@@ -1,0 +1,163 @@
+#include "core/landing/land.hpp"
+
+#include <type_traits>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/text.hpp"
+#include "core/vault/regenerate.hpp"
+
+namespace gv::landing {
+namespace {
+
+Built build_plan(Plan plan) {
+  Built built;
+  built.plan = std::move(plan);
+  return built;
+}
+
+Built build_regeneration(IndexRegeneration draft, const Snapshot& before, const Context& context) {
+  Built built;
+  built.plan = std::move(draft.plan);
+  Regeneration done =
+      regenerate_index_files(built.plan, before, context.clock.today, context.cache);
+  built.regenerated = std::move(done.regenerated);
+  built.carried = std::move(done.carried);
+  return built;
+}
+
+Built build_action(distill::ActionDraft draft, const Snapshot& before, const Context& context) {
+  distill::FinishContext finish;
+  finish.clock = context.clock;
+  finish.cache = context.cache;
+  finish.parent_commit = context.parent_commit;
+  finish.commits_by_log_id = context.commits_by_log_id;
+  distill::FinishedAction done = distill::finish_action(std::move(draft), before, finish);
+  Built built;
+  built.plan = std::move(done.plan);
+  built.log_id = std::move(done.log_id);
+  built.regenerated = std::move(done.regenerated);
+  built.carried = std::move(done.carried);
+  return built;
+}
+
+bool is_tracked(const git::Repo& repo, const std::optional<std::string>& head_tree,
+                const std::string& path) {
+  return (head_tree && repo.tree_blob_id(*head_tree, path)) || repo.index_blob_id(path);
+}
+
+// A commit whose plan holds paths git ignores and does not track: those paths are written to
+// the work tree first, so the commit stays the last step, and put back if the commit fails.
+void apply_with_ignored(git::Repo& repo, Landed& landed, git::ApplyOptions options) {
+  const std::optional<std::string> head_tree = repo.head_tree();
+  Plan committed = landed.plan;
+  Plan loose;
+  for (const auto& [path, bytes] : landed.plan.changes) {
+    if (!is_tracked(repo, head_tree, path) && repo.is_ignored(path)) {
+      loose.changes.emplace(path, bytes);
+      committed.changes.erase(path);
+      landed.work_tree_only.push_back(path);
+    }
+  }
+  if (loose.empty()) {
+    landed.commit = git::apply(repo, committed, options);
+    return;
+  }
+
+  // The dirty check runs before either write, as git::apply would run it.
+  if (!options.allow_dirty && !options.guarded_paths.empty()) {
+    const std::vector<std::string> dirty = repo.dirty_paths(options.guarded_paths);
+    if (!dirty.empty()) {
+      throw Error("uncommitted changes in vault paths (commit or stash them first): {}",
+                  util::join(dirty, ", "));
+    }
+  }
+  Plan originals;
+  {
+    const WorktreeSnapshot work_tree(repo.workdir());
+    for (const auto& [path, bytes] : loose.changes) {
+      originals.changes.emplace(path, work_tree.read(path));
+    }
+  }
+  git::ApplyOptions loose_options;
+  loose_options.commit = false;
+  // The read state is checked by the first write; the second would see the first's files.
+  loose_options.read_state = std::move(options.read_state);
+  options.read_state.reset();
+  (void)git::apply(repo, loose, loose_options);
+  if (committed.empty()) {
+    return;
+  }
+  try {
+    landed.commit = git::apply(repo, committed, options);
+  } catch (...) {
+    try {
+      loose_options.read_state.reset();
+      (void)git::apply(repo, originals, loose_options);
+    } catch (const Error&) {
+      // Best effort: the commit's error is the one to report.
+    }
+    throw;
+  }
+}
+
+}  // namespace
+
+Built build(Draft draft, const Snapshot& before, const Context& context) {
+  return std::visit(
+      [&](auto&& item) -> Built {
+        using T = std::decay_t<decltype(item)>;
+        if constexpr (std::is_same_v<T, Plan>) {
+          return build_plan(std::move(item));
+        } else if constexpr (std::is_same_v<T, IndexRegeneration>) {
+          return build_regeneration(std::move(item), before, context);
+        } else {
+          return build_action(std::move(item), before, context);
+        }
+      },
+      std::move(draft));
+}
+
+Landed apply(git::Repo& repo, Built built, const Target& target) {
+  Landed landed;
+  static_cast<Built&>(landed) = std::move(built);
+  if (landed.plan.empty()) {
+    return landed;
+  }
+  git::ApplyOptions options;
+  options.commit = target.commit;
+  options.allow_dirty = target.allow_dirty;
+  options.guarded_paths = target.guarded_paths;
+  options.read_state = target.read_state;
+  if (!target.commit) {
+    (void)git::apply(repo, landed.plan, options);
+    for (const auto& [path, bytes] : landed.plan.changes) {
+      landed.work_tree_only.push_back(path);
+    }
+    return landed;
+  }
+  if (target.ignored_to_work_tree) {
+    apply_with_ignored(repo, landed, options);
+    return landed;
+  }
+  landed.commit = git::apply(repo, landed.plan, options);
+  return landed;
+}
+
+Landed land(git::Repo& repo, const Snapshot& before, Draft draft, Context context,
+            const Target& target) {
+  if (std::holds_alternative<distill::ActionDraft>(draft)) {
+    context.parent_commit = repo.head_commit();
+    for (const auto& [log_id, commits] : repo.trailer_index(k_trailer_log_id)) {
+      if (!commits.empty()) {
+        context.commits_by_log_id.emplace(log_id, commits.front());
+      }
+    }
+  }
+  return apply(repo, build(std::move(draft), before, context), target);
+}
+
+}  // namespace gv::landing

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+
+#include "core/distill/revert.hpp"
+#include "core/git/repo.hpp"
+
+// The history side of `git vault revert` (D7): finding the action commit a target names and
+// reading what undoing it restores. The rules themselves are pure (core/distill/revert.hpp);
+// the revert lands as a distill action through landing::land.
+namespace gv::landing {
+
+struct RevertSearch {
+  enum class Status {
+    ready,            // `request` holds what to restore
+    nothing_changed,  // the action changed no memory files
+    conflicts,        // later commits changed files the revert would restore
+  };
+  Status status = Status::ready;
+  git::CommitInfo action;          // the action commit
+  distill::RevertRequest request;  // ready (or forced) only
+  // conflicts only: one line per later commit, `  <short id> <subject>: <paths>\n`.
+  std::string later_changes;
+};
+
+// The first seven hex digits, as messages show a commit.
+[[nodiscard]] std::string short_id(std::string_view id);
+
+// Finds the action commit `target` names (a log id through its Vault-Log-Id trailer, else any
+// revision whose commit carries Vault-Action and is in HEAD's history) and what reverting it
+// restores. Throws gv::Error when HEAD has no commits, the target names nothing, or its commit
+// is not a revertible action in HEAD's history, or a blob to restore is missing. With `force`,
+// conflicts are not reported and the files are restored anyway.
+[[nodiscard]] RevertSearch find_revert(const git::Repo& repo, const std::string& target,
+                                       bool force);
+
+}  // namespace gv::landing

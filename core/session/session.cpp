@@ -1,0 +1,86 @@
+#include "core/session/session.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "core/error.hpp"
+#include "core/gate/cached_gate.hpp"
+#include "core/git/repo.hpp"
+#include "core/vault/parse_cache_file.hpp"
+
+namespace gv {
+
+Session::Session(Options options)
+    : m_options(std::move(options)), m_clock(resolve_clock(m_options.today, m_options.now)) {}
+
+Session::~Session() {
+  try {
+    save_parse_cache();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a cache only costs speed next time
+  }
+}
+
+void Session::provide(Need needs) {
+  if (has(needs, Need::repository) || has(needs, Need::work_tree) ||
+      has(needs, Need::parse_cache)) {
+    (void)repo();
+  }
+  if (has(needs, Need::work_tree) && m_repo->is_bare()) {
+    throw Error("{}: this repository is bare; the vault lives in a work tree",
+                m_repo->git_dir().string());
+  }
+  if (has(needs, Need::parse_cache)) {
+    (void)parse_cache();
+  }
+}
+
+git::Repo& Session::repo() {
+  if (!m_repo) {
+    // Inside a hook, or under a user's GIT_DIR, git's environment names the repository and
+    // the index being committed (during `git commit -a` that is not .git/index).
+    bool from_env = false;
+    for (const char* name : {"GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_COMMON_DIR"}) {
+      from_env = from_env || std::getenv(name) != nullptr;
+    }
+    const bool from_hook = from_env && !m_options.start;
+    m_repo = std::make_unique<git::Repo>(
+        from_hook ? git::Repo::open_from_env()
+                  : git::Repo::discover(m_options.start.value_or(std::filesystem::current_path())));
+  }
+  return *m_repo;
+}
+
+ParseCache* Session::parse_cache() {
+  if (!m_cache) {
+    m_cache_file = gate_cache_file(repo());
+    m_cache = std::make_unique<PersistentParseCache>(load_gate_cache(m_cache_file, GateOptions{}));
+  }
+  return m_cache.get();
+}
+
+PersistentParseCache* Session::persistent_parse_cache() {
+  (void)parse_cache();
+  return m_cache.get();
+}
+
+void Session::save_parse_cache() {
+  if (m_cache && m_cache->dirty()) {
+    (void)m_cache->save(m_cache_file);
+  }
+}
+
+void Session::begin_request() { m_clock = resolve_clock(m_options.today, m_options.now); }
+
+OutputSettings detect_output(bool json, bool verbose, bool quiet) {
+  OutputSettings output;
+  output.json = json;
+  output.verbose = verbose && !quiet;
+  output.quiet = quiet;
+  output.stdin_is_terminal = ::isatty(STDIN_FILENO) != 0;
+  output.stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
+  output.stderr_is_terminal = ::isatty(STDERR_FILENO) != 0;
+  return output;
+}
+
+}  // namespace gv

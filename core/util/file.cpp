@@ -1,0 +1,123 @@
+#include "core/util/file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace gv::util {
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Closes on scope exit; the read and write paths below return early on errors.
+class Fd {
+ public:
+  explicit Fd(int fd) : m_fd(fd) {}
+  ~Fd() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  [[nodiscard]] int get() const { return m_fd; }
+  // Closes now and reports whether the close succeeded (a write error can surface here).
+  bool close() {
+    const int fd = m_fd;
+    m_fd = -1;
+    return ::close(fd) == 0;
+  }
+
+ private:
+  int m_fd;
+};
+
+}  // namespace
+
+std::optional<std::string> read_file_if_exists(const std::filesystem::path& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) {
+      return std::nullopt;
+    }
+    throw Error("{}: cannot read: {}", path.string(), errno_text());
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error("{}: cannot read: is a directory", path.string());
+  }
+  std::string bytes;
+  if (st.st_size > 0) {
+    bytes.reserve(static_cast<std::size_t>(st.st_size));
+  }
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n == 0) {
+      break;
+    }
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      throw Error("{}: cannot read: {}", path.string(), errno_text());
+    }
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  return bytes;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::optional<std::string> bytes = read_file_if_exists(path);
+  if (!bytes) {
+    throw Error("{}: cannot read: {}", path.string(), std::strerror(ENOENT));
+  }
+  return std::move(*bytes);
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes, bool executable) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  // The pid keeps two processes' temporary files apart; rename() then decides who wins.
+  const std::filesystem::path temp =
+      dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+  if (fd.get() < 0) {
+    throw Error("{}: cannot write: {}", path.string(), errno_text());
+  }
+  const auto fail = [&](const std::string& why) {
+    ::unlink(temp.c_str());
+    throw Error("{}: cannot write: {}", path.string(), why);
+  };
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      fail(errno_text());
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (executable && ::fchmod(fd.get(), 0755) != 0) {
+    fail(errno_text());
+  }
+  if (::fsync(fd.get()) != 0 || !fd.close()) {
+    fail(errno_text());
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    fail(errno_text());
+  }
+  // The rename is durable only once the directory entry is on disk.
+  Fd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir_fd.get() >= 0) {
+    ::fsync(dir_fd.get());
+  }
+}
+
+}  // namespace gv::util

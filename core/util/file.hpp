@@ -1,0 +1,25 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+// Whole-file reads and atomic writes, the only way git-vault touches files outside the git
+// object database and the Transaction (doc/architecture.md, "Files").
+namespace gv::util {
+
+// The bytes of `path`. Throws gv::Error `<path>: cannot read: <reason>`.
+[[nodiscard]] std::string read_file(const std::filesystem::path& path);
+
+// nullopt when `path` does not exist; otherwise as read_file.
+[[nodiscard]] std::optional<std::string> read_file_if_exists(const std::filesystem::path& path);
+
+// Replaces `path` with `bytes` so that a reader (or a crash) sees the old file or the new one,
+// never a mix: a temporary file in the same directory, fsync, rename over the target, fsync of
+// the directory. The temporary file is removed on failure. Throws gv::Error naming `path`.
+// `executable` gives the file mode 0755 whatever the umask (git runs hooks only when they are).
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes,
+                       bool executable = false);
+
+}  // namespace gv::util

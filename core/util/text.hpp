@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Small text helpers shared by every layer. Whitespace here is ASCII only (space, tab, CR, LF,
+// VT, FF): memory files are UTF-8, and no multi-byte character is whitespace to YAML or Markdown.
+namespace gv::util {
+
+[[nodiscard]] constexpr bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+[[nodiscard]] std::string_view trim_left(std::string_view text);
+[[nodiscard]] std::string_view trim_right(std::string_view text);
+[[nodiscard]] std::string_view trim(std::string_view text);
+// Only spaces and tabs, at the end: what Markdown's list grammar calls trailing blanks.
+[[nodiscard]] std::string_view trim_right_blanks(std::string_view text);
+
+// Lower-cases A-Z only; other bytes (UTF-8 included) are kept as they are.
+[[nodiscard]] std::string to_lower_ascii(std::string_view text);
+
+// Whether `text` is well-formed UTF-8 (no overlongs, no surrogates, nothing past U+10FFFF).
+[[nodiscard]] bool valid_utf8(std::string_view text);
+
+// `parts` with `separator` between them.
+[[nodiscard]] std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+// "1 memory", "2 memories", "0 memories": the count and the right form of the noun.
+[[nodiscard]] std::string plural(std::size_t count, std::string_view singular,
+                                 std::string_view plural_form);
+
+}  // namespace gv::util

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/dates.hpp"
+#include "core/plan.hpp"
+#include "core/vault/index_reader.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv {
+
+class Snapshot;
+
+struct Regeneration {
+  Vault after;                           // the vault once the plan is applied
+  std::vector<std::string> regenerated;  // generated index files added to the plan
+  std::vector<std::string> carried;      // memories whose retrieval counts came from `existing`
+};
+
+// The one index regeneration every writer uses (`git vault index`, every action commit, the
+// post-merge reindex): adds to `plan` the three index files regenerated over the state
+// `before` + `plan`, after carrying retrieval counts the old index held into frontmatter (D4)
+// and refreshing `token_count` in every memory file the plan writes (D3), except the
+// `verbatim` paths (a revert's restored files). Files whose content would not change are not
+// added. Pure: reads only `before`; `cache` may be null.
+[[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
+                                                  const std::optional<ExistingIndex>& existing,
+                                                  Date today, ParseCache* cache,
+                                                  const std::set<std::string>& verbatim = {});
+
+// The same, carrying over from the index `before` holds (nothing when it is absent or cannot
+// be read).
+[[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before, Date today,
+                                                  ParseCache* cache);
+
+// The index `snapshot` holds, when it has one that can be read.
+[[nodiscard]] std::optional<ExistingIndex> read_existing_index(const Snapshot& snapshot);
+
+}  // namespace gv

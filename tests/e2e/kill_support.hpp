@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tests/e2e/sandbox.hpp"
+
+namespace gv::test {
+
+// The vault every kill and lock test starts from, committed: the five scored memories, a merge
+// pair (MEM-r, MEM-s), and working memory with a register and recall metadata.
+void write_kill_fixture(Sandbox& sandbox);
+
+// Everything "before" and "after" compare: HEAD, the index (`git ls-files -s`), every work tree
+// file with its hash, and `git status`. `mask_ids` compares files by their sorted lines with
+// recall ids masked, for commands that draw random ids.
+[[nodiscard]] std::string repository_state(const Sandbox& sandbox, bool mask_ids = false);
+
+// Files and locks git-vault must never leave behind once a run has been settled.
+[[nodiscard]] std::string leftovers(const Sandbox& sandbox);
+
+struct KillScenario {
+  std::string name;
+  std::string prepare;  // shell run before each attempt (after the reset to the fixture)
+  std::vector<std::string> args;
+  bool random_ids = false;  // the command draws random recall ids (see repository_state)
+};
+
+// Kills `scenario` at its fault points (see kill_test.cpp) and checks each outcome.
+void run_kill_scenario(const KillScenario& scenario);
+
+}  // namespace gv::test

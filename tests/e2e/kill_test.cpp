@@ -1,0 +1,83 @@
+// The kill harness (doc/architecture.md, "Interruptions"): every writing command is killed with
+// SIGKILL at fault points spread over its landing (GIT_VAULT_FAULT), and after each kill the
+// repository must be exactly as before or exactly as after the command once the next run has
+// settled it: HEAD, the index, the vault files and `git status` all match one side, `git fsck`
+// is clean, the gate says what it said on that side, no temporary file is left anywhere, an
+// unrelated `git commit` keeps the vault as it is, and running the command again succeeds.
+//
+// CI runs every point of every command, spread over at most 24 per command; GIT_VAULT_KILL_LONG=1
+// runs every point and also kills each recovery once.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/e2e/kill_support.hpp"
+#include "tests/e2e/sandbox.hpp"
+
+using gv::test::KillScenario;
+using gv::test::run_kill_scenario;
+
+TEST_CASE("a purge killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"purge", "", {"distill", "--purge", "--all"}});
+}
+
+TEST_CASE("a merge killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"merge", "", {"distill", "--merge", "--all"}});
+}
+
+TEST_CASE("a compress killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"compress", "", {"distill", "--compress", "--all"}});
+}
+
+TEST_CASE("a refine killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"refine", "", {"distill", "--refine", "--all"}});
+}
+
+TEST_CASE("an automatic run killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"auto", "", {"distill", "--auto"}});
+}
+
+TEST_CASE("a --no-commit purge killed at any point leaves the work tree before or after",
+          "[kill]") {
+  run_kill_scenario({"purge --no-commit", "", {"distill", "--purge", "--all", "--no-commit"}});
+}
+
+TEST_CASE("a gc killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"gc", "", {"--today", "2026-12-10", "distill", "--gc", "--all"}});
+}
+
+TEST_CASE("a recorded report killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"report", "", {"distill", "--record"}});
+}
+
+TEST_CASE("a revert killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario(
+      {"revert", "git vault distill --purge --select MEM-delta >/dev/null", {"revert", "HEAD"}});
+}
+
+TEST_CASE("an index run killed at any point leaves the work tree before or after", "[kill]") {
+  run_kill_scenario({"index",
+                     "sed -i 's/^summary: \"Alpha summary\"/summary: \"Alpha, edited\"/' "
+                     ".memory/10-Memories/MEM-alpha.md",
+                     {"index"}});
+}
+
+TEST_CASE("a search --record killed at any point leaves the work tree before or after", "[kill]") {
+  run_kill_scenario({"search", "", {"search", "--record", "retry", "backoff"}});
+}
+
+TEST_CASE("recall init-ids killed at any point leaves the work tree before or after", "[kill]") {
+  run_kill_scenario({"init-ids",
+                     "printf '# Decisions\\n\\n- Ship on Fridays only after the freeze\\n' >"
+                     " memory/registers/decisions.md",
+                     {"recall", "init-ids"},
+                     true});
+}
+
+TEST_CASE("recall maintain killed at any point leaves the repository before or after", "[kill]") {
+  run_kill_scenario({"maintain", "", {"recall", "maintain", "--apply-all"}});
+}

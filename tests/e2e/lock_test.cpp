@@ -1,0 +1,135 @@
+// Two processes at once (doc/architecture.md, "The lock before the read"). A run is stopped
+// mid-way with GIT_VAULT_FAULT=stop:<point>:1 (SIGSTOP), a second command runs against it, and
+// the first is let go with SIGCONT: one of them wins whole, the other changes nothing and says
+// so, and nothing either read is lost.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/e2e/kill_support.hpp"
+#include "tests/e2e/sandbox.hpp"
+
+using gv::test::Result;
+using gv::test::Sandbox;
+
+namespace {
+
+// Starts `git vault <args>` in the background, stopped at fault point `point`, and waits until
+// it is stopped. Its output goes to .git/bg.out / .git/bg.err, its exit code to .git/bg.code.
+void start_stopped(const Sandbox& sandbox, const std::string& point, const std::string& args) {
+  const Result started = sandbox.sh(fmt::format(
+      "rm -f .git/bg.code .git/bg.pid; (GIT_VAULT_FAULT=stop:{}:1 git vault {} >.git/bg.out "
+      "2>.git/bg.err; echo $? "
+      ">.git/bg.code) >/dev/null 2>&1 & "
+      // git runs git-vault as its child: find that child and wait until it is stopped.
+      "for i in $(seq 1 600); do"
+      "  for p in $(pgrep -x git-vault); do"
+      "    if tr '\\0' ' ' </proc/$p/environ 2>/dev/null | grep -q 'GIT_VAULT_FAULT=stop:{}:1' &&"
+      "       [ \"$(cut -d' ' -f3 /proc/$p/stat)\" = T ] && [ \"$(readlink /proc/$p/cwd)\" = "
+      "\"$PWD\" ]; then echo $p > .git/bg.pid; exit 0; fi;"
+      "  done; sleep 0.05; "
+      "done; exit 1",
+      point, args, point));
+  REQUIRE(started.code == 0);
+}
+
+// Lets the stopped run go on and returns its exit code once it has finished.
+int resume(const Sandbox& sandbox) {
+  const Result resumed = sandbox.sh(
+      "kill -CONT $(cat .git/bg.pid); while [ ! -s .git/bg.code ]; do sleep 0.05; done; cat "
+      ".git/bg.code");
+  REQUIRE(resumed.code == 0);
+  return std::stoi(resumed.out);
+}
+
+std::string head(const Sandbox& sandbox) { return sandbox.git({"rev-parse", "HEAD"}).out; }
+
+}  // namespace
+
+TEST_CASE("an action started while another holds the lock is refused and changes nothing",
+          "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  const std::string base = head(sandbox);
+  start_stopped(sandbox, "worktree", "distill --purge --select MEM-delta");
+  const std::string during = gv::test::repository_state(sandbox);
+
+  const Result second = sandbox.vault({"distill", "--merge", "--all"});
+  CHECK(second.code == 128);
+  CHECK_THAT(second.err, Catch::Contains("another git-vault run is in progress") &&
+                             Catch::Contains(".git/vault.lock"));
+  CHECK(gv::test::repository_state(sandbox) == during);
+
+  CHECK(resume(sandbox) == 0);
+  CHECK(sandbox.git({"rev-parse", "HEAD~1"}).out == base);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(purge): tombstone MEM-delta\n");
+  CHECK(gv::test::leftovers(sandbox).empty());
+  // The refused run goes through once the first is done.
+  CHECK(sandbox.vault({"distill", "--merge", "--all"}).code == 0);
+}
+
+TEST_CASE("a search --record that read the vault before a purge refuses to undo it", "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  // The search has read the vault (MEM-delta active) and stops before it writes.
+  start_stopped(sandbox, "read", "search --record a b");
+  REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  const std::string purged = gv::test::repository_state(sandbox);
+
+  CHECK(resume(sandbox) == 128);
+  CHECK_THAT(sandbox.read(".git/bg.err"),
+             Catch::Contains("changed while git-vault was running; nothing was changed"));
+  CHECK(gv::test::repository_state(sandbox) == purged);
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-delta.md"),
+             Catch::Contains("status: tombstoned"));
+  // Run again, it counts the retrieval on the vault as it now is.
+  CHECK(sandbox.vault({"search", "--record", "a", "b"}).code == 0);
+}
+
+TEST_CASE("a gc that read the vault before a purge committed refuses instead of landing",
+          "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  sandbox.set_env("GIT_VAULT_TODAY", "2026-12-10");
+  start_stopped(sandbox, "read", "distill --gc --all");
+  REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  const std::string purged = head(sandbox);
+
+  CHECK(resume(sandbox) == 128);
+  CHECK_THAT(sandbox.read(".git/bg.err"), Catch::Contains("changed while git-vault was running"));
+  CHECK(head(sandbox) == purged);
+  CHECK(sandbox.vault({"check"}).code == 0);
+}
+
+TEST_CASE("an action refuses while a git command holds index.lock, and git waits for an action",
+          "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  const std::string before = gv::test::repository_state(sandbox);
+
+  SECTION("index.lock held by git: the action changes nothing") {
+    sandbox.write(".git/index.lock", "");
+    const Result refused = sandbox.vault({"distill", "--purge", "--select", "MEM-delta"});
+    CHECK(refused.code == 128);
+    CHECK_THAT(refused.err,
+               Catch::Contains("index.lock exists") && Catch::Contains("nothing was changed"));
+    REQUIRE(sandbox.sh("rm .git/index.lock").code == 0);
+    CHECK(gv::test::repository_state(sandbox) == before);
+    CHECK(gv::test::leftovers(sandbox).empty());
+    CHECK(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  }
+  SECTION("an action in progress: `git add` waits for it (index.lock) and then sees it whole") {
+    start_stopped(sandbox, "index", "distill --purge --select MEM-delta");
+    sandbox.write("notes.txt", "mine\n");
+    const Result add = sandbox.git({"add", "notes.txt"});
+    CHECK(add.code != 0);
+    CHECK_THAT(add.err, Catch::Contains("index.lock"));
+    CHECK(resume(sandbox) == 0);
+    REQUIRE(sandbox.git({"add", "notes.txt"}).code == 0);
+    REQUIRE(sandbox.git({"commit", "-qm", "notes"}).code == 0);
+    CHECK(sandbox.git({"diff", "--name-only", "HEAD~1", "HEAD"}).out == "notes.txt\n");
+    CHECK(sandbox.git({"log", "-1", "--format=%s", "HEAD~1"}).out ==
+          "vault(purge): tombstone MEM-delta\n");
+  }
+}

@@ -1,0 +1,49 @@
+// libFuzzer target: every JSON file git-vault reads. The first byte picks the reader, the rest
+// is the file: memory-index.json, distill-log.json, recall metadata.json, specs/state.json.
+// A reader may reject the file only with gv::Error (a message naming the file); any other
+// exception (a raw nlohmann message) or a crash is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "core/distill/log.hpp"
+#include "core/distill/memory_health.hpp"
+#include "core/error.hpp"
+#include "core/recall/metadata.hpp"
+#include "core/vault/index_reader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) {
+    return 0;
+  }
+  const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  try {
+    switch (data[0] % 4) {
+      case 0: {
+        const gv::IndexReadResult read = gv::read_index(".memory/memory-index.json", text);
+        if (!read.index && read.findings.empty()) {
+          __builtin_trap();  // a rejected file always says why
+        }
+        break;
+      }
+      case 1: {
+        gv::distill::DistillLog log =
+            gv::distill::DistillLog::parse(".memory/distill-log.json", text);
+        (void)log.operations();
+        (void)log.serialize();
+        break;
+      }
+      case 2:
+        (void)gv::recall::parse_metadata(text, "memory/.recall/metadata.json");
+        break;
+      default: {
+        gv::distill::HealthRefresh refresh;
+        (void)gv::distill::refresh_memory_health(text, refresh);
+        break;
+      }
+    }
+  } catch (const gv::Error&) {
+    // rejected with a message: fine
+  }
+  return 0;
+}

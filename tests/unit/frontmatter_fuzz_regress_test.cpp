@@ -1,0 +1,42 @@
+// Regression tests for inputs the fuzz targets found (tests/fuzz/corpus keeps the inputs).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "core/memory/frontmatter_edit.hpp"
+#include "core/memory/parse.hpp"
+
+namespace {
+
+const std::string k_repeated =
+    "---\ntitle: \"Retry\"\ncreated: 2026-03-01\nsummary: \"first\"\nretrieval_count: 1\n"
+    "summary: \"second\"\nretrieval_count: 2\n---\n\n# Retry\n";
+
+}  // namespace
+
+TEST_CASE("the frontmatter editor changes the occurrence of a repeated key that parsing reads",
+          "[frontmatter][fuzz]") {
+  // Found by tests/fuzz/fuzz_frontmatter_edit.cpp: with a key written twice, an edit must land
+  // where the parser looks, or a retrieval count set by `search --record` would never count.
+  gv::FrontmatterEditor editor(".memory/10-Memories/MEM-retry.md", k_repeated);
+  editor.set_scalar("retrieval_count", "7");
+  const gv::ParsedMemory parsed =
+      gv::parse_memory(".memory/10-Memories/MEM-retry.md", editor.bytes(), std::string(40, '0'));
+  REQUIRE(parsed.memory.has_value());
+  CHECK(parsed.memory->retrieval_count == 7);
+}
+
+TEST_CASE("a field is never appended after a value that does not end", "[frontmatter][fuzz]") {
+  // Found by tests/fuzz/fuzz_frontmatter_edit.cpp: yaml-cpp reads `reason: "purge` without its
+  // closing quote as a string running to the end of the block, so an appended
+  // `retrieval_count: 4` became part of the reason instead of a field.
+  const std::string bytes =
+      "---\r\ntitle: \"Crlf\"\r\ncreated: 2026-01-15\r\ntombstone_reason: \"purge%\r\n---\r\n"
+      "\r\n# Crlf\r\n";
+  gv::FrontmatterEditor editor(".memory/10-Memories/MEM-crlf.md", bytes);
+  CHECK_THROWS_WITH(editor.set_scalar("retrieval_count", "4"),
+                    Catch::Contains("MEM-crlf.md") && Catch::Contains("retrieval_count") &&
+                        Catch::Contains("does not end"));
+  CHECK(editor.bytes() == bytes);             // nothing half-done
+  editor.set_scalar("title", "\"Renamed\"");  // an edit in place still works
+  CHECK_THAT(editor.bytes(), Catch::Contains("title: \"Renamed\"\r\n"));
+}

@@ -1,0 +1,64 @@
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/util/file.hpp"
+#include "core/util/json_output.hpp"
+#include "core/util/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace gv::util;
+
+TEST_CASE("trim removes ASCII whitespace only at the ends", "[util]") {
+  CHECK(trim(" \t a b \r\n") == "a b");
+  CHECK(trim_left("  x ") == "x ");
+  CHECK(trim_right("  x ") == "  x");
+  CHECK(trim("") == "");
+  CHECK(trim(" \n ") == "");
+  CHECK(trim("\xc2\xa0x\xc2\xa0") == "\xc2\xa0x\xc2\xa0");  // NBSP is content, not blank
+}
+
+TEST_CASE("valid_utf8 accepts well-formed text and rejects the rest", "[util]") {
+  CHECK(valid_utf8("plain"));
+  CHECK(valid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+  CHECK_FALSE(valid_utf8("\xff"));
+  CHECK_FALSE(valid_utf8("\xc0\xaf"));          // overlong '/'
+  CHECK_FALSE(valid_utf8("\xed\xa0\x80"));      // surrogate
+  CHECK_FALSE(valid_utf8("\xe2\x82"));          // truncated
+  CHECK_FALSE(valid_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+}
+
+TEST_CASE("plural picks the noun form from the count", "[util]") {
+  CHECK(plural(0, "memory", "memories") == "0 memories");
+  CHECK(plural(1, "memory", "memories") == "1 memory");
+  CHECK(plural(2, "file", "files") == "2 files");
+  CHECK(join({"a", "b", "c"}, ", ") == "a, b, c");
+  CHECK(to_lower_ascii("MEM-Ab\xc3\x89") == "mem-ab\xc3\x89");
+}
+
+TEST_CASE("dump_json never throws on bytes that are not UTF-8", "[util]") {
+  nlohmann::ordered_json doc{{"schema", 1}, {"message", std::string("bad \xff byte")}};
+  const std::string out = dump_json(doc);
+  CHECK(out.back() == '\n');
+  CHECK(out.find("\n  \"schema\": 1") != std::string::npos);
+  const auto parsed = nlohmann::json::parse(out);
+  CHECK(parsed["message"] == "bad \xef\xbf\xbd byte");
+}
+
+TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind", "[util]") {
+  const fs::path dir = fs::temp_directory_path() / ("gv-util-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "state.json";
+  write_file_atomic(file, "one");
+  write_file_atomic(file, "two\n");
+  CHECK(read_file(file) == "two\n");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+  CHECK_FALSE(read_file_if_exists(dir / "absent").has_value());
+  CHECK_THROWS_WITH(read_file(dir / "absent"), Catch::Contains("absent: cannot read"));
+  CHECK_THROWS_WITH(write_file_atomic(dir / "no" / "such" / "dir", "x"),
+                    Catch::Contains("cannot write"));
+  fs::remove_all(dir);
+}
