@@ -50,6 +50,7 @@ Runner define_log(CLI::App& app);
 Runner define_revert(CLI::App& app);
 Runner define_review(CLI::App& app);
 Runner define_search(CLI::App& app);
+Runner define_events(CLI::App& app);
 Runner define_hook(CLI::App& app);
 Runner define_merge_driver(CLI::App& app);
 Runner define_diff_text(CLI::App& app);

@@ -7,6 +7,7 @@
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
+#include "cmd/telemetry.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/sub_mode_registry.hpp"
@@ -27,8 +28,12 @@ namespace gv::cmd {
 namespace {
 
 struct Options {
-  // One flag per row of the sub-mode table, by name.
+  // One flag per row of the sub-mode table, by name; for rows whose flag takes a value, the
+  // value and the option that tells whether it was given.
   std::map<std::string, bool, std::less<>> sub_modes;
+  std::map<std::string, std::string, std::less<>> arguments;
+  std::map<std::string, CLI::Option*, std::less<>> argument_options;
+  std::optional<std::string> history;
   bool dry_run = false;
   bool record = false;
   bool all = false;
@@ -131,10 +136,28 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
     throw Error("{} memory file(s) have errors; fix them before running --{}", errors.size(),
                 mode.name());
   }
-  const distill::SubModeContext context{
+  const distill::TelemetryInputs telemetry = telemetry_inputs(repo, options.history);
+  distill::SubModeContext context{
       state, snapshot, clock,
       distill::configured_summarizer(repo.config_string("vault.summarizer"))};
+  context.telemetry = &telemetry;
+  if (const auto it = options.arguments.find(mode.name()); it != options.arguments.end()) {
+    context.argument = it->second;
+  }
   const distill::CandidateSet set = mode.candidates(context);
+  if (set.stop_is_result && set.stop_message) {
+    // A read-only result (review's answer): the same output with or without --dry-run.
+    if (output.json) {
+      nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}};
+      for (const auto& [key, value] : set.dry_run_json.items()) {
+        out[key] = value;
+      }
+      util::print_json(out);
+    } else {
+      std::fputs(set.stop_message->c_str(), stdout);
+    }
+    return exit_code::k_ok;
+  }
 
   if (options.dry_run) {
     if (output.json) {
@@ -236,6 +259,11 @@ int run(const Options& options, Session& session) {
       chosen.push_back(name);
     }
   }
+  for (const auto& [name, option] : options.argument_options) {
+    if (option->count() > 0) {
+      chosen.push_back(name);
+    }
+  }
   const distill::SubModeInfo* const row = distill::builtin_sub_modes().choose(chosen);
   if (row == nullptr) {
     if (options.dry_run || options.all || !options.select.empty()) {
@@ -257,9 +285,18 @@ int run(const Options& options, Session& session) {
 Runner define_distill(CLI::App& app) {
   auto options = std::make_shared<Options>();
   for (const distill::SubModeInfo& row : distill::builtin_sub_modes().rows()) {
-    app.add_flag(fmt::format("--{}", row.name), options->sub_modes[std::string(row.name)],
-                 std::string(row.help));
+    const std::string name(row.name);
+    if (row.argument.empty()) {
+      app.add_flag(fmt::format("--{}", name), options->sub_modes[name], std::string(row.help));
+    } else {
+      options->argument_options[name] =
+          app.add_option(fmt::format("--{}", name), options->arguments[name], std::string(row.help))
+              ->type_name(std::string(row.argument));
+    }
   }
+  app.add_option("--history", options->history,
+                 "Prompt history for --dream and --review (default: git config vault.history, "
+                 "else ~/.claude/history.jsonl)");
   app.add_flag("--dry-run", options->dry_run, "Show what would change; write nothing");
   app.add_flag("--record", options->record,
                "Report only: also log the report and refresh memory_health, as one commit");

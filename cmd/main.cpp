@@ -1,20 +1,27 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/git/library.hpp"
 #include "core/session/session.hpp"
+#include "core/util/message.hpp"
+#include "core/util/suggest.hpp"
+#include "core/version.hpp"
 
 namespace gv::cmd {
 namespace {
 
-// Help order. Each subcommand lives in cmd/<name>.cpp and exports only define_<name>.
 constexpr Need k_repo = Need::repository;
 constexpr Need k_work_tree = Need::repository | Need::work_tree;
 constexpr Need k_vault = Need::repository | Need::work_tree | Need::parse_cache;
@@ -32,6 +39,7 @@ constexpr std::array k_commands{
     Command{"review", "What a branch changes in the vault, for a pull request", define_review,
             k_repo | Need::parse_cache},
     Command{"search", "Find memories", define_search, k_vault},
+    Command{"events", "Query the event store specs/events.jsonl", define_events, k_work_tree},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks, k_repo},
     // Hooks open the repository themselves from git's environment, inside their own error
     // handling (an advisory hook never fails the merge); the drivers get files, not a repository.
@@ -42,11 +50,110 @@ constexpr std::array k_commands{
             define_diff_text, Need::nothing, true},
 };
 
+// `git vault` alone, or `git vault help`: one line per command, as `git help` lists git's.
+void print_command_list() {
+  std::string out =
+      "usage: git vault [--json] [-v | -q] [--today DATE] [--now INSTANT] <command> [<args>]\n\n"
+      "Commands:\n";
+  for (const Command& command : k_commands) {
+    if (!command.hidden) {
+      out += fmt::format("   {:<10}  {}\n", command.name, command.summary);
+    }
+  }
+  out +=
+      "\nSee 'git vault <command> -h' for a command's options and 'git help vault' for the "
+      "manual.\n";
+  std::fputs(out.c_str(), stdout);
+}
+
+// The words of argv that are not options, in order, skipping the values of the global options
+// that take one (`--today DATE`, `--now INSTANT`).
+std::vector<std::string_view> words(int argc, char** argv) {
+  std::vector<std::string_view> found;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--today" || arg == "--now") {
+      ++i;
+    } else if (arg == "--") {
+      break;
+    } else if (!arg.starts_with("-")) {
+      found.push_back(arg);
+    }
+  }
+  return found;
+}
+
+std::vector<std::string> visible_names(const CLI::App& parent) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : parent.get_subcommands([](const CLI::App*) { return true; })) {
+    if (!sub->get_group().empty()) {
+      names.push_back(sub->get_name());
+    }
+  }
+  return names;
+}
+
+// git's answer to a mistyped command: `'distil' is not a git vault command`, then the closest
+// names. Checked before CLI11 parses, whose own message ("A subcommand is required") would not
+// say which word was wrong. Covers the commands and one level below (`recall maintian`).
+std::optional<std::string> misspelt(const CLI::App& app, int argc, char** argv) {
+  const std::vector<std::string_view> given = words(argc, argv);
+  if (given.empty()) {
+    return std::nullopt;
+  }
+  const CLI::App* parent = &app;
+  std::string path = "git vault";
+  for (std::size_t depth = 0; depth < 2 && depth < given.size(); ++depth) {
+    const std::vector<std::string> names = visible_names(*parent);
+    if (names.empty()) {
+      return std::nullopt;  // the rest are the command's own arguments
+    }
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : parent->get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_name() == given[depth]) {
+        next = sub;
+      }
+    }
+    if (next == nullptr) {
+      std::string message =
+          fmt::format("'{}' is not a {} command. See '{} -h'.", given[depth], path, path);
+      const std::vector<std::string> close = util::closest_names(given[depth], names);
+      if (!close.empty()) {
+        message += close.size() == 1 ? "\n\nThe most similar command is"
+                                     : "\n\nThe most similar commands are";
+        for (const std::string& name : close) {
+          message += fmt::format("\n\t{} {}", path, name);
+        }
+      }
+      return message;
+    }
+    path += " " + next->get_name();
+    parent = next;
+  }
+  return std::nullopt;
+}
+
+// The command line's deepest parsed command, for "See 'git vault recall maintain -h'".
+std::string help_target(const CLI::App& app) {
+  std::string target;
+  const CLI::App* at = &app;
+  while (true) {
+    const std::vector<CLI::App*> parsed = at->get_subcommands();
+    if (parsed.empty()) {
+      return target;
+    }
+    at = parsed.front();
+    target += at->get_name() + " ";
+  }
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"git-vault: keep an agent's memory vault healthy inside git", "git vault"};
   app.require_subcommand(1);
   app.footer(
       "Use `git vault <command> -h` for a command's options (`--help` asks git for a man page).");
+  app.set_version_flag("--version", fmt::format("git-vault version {}", version()),
+                       "Print the version and exit");
   Globals globals;
   app.add_option("--today", globals.today, "Fix today's date (YYYY-MM-DD)");
   app.add_option("--now", globals.now, "Fix the current instant (YYYY-MM-DDTHH:MM:SSZ)");
@@ -66,11 +173,34 @@ int run(int argc, char** argv) {
     needs.emplace(sub, command.needs);
   }
 
+  const std::vector<std::string_view> given = words(argc, argv);
+  const bool asks_help = std::any_of(argv + 1, argv + argc, [](std::string_view arg) {
+    return arg == "-h" || arg == "--help" || arg == "--version";
+  });
+  if (!asks_help && (given.empty() || (given.size() == 1 && given[0] == "help"))) {
+    print_command_list();
+    return exit_code::k_ok;
+  }
+  if (given.size() == 1 && given[0] == "version") {
+    std::fputs(fmt::format("git-vault version {}\n", version()).c_str(), stdout);
+    return exit_code::k_ok;
+  }
+  if (const std::optional<std::string> message = misspelt(app, argc, argv)) {
+    util::print_error(*message);
+    return exit_code::k_usage;
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // CLI11's own codes run 100-127; git users expect 129 for usage errors.
-    return app.exit(e) == 0 ? exit_code::k_ok : exit_code::k_usage;
+    // Every error starts with `git-vault: error:`; usage errors exit 129, as git's do.
+    util::print_error(fmt::format("{}\nSee 'git vault {}-h'.", e.what(), help_target(app)));
+    return exit_code::k_usage;
   }
   for (const CLI::App* sub : app.get_subcommands()) {
     Session::Options options;

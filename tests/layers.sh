@@ -15,7 +15,7 @@ declare -A layer=(
   [util]=1 [json]=1
   [.]=2
   [memory]=3
-  [git]=4
+  [git]=4 [events]=4
   [snapshot]=5
   [scoring]=6
   [vault]=7

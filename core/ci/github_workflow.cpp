@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
+#include "core/version.hpp"
+
 namespace gv::ci {
+
+std::string default_ref() { return "v" + std::string(version()); }
 
 std::string github_workflow(const GithubWorkflowOptions& options) {
   // Values land in YAML double-quoted scalars; a quote or backslash would break them.

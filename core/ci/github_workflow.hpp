@@ -8,15 +8,15 @@ namespace gv::ci {
 // Where `git vault init --ci github` writes the workflow.
 inline constexpr std::string_view k_github_workflow_path = ".github/workflows/git-vault.yml";
 
-// The git-vault release the workflow builds when the user names none: the version of this
-// binary, so CI runs the same gates as the local hook.
-inline constexpr std::string_view k_default_ref = "v0.1.0";
+// The git-vault release the workflow builds when the user names none: the tag of this binary's
+// version (`git vault --version`), so CI runs the same gates as the local hook.
+[[nodiscard]] std::string default_ref();
 
 struct GithubWorkflowOptions {
   // The git-vault repository to clone and build. Empty: the workflow reads the repository
   // variable GIT_VAULT_SOURCE and its install step stops with a message saying to set it.
   std::string source;
-  std::string ref{k_default_ref};  // tag or commit to build; pinned, never a branch by default
+  std::string ref = default_ref();  // tag or commit to build; pinned, never a branch by default
 };
 
 // A GitHub Actions workflow for pull requests: build git-vault from its pinned sources with

@@ -62,8 +62,16 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   done.log_id = log.append(operation);
   done.plan.write(std::string{k_log_path}, log.serialize());
 
+  done.plan.log_id = done.log_id;
+  if (done.plan.action.empty()) {
+    done.plan.action = draft.type;
+  }
+  if (!draft.refresh_health) {
+    return done;
+  }
   HealthRefresh refresh;
   refresh.now = context.clock.now;
+  refresh.cursor = draft.health_cursor;
   refresh.total_memories = static_cast<std::int64_t>(done.post.total_memories);
   refresh.never_retrieved = static_cast<std::int64_t>(done.post.never_retrieved);
   refresh.health_score = done.post.health_score;
@@ -73,10 +81,6 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   done.plan.write(std::string{k_state_path},
                   refresh_memory_health(
                       state ? std::optional<std::string_view>(*state) : std::nullopt, refresh));
-  done.plan.log_id = done.log_id;
-  if (done.plan.action.empty()) {
-    done.plan.action = draft.type;
-  }
   return done;
 }
 

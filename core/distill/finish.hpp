@@ -34,6 +34,11 @@ struct ActionDraft {
   // The plan's files are restored bytes (revert): written as they are, without the D3
   // token_count refresh, so every byte the undone action changed comes back.
   bool verbatim = false;
+  // memory_health (D8): false leaves specs/state.json alone (meta keeps its own bookkeeping);
+  // `health_cursor` names a sub-mode that keeps its own cursor there (`revise`, `dream`):
+  // `last_<cursor>` is set to now and `<cursor>_count` incremented.
+  bool refresh_health = true;
+  std::string health_cursor;
 };
 
 struct FinishContext {

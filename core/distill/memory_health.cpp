@@ -52,6 +52,14 @@ std::string refresh_memory_health(std::optional<std::string_view> existing,
   health["never_retrieved"] = refresh.never_retrieved;
   health["health_score"] = refresh.health_score;
   health["status"] = refresh.status;
+  if (!refresh.cursor.empty()) {
+    const std::string count_key = refresh.cursor + "_count";
+    const std::int64_t runs = health.contains(count_key) && health[count_key].is_number_integer()
+                                  ? health[count_key].get<std::int64_t>()
+                                  : 0;
+    health["last_" + refresh.cursor] = format_instant(refresh.now);
+    health[count_key] = runs + 1;
+  }
 
   if (!existing) {
     return Json{{"memory_health", health}}.dump(2) + "\n";
@@ -77,6 +85,23 @@ std::string refresh_memory_health(std::optional<std::string_view> existing,
   out += "  \"memory_health\": " + value + "\n";
   out += text.substr(close);
   return out;
+}
+
+std::optional<std::string> read_health_cursor(std::optional<std::string_view> state,
+                                              std::string_view cursor) {
+  if (!state) {
+    return std::nullopt;
+  }
+  const Json doc = Json::parse(*state, nullptr, false);
+  if (!doc.is_object() || !doc.contains("memory_health") || !doc["memory_health"].is_object()) {
+    return std::nullopt;
+  }
+  const Json& health = doc["memory_health"];
+  const std::string key = "last_" + std::string(cursor);
+  if (!health.contains(key) || !health[key].is_string()) {
+    return std::nullopt;
+  }
+  return health[key].get<std::string>();
 }
 
 }  // namespace gv::distill

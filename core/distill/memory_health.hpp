@@ -19,6 +19,8 @@ struct HealthRefresh {
   std::int64_t health_score = 100;
   std::string status;             // healthy, manageable, concerning, critical
   bool changed_memories = false;  // bumps distill_count (runs that changed a memory file)
+  // A sub-mode's own cursor (`revise`, `dream`): `last_<cursor>` = now, `<cursor>_count` + 1.
+  std::string cursor;
 };
 
 // Returns the new text of `specs/state.json` with `memory_health` refreshed. Only the value of
@@ -27,5 +29,11 @@ struct HealthRefresh {
 // Throws gv::Error `path:line:` when the existing text is not a JSON object.
 [[nodiscard]] std::string refresh_memory_health(std::optional<std::string_view> existing,
                                                 const HealthRefresh& refresh);
+
+// The value of `memory_health.last_<cursor>` in the text of `specs/state.json` (a sub-mode's
+// `--since` cursor), or nullopt when the file, the key or a string value is missing. Never
+// throws: a state file that cannot be read has no cursor.
+[[nodiscard]] std::optional<std::string> read_health_cursor(std::optional<std::string_view> state,
+                                                            std::string_view cursor);
 
 }  // namespace gv::distill

@@ -18,6 +18,8 @@ class Snapshot;
 
 namespace gv::distill {
 
+struct TelemetryInputs;
+
 // One thing the user can select at the MANDATORY STOP: a memory to tombstone, a pair to
 // merge, a fix to apply.
 struct Candidate {
@@ -44,6 +46,9 @@ struct CandidateSet {
   std::string automatic_text;
   // Keys added to the `--dry-run --json` document before the candidates (refine's `tier1`).
   nlohmann::ordered_json dry_run_json = nlohmann::ordered_json::object();
+  // The stop message is the run's result, not a reason to stop (review's answer): printed on
+  // stdout, and with --json as the dry-run document without `dry_run`.
+  bool stop_is_result = false;
 };
 
 // What step 5 produced: the draft for the commit, and what to tell the user afterwards
@@ -65,6 +70,11 @@ struct SubModeContext {
   // compress's summariser (configured_summarizer of git config `vault.summarizer`); nullopt
   // means the built-in extractive one.
   std::optional<Summarizer> summarizer;
+  // The records and primitives of the telemetry sub-modes (revise, meta, review, learn,
+  // dream); null for the others.
+  const TelemetryInputs* telemetry = nullptr;
+  // The value given to the sub-mode's flag when its row takes one (review's question).
+  std::string argument = {};
 };
 
 // One mutating sub-mode of `git vault distill`, registered by one row of the sub-mode table

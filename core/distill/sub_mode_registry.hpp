@@ -26,6 +26,9 @@ struct SubModeInfo {
   std::string_view log_counter;
   bool revertible = true;  // whether `git vault revert` may undo its commits
   std::unique_ptr<SubMode> (*make)() = nullptr;
+  // Empty for a plain flag; else the flag takes a value named so in the help (`--review
+  // QUESTION`), handed to the sub-mode through its context.
+  std::string_view argument = {};
 };
 
 // A summary counter and the log entry type whose `affected_memories` it sums.

@@ -15,6 +15,11 @@ std::unique_ptr<SubMode> make_compress();
 std::unique_ptr<SubMode> make_refine();
 std::unique_ptr<SubMode> make_gc();
 std::unique_ptr<SubMode> make_auto();  // core/distill/auto_mode.cpp
+std::unique_ptr<SubMode> make_revise();
+std::unique_ptr<SubMode> make_meta();
+std::unique_ptr<SubMode> make_review();
+std::unique_ptr<SubMode> make_learn();
+std::unique_ptr<SubMode> make_dream();
 
 namespace {
 
@@ -32,6 +37,21 @@ const SubModeRegistry& builtin_sub_modes() {
       {"refine", "Fix metadata quality issues", "total_refined", true, make_refine},
       {"gc", "Delete memories tombstoned more than 7 days ago", "total_gc_deleted", true, make_gc},
       {"auto", "Apply automatic metadata fixes without a prompt", "", true, make_auto},
+      // The telemetry sub-modes (doc/telemetry.md) keep their counters in their own logs.
+      {"revise",
+       "Update or tombstone memories that recorded events contradict (three strikes in distinct "
+       "sessions); expect misses",
+       "", true, make_revise},
+      {"meta",
+       "Propose agent-system improvements from recurring deviations, blockers and reflections "
+       "(this repository's events only); expect misses",
+       "", true, make_meta},
+      {"review", "Answer a question from the vault, events and history, citing every record", "",
+       true, make_review, "QUESTION"},
+      {"learn", "Harvest the unharvested memory candidates of archived tasks", "", true,
+       make_learn},
+      {"dream", "Surface recurring prompt themes that no memory or open task covers", "", true,
+       make_dream},
   });
   return registry;
 }

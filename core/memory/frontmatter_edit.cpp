@@ -255,7 +255,11 @@ void FrontmatterEditor::insert_at(std::size_t index, std::vector<std::string> te
   std::vector<std::string> keys;
   std::vector<Line> added;
   for (std::string& text : texts) {
-    keys.push_back(text.substr(0, text.find(':')));
+    // Only a top-level `key: value` line names a field; list items and continuations do not.
+    const bool top_level = !text.empty() && text[0] != ' ' && text[0] != '\t' && text[0] != '-';
+    if (top_level && text.find(':') != std::string::npos) {
+      keys.push_back(text.substr(0, text.find(':')));
+    }
     added.push_back(Line{std::move(text), m_eol});
   }
   std::vector<Line> before = m_lines;
@@ -279,7 +283,7 @@ void FrontmatterEditor::insert_at(std::size_t index, std::vector<std::string> te
       throw Error(
           "{}: cannot add `{}` to the frontmatter: the value before it does not end (an "
           "unclosed quote?)",
-          m_path, keys.front());
+          m_path, keys.empty() ? std::string("a field") : keys.front());
     }
     // Not readable YAML before the edit either (the gate reports that): keep the edit.
     std::swap(m_lines, before);

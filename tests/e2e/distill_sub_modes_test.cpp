@@ -20,5 +20,6 @@ TEST_CASE("distill offers one flag per sub-mode of the table, with its help",
   const auto two = sandbox.vault({"distill", "--gc", "--purge"});
   CHECK(two.code == 129);
   CHECK_THAT(two.err, Catch::Contains("choose one sub-mode: --purge, --merge, --compress, "
-                                      "--refine, --gc or --auto"));
+                                      "--refine, --gc, --auto, --revise, --meta, --review, "
+                                      "--learn or --dream"));
 }

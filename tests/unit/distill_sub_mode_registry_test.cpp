@@ -78,8 +78,8 @@ TEST_CASE("the built-in table lists the sub-modes in help order with their count
     CHECK(mode->name() == row.name);  // the row and its file agree on the name
     CHECK_FALSE(row.help.empty());
   }
-  CHECK(names ==
-        std::vector<std::string_view>{"purge", "merge", "compress", "refine", "gc", "auto"});
+  CHECK(names == std::vector<std::string_view>{"purge", "merge", "compress", "refine", "gc", "auto",
+                                               "revise", "meta", "review", "learn", "dream"});
   std::vector<std::string_view> counters;
   for (const gv::distill::LogCounter& counter : builtin.log_counters()) {
     counters.push_back(counter.counter);
@@ -99,10 +99,11 @@ TEST_CASE("a sub-mode registered with one row gets its flag", "[distill][sub-mod
   CHECK(registry.choose({}) == nullptr);
   CHECK_THROWS_AS(registry.choose({"stamp", "purge"}), gv::UsageError);
   CHECK_THROWS_WITH(registry.choose({"stamp", "purge"}),
-                    "choose one sub-mode: --purge, --merge, --compress, --refine, --gc, --auto "
-                    "or --stamp");
+                    "choose one sub-mode: --purge, --merge, --compress, --refine, --gc, --auto, "
+                    "--revise, --meta, --review, --learn, --dream or --stamp");
   CHECK_THROWS_WITH(gv::distill::builtin_sub_modes().choose({"gc", "purge"}),
-                    "choose one sub-mode: --purge, --merge, --compress, --refine, --gc or --auto");
+                    "choose one sub-mode: --purge, --merge, --compress, --refine, --gc, --auto, "
+                    "--revise, --meta, --review, --learn or --dream");
 
   // The sub-mode it makes runs like any other: candidates, then a draft of its edits.
   const gv::test::MapSnapshot snapshot({{".memory/10-Memories/MEM-a.md", gv::test::note("a")},

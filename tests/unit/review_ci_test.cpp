@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/ci/github_workflow.hpp"
+#include "core/version.hpp"
 
 namespace {
 
@@ -50,7 +51,7 @@ TEST_CASE("without a source the workflow reads the GIT_VAULT_SOURCE repository v
   CHECK(workflow["jobs"]["vault"]["env"]["GIT_VAULT_SOURCE"].as<std::string>() ==
         "${{ vars.GIT_VAULT_SOURCE }}");
   CHECK(workflow["jobs"]["vault"]["env"]["GIT_VAULT_REF"].as<std::string>() ==
-        std::string(gv::ci::k_default_ref));
+        "v" + std::string(gv::version()));
 }
 
 TEST_CASE("a source with quotes stays one YAML string", "[ci]") {

@@ -1,0 +1,74 @@
+#include "cmd/telemetry.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "core/distill/memory_write.hpp"
+#include "core/events/event_store.hpp"
+#include "core/events/history.hpp"
+#include "core/util/message.hpp"
+
+namespace gv::cmd {
+namespace {
+
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}
+
+void report_invalid(std::string_view file, const std::vector<events::InvalidLine>& invalid,
+                    std::size_t count) {
+  for (const events::InvalidLine& line : invalid) {
+    util::print_warning(fmt::format("{}:{}: {}; line skipped", file, line.line, line.reason));
+  }
+  if (count > invalid.size()) {
+    util::print_warning(
+        fmt::format("{}: {} more invalid lines skipped", file, count - invalid.size()));
+  }
+}
+
+}  // namespace
+
+distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
+                                          const std::optional<std::string>& history) {
+  distill::TelemetryInputs inputs;
+  std::string root = repo.workdir().string();
+  while (root.size() > 1 && root.back() == '/') {
+    root.pop_back();
+  }
+  inputs.repo_root = root;
+  const std::filesystem::path events_file = repo.workdir() / std::string(events::k_events_path);
+  // A sub-mode may read a source twice (its candidates, then its execution): warn once.
+  auto warned_events = std::make_shared<bool>(false);
+  inputs.read_events = [events_file, warned_events](const events::EventFilter& filter) {
+    events::EventQuery query = events::query_events(events_file, filter);
+    if (!*warned_events) {
+      report_invalid(events::k_events_path, query.invalid, query.stats.invalid);
+      *warned_events = true;
+    }
+    return query;
+  };
+  const std::optional<std::filesystem::path> history_file =
+      events::history_location(history, repo.config_string("vault.history"), environment("HOME"));
+  inputs.history_path = history_file ? history_file->string() : std::string("history.jsonl");
+  auto warned_history = std::make_shared<bool>(false);
+  inputs.read_history = [history_file, root, warned_history](std::optional<std::int64_t> since_ms) {
+    if (!history_file) {
+      return events::HistoryQuery{};
+    }
+    events::HistoryQuery query = events::read_history(*history_file, root, since_ms);
+    if (!*warned_history) {
+      report_invalid(history_file->string(), query.invalid, query.invalid_count);
+      *warned_history = true;
+    }
+    return query;
+  };
+  inputs.terms = distill::builtin_term_scoring();
+  inputs.write_memory = distill::write_memory;
+  inputs.otel_enabled = environment("CLAUDE_CODE_ENABLE_TELEMETRY").value_or("") == "1";
+  return inputs;
+}
+
+}  // namespace gv::cmd

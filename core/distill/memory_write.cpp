@@ -1,0 +1,365 @@
+#include "core/distill/memory_write.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+#include "core/distill/text_edits.hpp"
+#include "core/error.hpp"
+#include "core/memory/body.hpp"
+#include "core/memory/frontmatter.hpp"
+#include "core/memory/frontmatter_edit.hpp"
+#include "core/memory/parse.hpp"
+#include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv::distill {
+namespace {
+
+// The stop words of the original auto-retrieval (distill.md §4.7), sorted for binary search.
+constexpr std::array<std::string_view, 90> k_stop_words{
+    "a",       "about", "above", "after",   "again",  "all",   "an",     "and",     "are",
+    "as",      "at",    "be",    "been",    "before", "being", "below",  "between", "both",
+    "but",     "by",    "can",   "could",   "did",    "do",    "does",   "during",  "each",
+    "few",     "for",   "from",  "further", "had",    "has",   "have",   "here",    "how",
+    "in",      "into",  "is",    "it",      "its",    "just",  "may",    "might",   "more",
+    "most",    "no",    "not",   "of",      "off",    "on",    "once",   "only",    "or",
+    "other",   "out",   "over",  "own",     "same",   "shall", "should", "so",      "some",
+    "such",    "than",  "that",  "the",     "then",   "there", "these",  "this",    "those",
+    "through", "to",    "too",   "under",   "up",     "very",  "was",    "were",    "what",
+    "when",    "where", "which", "who",     "whom",   "why",   "will",   "with",    "would"};
+
+bool is_stop_word(std::string_view word) {
+  return std::binary_search(k_stop_words.begin(), k_stop_words.end(), word);
+}
+
+bool is_term_byte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_';
+}
+
+// Lower-cased words of `text` (runs of letters and digits), for overlap.
+void add_words(std::string_view text, std::set<std::string>& out) {
+  std::string word;
+  for (char c : text) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      word += c;
+    } else if (c >= 'A' && c <= 'Z') {
+      word += static_cast<char>(c - 'A' + 'a');
+    } else if (!word.empty()) {
+      out.insert(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) {
+    out.insert(std::move(word));
+  }
+}
+
+std::string sanitize(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    out += ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) ? lower : '-';
+  }
+  return out;
+}
+
+// Content that would split the memory's sections if written into its body.
+void check_content(std::string_view content) {
+  for (const Heading& heading : find_headings(content)) {
+    if (heading.level == 2 && (heading.text == "History" || heading.text == "Connections")) {
+      throw Error(
+          "memory content holds a `## {}` heading, which would split the memory's "
+          "sections; nothing was written",
+          heading.text);
+    }
+  }
+}
+
+// `text` with every heading outside fenced code two levels deeper (at most `######`), so old
+// content can sit under a `###` entry of `## History`.
+std::string demote_headings(std::string_view text) {
+  std::vector<TextEdit> edits;
+  for (const Heading& heading : find_headings(text)) {
+    const std::size_t hashes = text.find('#', heading.begin);
+    const std::size_t extra = static_cast<std::size_t>(std::min(2, 6 - heading.level));
+    edits.push_back({hashes, hashes, std::string(extra, '#')});
+  }
+  return apply_edits(text, std::move(edits));
+}
+
+std::string block_list(const std::vector<std::string>& items) {
+  if (items.empty()) {
+    return " []";
+  }
+  std::string out;
+  for (const std::string& item : items) {
+    out += fmt::format("\n  - {}", yaml_plain_or_quoted(item));
+  }
+  return out;
+}
+
+const Memory& target_of(const Vault& vault, std::string_view id) {
+  const Memory* memory = find_memory(vault, id);
+  if (memory == nullptr) {
+    throw Error("{}: no such memory", id);
+  }
+  if (!memory->active()) {
+    throw Error("{}: tombstoned; it cannot be updated or extended", id);
+  }
+  return *memory;
+}
+
+WrittenMemory create(const Snapshot& before, const MemoryWrite& write, Date today) {
+  const Vault vault = load_vault(before);
+  const std::string category =
+      write.category.empty() ? std::string("INSIGHT") : util::to_lower_ascii(write.category);
+  std::string upper = category;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](char c) {
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+  });
+  WrittenMemory written;
+  written.id = new_memory_id("", write.title, [&](std::string_view id) {
+    return find_memory(vault, id) != nullptr ||
+           before.read(fmt::format("{}{}.md", vault_path::k_memories, id)).has_value();
+  });
+  written.path = fmt::format("{}{}.md", vault_path::k_memories, written.id);
+  const std::string date = format_date(today);
+  written.bytes = fmt::format(
+      "---\ntitle: {}\ncreated: {}\ntags:{}\ntopic: \"\"\nsource: {}\nmodified: {}\nkeywords:{}\n"
+      "summary: {}\nretrieval_count: 0\nlast_retrieved:\n---\n\n# {}\n\n{}\n\n## Connections\n"
+      "<!-- Add links to related memories using [[filename]] syntax -->\n",
+      yaml_double_quoted(write.title), date, block_list({upper}), yaml_double_quoted(write.source),
+      date, block_list(write.keywords), yaml_double_quoted(write.title), write.title,
+      with_eol(trim_blank_lines(write.content), "\n"));
+  return written;
+}
+
+WrittenMemory update(const Snapshot& before, const MemoryWrite& write, Date today) {
+  const Vault vault = load_vault(before);
+  const Memory& target = target_of(vault, write.target_id);
+  const std::optional<std::string> bytes = before.read(target.path);
+  if (!bytes) {
+    throw Error("{}: cannot read", target.path);
+  }
+  FrontmatterEditor editor(target.path, *bytes);
+  editor.set_scalar("modified", format_date(today));
+  editor.set_scalar("source", yaml_double_quoted(write.source));
+  const std::string edited = editor.bytes();
+  const FrontmatterSplit split = split_frontmatter(edited);
+  const std::string_view eol = split.line_ending;
+  const std::string_view body = split.body(edited);
+  const BodySections sections = locate_sections(body);
+  const std::string_view old_main =
+      body.substr(sections.main.begin, sections.main.end - sections.main.begin);
+  const std::string entry =
+      fmt::format("### Previous Version ({}){}{}{}{}", format_date(target.created), eol, eol,
+                  demote_headings(trim_blank_lines(old_main)), eol);
+  std::vector<TextEdit> edits;
+  std::string main_text = with_eol(
+      fmt::format("{}{}\n", sections.title_line ? "\n" : "", trim_blank_lines(write.content)), eol);
+  if (!sections.history) {
+    main_text += with_eol("\n## History\n\n", eol) + entry;
+  }
+  if (sections.main.end < body.size()) {
+    main_text += eol;
+  }
+  edits.push_back({sections.main.begin, sections.main.end, std::move(main_text)});
+  if (sections.history) {
+    // The new entry goes first, right under the heading; older entries follow unchanged.
+    const std::size_t heading_end = body.find('\n', sections.history->begin);
+    const std::size_t insert_at =
+        heading_end == std::string_view::npos ? sections.history->end : heading_end + 1;
+    // One blank line between the new entry and what follows, whether or not the old entries
+    // started with one.
+    const std::string_view rest = body.substr(insert_at);
+    const bool blank_follows = rest.starts_with("\n") || rest.starts_with("\r\n");
+    edits.push_back(
+        {insert_at, insert_at, std::string(eol) + entry + (blank_follows ? "" : std::string(eol))});
+  }
+  WrittenMemory written;
+  written.id = target.id;
+  written.path = target.path;
+  written.bytes = std::string(std::string_view(edited).substr(0, split.body_begin)) +
+                  apply_edits(body, std::move(edits));
+  return written;
+}
+
+WrittenMemory extend(const Snapshot& before, const MemoryWrite& write, Date today) {
+  const Vault vault = load_vault(before);
+  const Memory& target = target_of(vault, write.target_id);
+  const std::optional<std::string> bytes = before.read(target.path);
+  if (!bytes) {
+    throw Error("{}: cannot read", target.path);
+  }
+  FrontmatterEditor editor(target.path, *bytes);
+  editor.set_scalar("modified", format_date(today));
+  const std::string edited = editor.bytes();
+  const FrontmatterSplit split = split_frontmatter(edited);
+  const std::string_view eol = split.line_ending;
+  const std::string_view body = split.body(edited);
+  const BodySections sections = locate_sections(body);
+  const std::string block =
+      with_eol(fmt::format("## Extension ({})\n\n**Source**: {}\n\n{}\n", format_date(today),
+                           write.source, trim_blank_lines(write.content)),
+               eol);
+  std::string out;
+  if (sections.connections) {
+    const std::size_t at = sections.connections->begin;
+    out = std::string(body.substr(0, at)) + block + std::string(eol) + std::string(body.substr(at));
+  } else {
+    out = with_eol(std::string(body), eol) + std::string(eol) + block;
+  }
+  WrittenMemory written;
+  written.id = target.id;
+  written.path = target.path;
+  written.bytes = std::string(std::string_view(edited).substr(0, split.body_begin)) + out;
+  return written;
+}
+
+}  // namespace
+
+std::vector<std::string> extract_key_terms(std::string_view text, std::size_t count) {
+  struct Stat {
+    std::size_t frequency = 0;
+    std::size_t first = 0;
+    bool technical = false;
+  };
+  std::map<std::string, Stat> stats;
+  std::size_t order = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !is_term_byte(text[i])) {
+      ++i;
+    }
+    std::size_t begin = i;
+    while (i < text.size() && is_term_byte(text[i])) {
+      ++i;
+    }
+    std::size_t end = i;
+    while (begin < end && (text[begin] == '-' || text[begin] == '_')) {
+      ++begin;
+    }
+    while (end > begin && (text[end - 1] == '-' || text[end - 1] == '_')) {
+      --end;
+    }
+    if (end - begin <= 4) {
+      continue;
+    }
+    const std::string word = util::to_lower_ascii(text.substr(begin, end - begin));
+    if (is_stop_word(word)) {
+      continue;
+    }
+    Stat& stat = stats[word];
+    if (stat.frequency == 0) {
+      stat.first = order++;
+      stat.technical = word.find_first_of("0123456789-_") != std::string::npos;
+    }
+    ++stat.frequency;
+  }
+  std::vector<std::pair<std::string, Stat>> ranked(stats.begin(), stats.end());
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    if (a.second.frequency != b.second.frequency) {
+      return a.second.frequency > b.second.frequency;
+    }
+    if (a.second.technical != b.second.technical) {
+      return a.second.technical;
+    }
+    return a.second.first < b.second.first;
+  });
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < ranked.size() && k < count; ++k) {
+    out.push_back(ranked[k].first);
+  }
+  return out;
+}
+
+double overlap_score(const std::vector<std::string>& segment,
+                     const std::vector<std::string>& memory) {
+  std::set<std::string> segment_words;
+  for (const std::string& term : segment) {
+    add_words(term, segment_words);
+  }
+  if (segment_words.empty()) {
+    return 0.0;
+  }
+  std::set<std::string> memory_words;
+  for (const std::string& term : memory) {
+    add_words(term, memory_words);
+  }
+  const auto shared = std::count_if(segment_words.begin(), segment_words.end(),
+                                    [&](const std::string& w) { return memory_words.contains(w); });
+  return static_cast<double>(shared) / static_cast<double>(segment_words.size());
+}
+
+TermScoring builtin_term_scoring() {
+  TermScoring scoring;
+  scoring.key_terms = [](std::string_view text) { return extract_key_terms(text); };
+  scoring.overlap = overlap_score;
+  return scoring;
+}
+
+std::string new_memory_id(std::string_view topic, std::string_view title,
+                          const std::function<bool(std::string_view id)>& exists) {
+  const std::size_t slash = topic.rfind('/');
+  const std::string base =
+      sanitize(slash == std::string_view::npos ? topic : topic.substr(slash + 1));
+  // `cut -d'-' -f1-3` of the sanitized title, then one trailing `-` dropped.
+  const std::string sanitized = sanitize(title);
+  std::size_t cut = 0;
+  int dashes = 0;
+  while (cut < sanitized.size()) {
+    if (sanitized[cut] == '-' && ++dashes == 3) {
+      break;
+    }
+    ++cut;
+  }
+  std::string words = sanitized.substr(0, cut);
+  if (!words.empty() && words.back() == '-') {
+    words.pop_back();
+  }
+  const std::string joined = base.empty() ? words : base + "-" + words;
+  std::string slug;
+  for (const char c : joined) {
+    if (!(c == '-' && !slug.empty() && slug.back() == '-')) {
+      slug += c;
+    }
+  }
+  if (!slug.empty() && slug.front() == '-') {
+    slug.erase(0, 1);
+  }
+  if (!slug.empty() && slug.back() == '-') {
+    slug.pop_back();
+  }
+  if (slug.size() > 50) {
+    slug.resize(50);
+  }
+  if (slug.empty()) {
+    slug = "memory";
+  }
+  std::string id = "MEM-" + slug;
+  for (int n = 2; exists(id); ++n) {
+    id = fmt::format("MEM-{}-{}", slug, n);
+  }
+  return id;
+}
+
+WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write, Date today) {
+  check_content(write.content);
+  switch (write.op) {
+    case HarvestOp::update:
+      return update(before, write, today);
+    case HarvestOp::extend:
+      return extend(before, write, today);
+    case HarvestOp::create:
+      break;
+  }
+  return create(before, write, today);
+}
+
+}  // namespace gv::distill

@@ -1,0 +1,50 @@
+#include "core/distill/telemetry_support.hpp"
+
+#include "core/distill/memory_health.hpp"
+#include "core/error.hpp"
+#include "core/snapshot/snapshot.hpp"
+
+namespace gv::distill {
+
+const TelemetryInputs& telemetry_of(const SubModeContext& context, std::string_view sub_mode) {
+  if (context.telemetry == nullptr) {
+    throw Error("--{} needs the event store and history readers", sub_mode);
+  }
+  return *context.telemetry;
+}
+
+std::optional<std::string> health_cursor(const SubModeContext& context, std::string_view cursor) {
+  const std::optional<std::string> state = context.snapshot.read(k_state_path);
+  return read_health_cursor(state ? std::optional<std::string_view>(*state) : std::nullopt, cursor);
+}
+
+ArchivedTasks read_archived_tasks(const Snapshot& snapshot) {
+  ArchivedTasks out;
+  for (const SnapshotEntry& entry : snapshot.list("specs/")) {
+    out.spec_paths.push_back(entry.path);
+  }
+  std::sort(out.spec_paths.begin(), out.spec_paths.end());
+  for (const std::string& path : out.spec_paths) {
+    if (!events::is_archive_record_path(path)) {
+      continue;
+    }
+    if (const std::optional<std::string> text = snapshot.read(path)) {
+      std::vector<events::ArchivedTask> tasks = events::parse_archived_tasks(path, *text);
+      out.tasks.insert(out.tasks.end(), std::make_move_iterator(tasks.begin()),
+                       std::make_move_iterator(tasks.end()));
+    }
+  }
+  return out;
+}
+
+std::string otel_notice(bool otel_enabled) {
+  return otel_enabled
+             ? "OTel is enabled, but git-vault has no OTel query surface -- outcome evidence "
+               "unavailable. Correlation proceeds using events.jsonl alone (Tier 2), with zero "
+               "OTel-sourced corroboration this run."
+             : "OTel not enabled for this session -- outcome evidence unavailable. Correlation "
+               "proceeds using events.jsonl alone (Tier 2), with zero OTel-sourced corroboration "
+               "this run.";
+}
+
+}  // namespace gv::distill
