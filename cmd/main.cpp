@@ -37,7 +37,7 @@ constexpr std::array k_commands{
     Command{"log", "The distill log with each entry's commit", define_log, k_work_tree},
     Command{"revert", "Undo one maintenance action as a new commit", define_revert, k_vault},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review,
-            k_repo},
+            k_repo | Need::parse_cache},
     // search opens the parse cache only for files its own search cache has not seen.
     Command{"search", "Find memories and working-memory entries", define_search, k_work_tree},
     Command{"show", "Print memories by id", define_show, k_vault},

@@ -15,6 +15,7 @@
 #include "core/session/session.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
 #include "core/util/json_output.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -82,7 +83,12 @@ int run(const Options& options, Session& session) {
   }
   const TreeSnapshot base(repo, ends.base);
   const TreeSnapshot head(repo, ends.head);
-  review::Review review = review::build_review(base, head, commits, session.clock().today);
+  // Only the memory files the trees disagree on are read at BASE; HEAD's vault comes from the
+  // parse cache the gate keeps.
+  const std::vector<git::TreeChange> changes =
+      repo.diff_trees(base.tree(), head.tree(), vault_path::k_memories);
+  review::Review review = review::build_review(base, head, commits, session.clock().today,
+                                               {&changes, session.persistent_parse_cache()});
   review.base = ends.base;
   review.head = ends.head;
   if (session.output().json) {

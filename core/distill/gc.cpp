@@ -21,20 +21,12 @@ std::optional<Date> tombstone_date(const Memory& memory,
   if (memory.tombstoned_at) {
     return memory.tombstoned_at;
   }
-  if (!index || !index->document.is_object()) {
+  if (!index) {
     return std::nullopt;
   }
-  const auto entries = index->document.find("entries");
-  if (entries == index->document.end() || !entries->is_array()) {
-    return std::nullopt;
-  }
-  for (const nlohmann::ordered_json& entry : *entries) {
-    if (!entry.is_object() || entry.value("id", std::string{}) != memory.id) {
-      continue;
-    }
-    const auto at = entry.find("tombstoned_at");
-    if (at != entry.end() && at->is_string()) {
-      return parse_date(at->get<std::string>());
+  for (const IndexEntryRecord& entry : index->entries) {
+    if (entry.id == memory.id && entry.tombstoned_at) {
+      return parse_date(*entry.tombstoned_at);
     }
   }
   return std::nullopt;

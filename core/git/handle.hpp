@@ -33,6 +33,7 @@ using StatusListPtr = std::unique_ptr<git_status_list, Free<&git_status_list_fre
 using ConfigPtr = std::unique_ptr<git_config, Free<&git_config_free>>;
 using SignaturePtr = std::unique_ptr<git_signature, Free<&git_signature_free>>;
 using OdbPtr = std::unique_ptr<git_odb, Free<&git_odb_free>>;
+using DiffPtr = std::unique_ptr<git_diff, Free<&git_diff_free>>;
 
 // git_buf is a value with an inner allocation: dispose it at scope exit.
 struct BufScope {

@@ -561,4 +561,47 @@ std::optional<std::string> Repo::tree_blob_id(std::string_view tree_id,
   return to_hex(*git_tree_entry_id(entry.get()));
 }
 
+std::vector<TreeChange> Repo::diff_trees(std::string_view old_tree_id, std::string_view new_tree_id,
+                                         std::string_view prefix) const {
+  const TreePtr old_tree = lookup_tree(raw(), old_tree_id);
+  const TreePtr new_tree = lookup_tree(raw(), new_tree_id);
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  // No blob is read: the ids in the trees are all a caller needs.
+  options.flags = GIT_DIFF_SKIP_BINARY_CHECK | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+  std::string pathspec(prefix);
+  char* pathspec_text = pathspec.data();
+  options.pathspec.strings = &pathspec_text;
+  options.pathspec.count = 1;
+  git_diff* raw_diff = nullptr;
+  check(git_diff_tree_to_tree(&raw_diff, raw(), old_tree.get(), new_tree.get(), &options),
+        fmt::format("compare trees {} and {}", old_tree_id, new_tree_id));
+  const DiffPtr diff{raw_diff};
+  std::vector<TreeChange> out;
+  const std::size_t count = git_diff_num_deltas(diff.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);  // borrowed from `diff`
+    const char* path =
+        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    if (path == nullptr || !std::string_view(path).starts_with(prefix)) {
+      continue;
+    }
+    TreeChange change;
+    change.path = path;
+    if ((delta->old_file.flags & GIT_DIFF_FLAG_EXISTS) != 0 &&
+        is_regular_mode(delta->old_file.mode)) {
+      change.old_oid = to_hex(delta->old_file.id);
+    }
+    if ((delta->new_file.flags & GIT_DIFF_FLAG_EXISTS) != 0 &&
+        is_regular_mode(delta->new_file.mode)) {
+      change.new_oid = to_hex(delta->new_file.id);
+    }
+    if (change.old_oid != change.new_oid) {
+      out.push_back(std::move(change));
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const TreeChange& a, const TreeChange& b) { return a.path < b.path; });
+  return out;
+}
+
 }  // namespace gv::git

@@ -32,6 +32,14 @@ struct CommitInfo {
   std::vector<Trailer> trailers;  // parse_trailers(message)
 };
 
+// A regular file that differs between two trees. An absent id means no regular file at that
+// path on that side.
+struct TreeChange {
+  std::string path;  // repo-relative
+  std::optional<std::string> old_oid;
+  std::optional<std::string> new_oid;
+};
+
 // One open repository. Keep one per thread; never share it across threads (libgit2 objects are
 // not thread-safe). Every failure of libgit2 becomes gv::Error; "absent" is an empty optional.
 class Repo {
@@ -108,6 +116,11 @@ class Repo {
                                                         std::string_view prefix) const;
   [[nodiscard]] std::optional<std::string> tree_blob_id(std::string_view tree_id,
                                                         std::string_view path) const;
+  // The regular files under `prefix` (a directory ending in `/`) that differ between two trees,
+  // sorted by path. Only subtrees whose ids differ are read, so the cost follows the change.
+  [[nodiscard]] std::vector<TreeChange> diff_trees(std::string_view old_tree_id,
+                                                   std::string_view new_tree_id,
+                                                   std::string_view prefix) const;
 
   // For code inside core/git only: the libgit2 handle, valid while this Repo lives.
   [[nodiscard]] git_repository* raw() const noexcept { return m_repo.get(); }

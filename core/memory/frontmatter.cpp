@@ -71,25 +71,48 @@ FrontmatterSplit split_frontmatter(std::string_view bytes) {
   const std::size_t start = bytes.substr(0, 3) == k_bom ? 3 : 0;
   split.bom = start == 3;
   split.body_begin = 0;
+  const std::string_view text = bytes.substr(start);
 
-  const std::vector<TextLine> lines = split_lines(bytes.substr(start));
-  if (lines.empty() || !is_fence(line_text(bytes.substr(start), lines[0]))) {
+  // Lines are cut one at a time up to the closing fence: the body, most of the file, is never
+  // split into lines here.
+  const auto next_line = [&text](std::size_t pos) {
+    TextLine line;
+    line.begin = pos;
+    const std::size_t newline = text.find('\n', pos);
+    if (newline == std::string_view::npos) {
+      line.end = text.size();
+      line.next = text.size();
+    } else {
+      line.end = newline > pos && text[newline - 1] == '\r' ? newline - 1 : newline;
+      line.next = newline + 1;
+    }
+    return line;
+  };
+  if (text.empty()) {
     split.status = FrontmatterStatus::missing;
     return split;
   }
-  const std::string_view text = bytes.substr(start);
-  split.line_ending = lines[0].next - lines[0].end == 2 ? "\r\n" : "\n";
-  split.block_begin = start + lines[0].next;
+  const TextLine first = next_line(0);
+  if (!is_fence(line_text(text, first))) {
+    split.status = FrontmatterStatus::missing;
+    return split;
+  }
+  split.line_ending = first.next - first.end == 2 ? "\r\n" : "\n";
+  split.block_begin = start + first.next;
 
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    if (is_fence(line_text(text, lines[i]))) {
+  int number = 1;
+  for (std::size_t pos = first.next; pos < text.size();) {
+    const TextLine line = next_line(pos);
+    ++number;
+    if (is_fence(line_text(text, line))) {
       split.status = FrontmatterStatus::ok;
-      split.block_end = start + lines[i].begin;
-      split.body_begin = start + lines[i].next;
-      split.closing_line = static_cast<int>(i) + 1;
+      split.block_end = start + line.begin;
+      split.body_begin = start + line.next;
+      split.closing_line = number;
       split.keys = index_frontmatter_keys(split.block(bytes), split.first_block_line);
       return split;
     }
+    pos = line.next;
   }
   split.status = FrontmatterStatus::unterminated;
   split.block_end = split.block_begin;

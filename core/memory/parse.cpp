@@ -3,29 +3,40 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <set>
 
 #include "core/memory/body.hpp"
 #include "core/memory/frontmatter.hpp"
+#include "core/memory/frontmatter_scan.hpp"
 #include "core/memory/lines.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/util/message.hpp"
 #include "core/util/text.hpp"
 
 namespace gv {
 namespace {
 
+#ifdef NDEBUG
+constexpr bool k_cross_check_scanner = false;
+#else
+constexpr bool k_cross_check_scanner = true;
+#endif
+
+// A broken invariant, not bad input: the scanner must read a block exactly as yaml-cpp does.
+[[noreturn]] void scanner_disagrees(std::string_view path, std::string_view what) {
+  util::print_error(
+      fmt::format("internal error: {}: frontmatter scanner and yaml-cpp disagree: {}", path, what));
+  std::abort();
+}
+
 std::string trimmed(std::string_view s) { return std::string(util::trim(s)); }
 
 // A scalar's value as written (doc/decisions.md D15): a quoted scalar keeps every character inside
 // its quotes, so `title: "Ends in space "` keeps its space. Plain and block scalars lose the
-// surrounding whitespace and the final line break that YAML's block chomping leaves. `block` is the
-// text the node was loaded from; its mark points at the opening quote of a quoted scalar.
-std::string scalar_value(const YAML::Node& node, std::string_view block) {
-  const int pos = node.Mark().pos;
-  const bool quoted =
-      pos >= 0 && static_cast<std::size_t>(pos) < block.size() &&
-      (block[static_cast<std::size_t>(pos)] == '"' || block[static_cast<std::size_t>(pos)] == '\'');
-  return quoted ? node.Scalar() : trimmed(node.Scalar());
+// surrounding whitespace and the final line break that YAML's block chomping leaves.
+std::string scalar_value(const FlatValue& value) {
+  return value.quoted ? value.text : trimmed(value.text);
 }
 
 // Collects findings for one file and knows which line each field sits on.
@@ -63,39 +74,38 @@ class Checker {
   std::vector<Finding> m_findings;
 };
 
-// The field's node when present and not null (`key:`, `key: null`, `key: ~`).
-std::optional<YAML::Node> field(const YAML::Node& root, const char* key) {
-  const YAML::Node node = root[key];
-  if (!node.IsDefined() || node.IsNull()) {
-    return std::nullopt;
+// The field's value when present and not null (`key:`, `key: null`, `key: ~`).
+const FlatValue* field(const FlatFrontmatter& root, const char* key) {
+  const FlatValue* value = find_flat_field(root, key);
+  if (value == nullptr || value->kind == FlatValue::Kind::null) {
+    return nullptr;
   }
-  return node;
+  return value;
 }
 
 // A string field (scalar_value); defaults to "" when absent. A list or map is an error.
-std::string string_field(const YAML::Node& root, const char* key, Checker& checker,
-                         std::string_view block) {
-  const auto node = field(root, key);
-  if (!node) {
+std::string string_field(const FlatFrontmatter& root, const char* key, Checker& checker) {
+  const FlatValue* node = field(root, key);
+  if (node == nullptr) {
     return {};
   }
-  if (!node->IsScalar()) {
+  if (node->kind != FlatValue::Kind::scalar) {
     checker.error_at(key, fmt::format("{} must be a string", key));
     return {};
   }
-  return scalar_value(*node, block);
+  return scalar_value(*node);
 }
 
-std::optional<Date> date_field(const YAML::Node& root, const char* key, Checker& checker) {
-  const auto node = field(root, key);
-  if (!node) {
+std::optional<Date> date_field(const FlatFrontmatter& root, const char* key, Checker& checker) {
+  const FlatValue* node = field(root, key);
+  if (node == nullptr) {
     return std::nullopt;
   }
-  if (!node->IsScalar()) {
+  if (node->kind != FlatValue::Kind::scalar) {
     checker.error_at(key, fmt::format("{} must be a date (YYYY-MM-DD)", key));
     return std::nullopt;
   }
-  const std::string text = trimmed(node->Scalar());
+  const std::string text = trimmed(node->text);
   auto date = parse_date(text);
   if (!date) {
     checker.error_at(key, fmt::format("{} '{}' is not a valid date (YYYY-MM-DD)", key, text));
@@ -106,14 +116,15 @@ std::optional<Date> date_field(const YAML::Node& root, const char* key, Checker&
 // A list of strings, flow or block. A lone string is read as a one-item list with a warning,
 // because hand-written notes say `tags: PATTERN` and the intent is clear. Items are trimmed
 // (keywords and tags are compared as keys, D2); blank ones are dropped.
-std::vector<std::string> list_field(const YAML::Node& root, const char* key, Checker& checker) {
+std::vector<std::string> list_field(const FlatFrontmatter& root, const char* key,
+                                    Checker& checker) {
   std::vector<std::string> items;
-  const auto node = field(root, key);
-  if (!node) {
+  const FlatValue* node = field(root, key);
+  if (node == nullptr) {
     return items;
   }
-  if (node->IsScalar()) {
-    std::string value = trimmed(node->Scalar());
+  if (node->kind == FlatValue::Kind::scalar) {
+    std::string value = trimmed(node->text);
     if (!value.empty()) {
       checker.warning_at(key,
                          fmt::format("{} should be a list; read '{}' as one item", key, value));
@@ -121,23 +132,23 @@ std::vector<std::string> list_field(const YAML::Node& root, const char* key, Che
     }
     return items;
   }
-  if (!node->IsSequence()) {
+  if (node->kind != FlatValue::Kind::sequence) {
     checker.error_at(key, fmt::format("{} must be a list of strings", key));
     return items;
   }
   bool reported = false;
-  for (const YAML::Node& item : *node) {
-    if (item.IsNull()) {
+  for (const FlatItem& item : node->items) {
+    if (item.kind == FlatItem::Kind::null) {
       continue;
     }
-    if (!item.IsScalar()) {
+    if (item.kind != FlatItem::Kind::scalar) {
       if (!reported) {
         checker.error_at(key, fmt::format("{} must hold only strings", key));
         reported = true;
       }
       continue;
     }
-    std::string value = trimmed(item.Scalar());
+    std::string value = trimmed(item.text);
     if (!value.empty()) {
       items.push_back(std::move(value));
     }
@@ -145,12 +156,13 @@ std::vector<std::string> list_field(const YAML::Node& root, const char* key, Che
   return items;
 }
 
-std::int64_t count_field(const YAML::Node& root, const char* key, Checker& checker) {
-  const auto node = field(root, key);
-  if (!node) {
+std::int64_t count_field(const FlatFrontmatter& root, const char* key, Checker& checker) {
+  const FlatValue* node = field(root, key);
+  if (node == nullptr) {
     return 0;
   }
-  const std::string text = node->IsScalar() ? trimmed(node->Scalar()) : std::string();
+  const std::string text =
+      node->kind == FlatValue::Kind::scalar ? trimmed(node->text) : std::string();
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -165,17 +177,16 @@ std::int64_t count_field(const YAML::Node& root, const char* key, Checker& check
   return value;
 }
 
-void validate_fields(const YAML::Node& root, std::string_view block, Checker& checker,
-                     Memory& memory, bool& usable) {
-  const auto title = field(root, "title");
-  if (!title) {
+void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memory, bool& usable) {
+  const FlatValue* title = field(root, "title");
+  if (title == nullptr) {
     checker.error_at("title", "missing required field title");
     usable = false;
-  } else if (!title->IsScalar() || trimmed(title->Scalar()).empty()) {
+  } else if (title->kind != FlatValue::Kind::scalar || trimmed(title->text).empty()) {
     checker.error_at("title", "title must be a non-empty string");
     usable = false;
   } else {
-    memory.title = scalar_value(*title, block);
+    memory.title = scalar_value(*title);
   }
 
   if (!field(root, "created")) {
@@ -190,10 +201,10 @@ void validate_fields(const YAML::Node& root, std::string_view block, Checker& ch
 
   memory.tags = list_field(root, "tags", checker);
   memory.keywords = list_field(root, "keywords", checker);
-  memory.topic = string_field(root, "topic", checker, block);
-  memory.summary = string_field(root, "summary", checker, block);
-  memory.source = string_field(root, "source", checker, block);
-  memory.category = string_field(root, "category", checker, block);
+  memory.topic = string_field(root, "topic", checker);
+  memory.summary = string_field(root, "summary", checker);
+  memory.source = string_field(root, "source", checker);
+  memory.category = string_field(root, "category", checker);
   if (memory.category.empty() && !memory.tags.empty()) {
     memory.category = memory.tags.front();
   }
@@ -201,14 +212,14 @@ void validate_fields(const YAML::Node& root, std::string_view block, Checker& ch
   memory.last_retrieved = date_field(root, "last_retrieved", checker);
 
   // A status is a keyword, not carried text: ` active ` in quotes still means active.
-  const std::string status = trimmed(string_field(root, "status", checker, block));
+  const std::string status = trimmed(string_field(root, "status", checker));
   if (status == "tombstoned") {
     memory.tombstoned = true;
     memory.tombstoned_at = date_field(root, "tombstoned_at", checker);
     if (!field(root, "tombstoned_at")) {
       checker.error_at("status", "a tombstoned memory needs tombstoned_at");
     }
-    memory.tombstone_reason = string_field(root, "tombstone_reason", checker, block);
+    memory.tombstone_reason = string_field(root, "tombstone_reason", checker);
   } else if (!status.empty() && status != "active") {
     checker.error_at("status", fmt::format("status '{}' must be active or tombstoned", status));
   }
@@ -262,13 +273,33 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
     return result;
   }
 
-  auto loaded = load_frontmatter(bytes, split);
-  if (auto* error = std::get_if<FrontmatterError>(&loaded)) {
-    checker.add(Severity::error, error->line, std::move(error->message));
-    result.findings = checker.take();
-    return result;
+  // The fast scanner reads the flat shapes vaults are written in; yaml-cpp reads the rest.
+  // Debug builds run both on every flat block and stop on any difference, so every test that
+  // writes a memory also checks the scanner.
+  std::optional<FlatFrontmatter> root = scan_flat_frontmatter(block);
+  std::string unreadable;  // yaml-cpp failed while reading a loaded document
+  if (!root || k_cross_check_scanner) {
+    auto loaded = load_frontmatter(bytes, split);
+    if (auto* error = std::get_if<FrontmatterError>(&loaded)) {
+      if (root) {
+        scanner_disagrees(path, error->message);
+      }
+      checker.add(Severity::error, error->line, std::move(error->message));
+      result.findings = checker.take();
+      return result;
+    }
+    FlatFrontmatter flat;
+    try {
+      flat = flatten_frontmatter(std::get<YAML::Node>(loaded), block);
+    } catch (const YAML::Exception& e) {
+      // Odd node shapes can still make yaml-cpp throw on access.
+      unreadable = e.msg;
+    }
+    if (root && *root != flat) {
+      scanner_disagrees(path, "the fields differ");
+    }
+    root = std::move(flat);
   }
-  const YAML::Node& root = std::get<YAML::Node>(loaded);
 
   std::set<std::string_view> seen;
   for (const FrontmatterKey& key : split.keys) {
@@ -282,11 +313,11 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   memory.path = std::string(path);
   memory.blob_oid = std::string(blob_oid);
   bool usable = true;
-  try {
-    validate_fields(root, block, checker, memory, usable);
-  } catch (const YAML::Exception& e) {
-    // Duplicate keys or odd node shapes can still make yaml-cpp throw on access.
-    checker.add(Severity::error, split.first_block_line, "frontmatter could not be read: " + e.msg);
+  if (unreadable.empty()) {
+    validate_fields(*root, checker, memory, usable);
+  } else {
+    checker.add(Severity::error, split.first_block_line,
+                "frontmatter could not be read: " + unreadable);
     usable = false;
   }
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
+#include <unordered_map>
 
 #include "core/recall/files.hpp"
 
@@ -141,25 +143,97 @@ std::vector<Contradiction> find_contradictions(const std::vector<ParsedFile>& fi
       claims.push_back(std::move(claim));
     }
   }
-  std::vector<Contradiction> out;
+  // Comparing every pair of claims is quadratic, and working memory can hold tens of thousands
+  // of entries. Only pairs that can be flagged are looked at, then reported in the order the
+  // pairwise loop gives (first claim, then second, in scan order):
+  // - a superseded claim matches only a claim with the same normalised text;
+  // - two active claims need values on both sides and a content Jaccard overlap of at least
+  //   k_min_overlap, so they share at least ceil(k_min_overlap * |content|) tokens of either's
+  //   content, hence one of the |content| - that + 1 rarest: only those are looked up.
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  const auto consider = [&](std::size_t i, std::size_t j) {
+    if (i > j) {
+      std::swap(i, j);
+    }
+    const Claim& a = claims[i];
+    const Claim& b = claims[j];
+    if (i == j || a.file == b.file || (a.side.superseded && b.side.superseded)) {
+      return;
+    }
+    bool flagged = false;
+    if (a.side.superseded || b.side.superseded) {
+      flagged = !a.normalised.empty() && a.normalised == b.normalised;
+    } else {
+      flagged = jaccard(a.content, b.content) >= k_min_overlap && !a.values.empty() &&
+                !b.values.empty() && a.values != b.values;
+    }
+    if (flagged) {
+      pairs.emplace_back(i, j);
+    }
+  };
+
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_text;
   for (std::size_t i = 0; i < claims.size(); ++i) {
-    for (std::size_t j = i + 1; j < claims.size(); ++j) {
-      const Claim& a = claims[i];
-      const Claim& b = claims[j];
-      if (a.file == b.file || (a.side.superseded && b.side.superseded)) {
+    if (!claims[i].normalised.empty()) {
+      by_text[claims[i].normalised].push_back(i);
+    }
+  }
+  for (const auto& [text, group] : by_text) {
+    for (const std::size_t i : group) {
+      if (!claims[i].side.superseded) {
         continue;
       }
-      bool flagged = false;
-      if (a.side.superseded || b.side.superseded) {
-        flagged = !a.normalised.empty() && a.normalised == b.normalised;
-      } else {
-        flagged = jaccard(a.content, b.content) >= k_min_overlap && !a.values.empty() &&
-                  !b.values.empty() && a.values != b.values;
-      }
-      if (flagged) {
-        out.push_back({a.side, b.side});
+      for (const std::size_t j : group) {
+        if (!claims[j].side.superseded) {
+          consider(i, j);
+        }
       }
     }
+  }
+
+  std::unordered_map<std::string_view, std::vector<std::size_t>> holders;  // content token
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const Claim& claim = claims[i];
+    if (!claim.side.superseded && !claim.values.empty()) {
+      for (const std::string& token : claim.content) {
+        holders[token].push_back(i);
+      }
+    }
+  }
+  std::vector<std::string_view> rarest;
+  std::vector<std::size_t> seen(claims.size(), claims.size());
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const Claim& claim = claims[i];
+    if (claim.side.superseded || claim.values.empty() || claim.content.empty()) {
+      continue;
+    }
+    rarest.assign(claim.content.begin(), claim.content.end());
+    std::sort(rarest.begin(), rarest.end(), [&](std::string_view x, std::string_view y) {
+      const std::size_t nx = holders[x].size();
+      const std::size_t ny = holders[y].size();
+      return nx < ny || (nx == ny && x < y);
+    });
+    // One shared token fewer than the bound: rounding can never drop a pair.
+    const auto needed = static_cast<std::size_t>(
+        std::ceil(k_min_overlap * static_cast<double>(claim.content.size())));
+    const std::size_t shared_min = needed > 1 ? needed - 1 : 1;
+    const std::size_t probe = rarest.size() - shared_min + 1;
+    for (std::size_t k = 0; k < probe; ++k) {
+      for (const std::size_t j : holders[rarest[k]]) {
+        if (j > i && seen[j] != i) {
+          seen[j] = i;
+          consider(i, j);
+        }
+      }
+    }
+  }
+
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  std::vector<Contradiction> out;
+  out.reserve(pairs.size());
+  for (const auto& [i, j] : pairs) {
+    out.push_back({claims[i].side, claims[j].side});
   }
   return out;
 }

@@ -147,42 +147,90 @@ void compare(const std::string& id, const Version& before, const Version& after,
   }
 }
 
-std::map<std::string, SnapshotEntry> memory_entries(const Snapshot& snapshot) {
-  std::map<std::string, SnapshotEntry> out;
-  for (SnapshotEntry& entry : snapshot.list(vault_path::k_memories)) {
-    if (is_memory_path(entry.path)) {
-      std::string id = memory_id_from_path(entry.path);
-      out.emplace(std::move(id), std::move(entry));
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
-MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head, ParseCache* cache) {
-  const std::map<std::string, SnapshotEntry> before = memory_entries(base);
-  const std::map<std::string, SnapshotEntry> after = memory_entries(head);
-  MemoryDiff diff;
-  std::set<MergedPair> merged;
-
-  for (const auto& [id, entry] : after) {
-    const auto old = before.find(id);
-    if (old != before.end() && old->second.oid == entry.oid) {
-      ++diff.unchanged;
+std::vector<git::TreeChange> changed_memory_files(const Snapshot& base, const Snapshot& head) {
+  std::map<std::string, std::string> before;
+  for (SnapshotEntry& entry : base.list(vault_path::k_memories)) {
+    if (is_memory_path(entry.path)) {
+      before.emplace(std::move(entry.path), std::move(entry.oid));
+    }
+  }
+  std::vector<git::TreeChange> changes;
+  for (SnapshotEntry& entry : head.list(vault_path::k_memories)) {
+    if (!is_memory_path(entry.path)) {
       continue;
     }
-    const Version now = read_version(head, entry, cache);
+    const auto old = before.find(entry.path);
+    if (old == before.end()) {
+      changes.push_back({std::move(entry.path), std::nullopt, std::move(entry.oid)});
+      continue;
+    }
+    if (old->second != entry.oid) {
+      changes.push_back({std::move(entry.path), old->second, std::move(entry.oid)});
+    }
+    before.erase(old);
+  }
+  for (auto& [path, oid] : before) {
+    changes.push_back({path, std::move(oid), std::nullopt});
+  }
+  std::sort(changes.begin(), changes.end(),
+            [](const git::TreeChange& a, const git::TreeChange& b) { return a.path < b.path; });
+  return changes;
+}
+
+std::size_t unchanged_memory_files(std::size_t head_memory_files,
+                                   const std::vector<git::TreeChange>& changes) {
+  std::size_t changed = 0;
+  for (const git::TreeChange& change : changes) {
+    changed += change.new_oid && is_memory_path(change.path) ? 1 : 0;
+  }
+  return head_memory_files - changed;
+}
+
+MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head, ParseCache* cache) {
+  const std::vector<git::TreeChange> changes = changed_memory_files(base, head);
+  MemoryDiff diff = diff_memories(base, head, changes, cache);
+  std::size_t files = 0;
+  for (const SnapshotEntry& entry : head.list(vault_path::k_memories)) {
+    files += is_memory_path(entry.path) ? 1 : 0;
+  }
+  diff.unchanged = unchanged_memory_files(files, changes);
+  return diff;
+}
+
+MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
+                         const std::vector<git::TreeChange>& changes, ParseCache* cache) {
+  MemoryDiff diff;
+  std::set<MergedPair> merged;
+  // Ids in order: a memory's path is its id, so one path sorts like its id except where an id
+  // is a prefix of another (`MEM-a-b` < `MEM-a`); the lists are sorted by id at the end.
+  for (const git::TreeChange& change : changes) {
+    if (!is_memory_path(change.path)) {
+      continue;
+    }
+    const std::string id = memory_id_from_path(change.path);
+    if (!change.new_oid) {
+      const Version then = read_version(base, {change.path, *change.old_oid}, cache);
+      DeletedMemory deleted{id, {}, false};
+      if (then.memory) {
+        deleted.title = then.memory->title;
+        deleted.was_tombstoned = then.memory->tombstoned;
+      }
+      diff.deleted.push_back(std::move(deleted));
+      continue;
+    }
+    const Version now = read_version(head, {change.path, *change.new_oid}, cache);
     if (!now.memory) {
       diff.unreadable.push_back(id);
       continue;
     }
-    if (old == before.end()) {
+    if (!change.old_oid) {
       diff.added.push_back({id, now.memory->title, category_key(*now.memory), now.memory->topic,
                             now.memory->token_count, now.memory->tombstoned});
       continue;
     }
-    const Version then = read_version(base, old->second, cache);
+    const Version then = read_version(base, {change.path, *change.old_oid}, cache);
     if (!then.memory) {
       // Unreadable before, readable now: a repair. Everything about it is new to the reader.
       diff.changed.push_back({id, now.memory->title, {}, true, 0, now.memory->token_count});
@@ -190,18 +238,15 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head, ParseCache*
     }
     compare(id, then, now, diff, merged);
   }
-  for (const auto& [id, entry] : before) {
-    if (after.contains(id)) {
-      continue;
-    }
-    const Version then = read_version(base, entry, cache);
-    DeletedMemory deleted{id, {}, false};
-    if (then.memory) {
-      deleted.title = then.memory->title;
-      deleted.was_tombstoned = then.memory->tombstoned;
-    }
-    diff.deleted.push_back(std::move(deleted));
-  }
+  const auto by_id = [](const auto& a, const auto& b) { return a.id < b.id; };
+  std::sort(diff.added.begin(), diff.added.end(), by_id);
+  std::sort(diff.changed.begin(), diff.changed.end(), by_id);
+  std::sort(diff.tombstoned.begin(), diff.tombstoned.end(), by_id);
+  std::sort(diff.deleted.begin(), diff.deleted.end(), by_id);
+  std::sort(diff.compressed.begin(), diff.compressed.end(), by_id);
+  std::sort(diff.retrieval.begin(), diff.retrieval.end(), by_id);
+  std::sort(diff.restored.begin(), diff.restored.end());
+  std::sort(diff.unreadable.begin(), diff.unreadable.end());
   diff.merged.assign(merged.begin(), merged.end());
   return diff;
 }

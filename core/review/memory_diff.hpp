@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/dates.hpp"
+#include "core/git/repo.hpp"
 
 namespace gv {
 class Snapshot;
@@ -85,9 +86,25 @@ struct MemoryDiff {
 };
 
 // Compares the memory files of two snapshots. Blob ids are compared first: only files whose
-// blob differs are read and parsed, so the cost follows the size of the change, not the vault.
-// `cache` (may be null) lets the caller share parses with a later load_vault.
+// blob differs are read and parsed. `cache` (may be null) lets the caller share parses with a
+// later load_vault.
 [[nodiscard]] MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
                                        ParseCache* cache = nullptr);
+
+// The same from the files known to differ (git::Repo::diff_trees, or changed_memory_files):
+// only those are read, so the cost follows the size of the change, not the vault. `unchanged`
+// is left at 0: see unchanged_memory_files.
+[[nodiscard]] MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
+                                       const std::vector<git::TreeChange>& changes,
+                                       ParseCache* cache);
+
+// The memory files (`.memory/10-Memories/MEM-*.md`) whose blob differs between two snapshots,
+// found by listing both; sorted by path.
+[[nodiscard]] std::vector<git::TreeChange> changed_memory_files(const Snapshot& base,
+                                                                const Snapshot& head);
+
+// How many of HEAD's `head_memory_files` memory files `changes` leaves alone.
+[[nodiscard]] std::size_t unchanged_memory_files(std::size_t head_memory_files,
+                                                 const std::vector<git::TreeChange>& changes);
 
 }  // namespace gv::review

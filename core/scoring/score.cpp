@@ -100,61 +100,6 @@ std::string cluster_key(std::string_view topic) {
   return std::string(first);
 }
 
-std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories) {
-  // Intern keyword keys to small integers; each memory becomes a sorted, repeat-free id list.
-  std::unordered_map<std::string, std::uint32_t> keyword_ids;
-  std::vector<std::vector<std::uint32_t>> keyword_sets(memories.size());
-  for (std::size_t i = 0; i < memories.size(); ++i) {
-    auto& set = keyword_sets[i];
-    set.reserve(memories[i]->keywords.size());
-    for (const std::string& keyword : memories[i]->keywords) {
-      std::string key = keyword_key(keyword);
-      if (key.empty()) {
-        continue;  // an empty keyword names nothing, so it neither matches nor counts in |K|
-      }
-      const auto next_id = static_cast<std::uint32_t>(keyword_ids.size());
-      set.push_back(keyword_ids.try_emplace(std::move(key), next_id).first->second);
-    }
-    std::sort(set.begin(), set.end());
-    set.erase(std::unique(set.begin(), set.end()), set.end());
-  }
-
-  // The inverted index: keyword -> memories holding it.
-  std::vector<std::vector<std::uint32_t>> postings(keyword_ids.size());
-  for (std::size_t i = 0; i < memories.size(); ++i) {
-    for (const std::uint32_t keyword : keyword_sets[i]) {
-      postings[keyword].push_back(static_cast<std::uint32_t>(i));
-    }
-  }
-
-  // For each memory, count shared keywords per other memory by walking only the postings of
-  // its own keywords, then walk them again to read the best count and reset `shared` for the
-  // next memory. Two branch-free passes beat a "first touch" list, whose test mispredicts.
-  std::vector<double> scores(memories.size(), 0.0);
-  std::vector<std::uint32_t> shared(memories.size(), 0);
-  for (std::size_t i = 0; i < memories.size(); ++i) {
-    const auto& set = keyword_sets[i];
-    if (set.empty()) {
-      continue;
-    }
-    for (const std::uint32_t keyword : set) {
-      for (const std::uint32_t other : postings[keyword]) {
-        ++shared[other];
-      }
-    }
-    shared[i] = 0;  // the memory itself is not an "other"
-    std::uint32_t best = 0;
-    for (const std::uint32_t keyword : set) {
-      for (const std::uint32_t other : postings[keyword]) {
-        best = std::max(best, shared[other]);
-        shared[other] = 0;
-      }
-    }
-    scores[i] = static_cast<double>(best) / static_cast<double>(set.size());
-  }
-  return scores;
-}
-
 std::vector<Score> score_memories(const std::vector<Memory>& memories, Date today,
                                   const RetrievalOverrides& overrides) {
   std::vector<const Memory*> active;

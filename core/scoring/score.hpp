@@ -110,8 +110,9 @@ inline constexpr std::string_view k_exempt_topic_prefix = "email/preferences/";
 // Component 4 (weight 0.25) for every memory in `memories` (parallel result): the largest
 // |K ∩ K'| / |K| over the OTHER memories of the list, where K is the memory's set of keyword
 // keys (keyword_key, repeats and empty keys dropped). 0 for an empty K or a list of one.
-// Callers pass active memories only. Uses an inverted keyword index, so the cost grows with
-// the number of memory pairs that share a keyword, not with all pairs.
+// Callers pass active memories only. Exact, without comparing every pair: the cost grows with
+// the pairs that share an uncommon keyword, plus a few lookups per memory for the common ones
+// (core/scoring/duplicate.cpp explains how).
 [[nodiscard]] std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories);
 
 // Scores every active memory (tombstoned ones are skipped and never count as "others" for the

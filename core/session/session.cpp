@@ -59,6 +59,11 @@ ParseCache* Session::parse_cache() {
   return m_cache.get();
 }
 
+PersistentParseCache* Session::persistent_parse_cache() {
+  (void)parse_cache();
+  return m_cache.get();
+}
+
 void Session::save_parse_cache() {
   if (m_cache && m_cache->dirty()) {
     (void)m_cache->save(m_cache_file);

@@ -75,6 +75,8 @@ class Session {
   // The parse cache of the repository (loaded on first use); saved when the session ends or on
   // save_parse_cache().
   [[nodiscard]] ParseCache* parse_cache();
+  // The same cache, with the lookups that read a cached row without decoding it (the gate's).
+  [[nodiscard]] PersistentParseCache* persistent_parse_cache();
   void save_parse_cache();
 
   [[nodiscard]] const Clock& clock() const { return m_clock; }

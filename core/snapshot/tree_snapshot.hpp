@@ -26,6 +26,7 @@ class TreeSnapshot final : public Snapshot {
   [[nodiscard]] std::string describe() const override { return m_commit.substr(0, 12); }
 
   [[nodiscard]] const std::string& commit() const { return m_commit; }
+  [[nodiscard]] const std::string& tree() const { return m_tree; }
 
  private:
   const git::Repo& m_repo;

@@ -98,7 +98,13 @@ std::optional<std::string> read_regular(const fs::path& file, std::string_view s
 
 std::string blob_oid(std::string_view bytes) { return git::hash_blob(bytes); }
 
-WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {}
+WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {
+  if (std::optional<fs::path> file = StatCache::file_for(m_root)) {
+    m_stat_cache = StatCache(std::move(*file));
+  }
+}
+
+WorktreeSnapshot::~WorktreeSnapshot() { (void)m_stat_cache.save(); }
 
 std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const {
   std::vector<SnapshotEntry> entries;
@@ -155,11 +161,25 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     if (rel.compare(0, prefix.size(), prefix) != 0) {
       continue;
     }
+    // The stamp is taken before the read: if the file changes in between, the stamp kept with
+    // its id is already out of date and the next run hashes it again.
+    const std::optional<FileStamp> stamp = stamp_of(entry.path());
+    if (stamp) {
+      if (std::optional<std::string> oid = m_stat_cache.find(rel, *stamp)) {
+        entries.push_back(SnapshotEntry{std::move(rel), std::move(*oid)});
+        continue;
+      }
+    }
+    const std::int64_t hashed_at = realtime_ns();
     const auto bytes = read_regular(entry.path(), rel);
     if (!bytes) {
       continue;  // vanished or replaced while listing
     }
-    entries.push_back(SnapshotEntry{std::move(rel), blob_oid(*bytes)});
+    std::string oid = blob_oid(*bytes);
+    if (stamp && S_ISREG(stamp->mode)) {
+      m_stat_cache.store(rel, *stamp, oid, hashed_at);
+    }
+    entries.push_back(SnapshotEntry{std::move(rel), std::move(oid)});
   }
   std::sort(entries.begin(), entries.end(),
             [](const SnapshotEntry& a, const SnapshotEntry& b) { return a.path < b.path; });

@@ -3,23 +3,29 @@
 #include <filesystem>
 
 #include "core/snapshot/snapshot.hpp"
+#include "core/snapshot/stat_cache.hpp"
 
 namespace gv {
 
 // The repository's work tree on disk as a Snapshot.
 //
 // list() walks only the directory named by the prefix (`.memory/10-Memories/` never touches the
-// rest of the repo), skips `.git` and every symlink, and hashes each listed file as a git blob
-// (git::hash_blob, no repository needed). Hashing on list costs one read plus SHA-1 per file, far
-// below parsing (load_vault on 10,000 2 KiB notes: about 0.9 s CPU, nearly all yaml-cpp); it
-// keeps SnapshotEntry a plain value and lets a parse cache keyed by oid skip the parse. read()
-// reads the file again (from the page cache). List narrow prefixes: `` hashes the whole tree.
+// rest of the repo), skips `.git` and every symlink, and gives each listed file its git blob id
+// (git::hash_blob, no repository needed), so a parse cache keyed by oid can skip the parse. A
+// file whose lstat stamp is the one it had when last hashed takes its id from the work tree's
+// StatCache without being read; the cache is saved when the snapshot is destroyed. read() reads
+// the file. List narrow prefixes: `` hashes the whole tree.
 //
 // Paths are confined to the root: `..`, absolute paths and any symlinked component are
 // refused, so a link pointing outside the work tree is never followed.
 class WorktreeSnapshot final : public Snapshot {
  public:
+  // Uses the stat cache of the repository whose work tree `root` is, when it is one.
   explicit WorktreeSnapshot(std::filesystem::path root);
+  // Saves the stat cache when list() learnt something; failures are silent.
+  ~WorktreeSnapshot() override;
+  WorktreeSnapshot(const WorktreeSnapshot&) = delete;
+  WorktreeSnapshot& operator=(const WorktreeSnapshot&) = delete;
 
   // Throws gv::Error when a listed file cannot be read.
   [[nodiscard]] std::vector<SnapshotEntry> list(std::string_view prefix) const override;
@@ -32,6 +38,7 @@ class WorktreeSnapshot final : public Snapshot {
 
  private:
   std::filesystem::path m_root;
+  mutable StatCache m_stat_cache;
 };
 
 // The git blob id (40 hex chars) of `bytes`, as `git hash-object` computes it.

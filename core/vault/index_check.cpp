@@ -122,7 +122,7 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
     }
     return std::move(read.findings);
   }
-  const OrderedJson& old_doc = read.index->document;
+  const OrderedJson old_doc = OrderedJson::parse(committed);  // read_index accepted it
   const OrderedJson new_doc = OrderedJson::parse(fresh_json);
   std::vector<Finding> findings;
 

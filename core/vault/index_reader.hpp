@@ -18,12 +18,14 @@ struct IndexEntryRecord {
   std::string id;
   std::int64_t retrieval_count = 0;
   std::optional<Date> last_retrieved;
+  // The entry's `tombstoned_at` when it is a string (indexes written by the original scripts
+  // may hold the date a memory file lacks); not checked here.
+  std::optional<std::string> tombstoned_at;
 };
 
 // An existing memory-index.json as read, in any observed variant.
 struct ExistingIndex {
   std::vector<IndexEntryRecord> entries;  // file order; entries without a string id are skipped
-  nlohmann::ordered_json document;        // the whole file, key order kept
 };
 
 struct IndexReadResult {

@@ -624,6 +624,13 @@ const ParsedMemory* PersistentParseCache::find(std::string_view path,
   return &it->second;
 }
 
+void PersistentParseCache::release_found() {
+  m_decoded.clear();
+  for (auto& [key, stored] : m_stored) {
+    stored.parsed.reset();
+  }
+}
+
 std::optional<PersistentParseCache::Row> PersistentParseCache::find_row(
     std::string_view path, std::string_view blob_oid) const {
   std::string_view record;

@@ -60,6 +60,7 @@ class PersistentParseCache final : public ParseCache {
   [[nodiscard]] const ParsedMemory* find(std::string_view path,
                                          std::string_view blob_oid) const override;
   void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) override;
+  void release_found() override;
 
   // One cached memory as the index checks see it, decoded without copying: the views point into
   // the cache and stay valid while it lives and the entry is not stored again.

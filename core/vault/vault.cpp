@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 #include "core/util/text.hpp"
 
@@ -93,36 +95,113 @@ const Memory* find_memory(const Vault& vault, std::string_view id) {
   return it != vault.memories.end() ? &*it : nullptr;
 }
 
+namespace {
+
+// Files are read in batches of this many (the snapshot is read from one thread: a git-backed one
+// holds a libgit2 repository, which is not thread-safe) and parsed on every core.
+constexpr std::size_t k_parse_batch = 1024;
+// Below this many files to parse, starting threads costs more than it saves.
+constexpr std::size_t k_parallel_minimum = 64;
+
+// Parses `bytes[i]` into `out[i]` for every i, on up to `threads` threads.
+void parse_all(const std::vector<const SnapshotEntry*>& entries,
+               const std::vector<std::optional<std::string>>& bytes,
+               std::vector<std::optional<ParsedMemory>>& out, unsigned threads) {
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < entries.size(); i = next++) {
+      if (bytes[i]) {
+        out[i] = parse_memory(entries[i]->path, *bytes[i], entries[i]->oid);
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads && entries.size() >= k_parallel_minimum; ++t) {
+    helpers.emplace_back(work);
+  }
+  work();
+  for (std::thread& helper : helpers) {
+    helper.join();
+  }
+}
+
+}  // namespace
+
 Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   Vault vault;
   const std::vector<SnapshotEntry> entries = snapshot.list(vault_path::k_memories);
   vault.memories.reserve(entries.size());
-  for (const SnapshotEntry& entry : entries) {
-    if (!is_memory_path(entry.path)) {
-      if (std::optional<Finding> finding = non_memory_note_finding(entry.path)) {
-        vault.findings.push_back(std::move(*finding));
+  const unsigned threads = std::max(1U, std::min(8U, std::thread::hardware_concurrency()));
+
+  // Memory files in path order, with the files the cache does not know parsed a batch at a
+  // time; results are added in path order, so the outcome does not depend on the threads.
+  std::vector<const SnapshotEntry*> batch;
+  std::vector<std::optional<std::string>> batch_bytes;
+  std::vector<std::optional<ParsedMemory>> batch_parsed;
+  std::vector<const ParsedMemory*> hits;
+  std::size_t at = 0;
+  while (at < entries.size()) {
+    batch.clear();
+    hits.clear();
+    std::size_t end = at;
+    for (; end < entries.size() && batch.size() < k_parse_batch; ++end) {
+      const SnapshotEntry& entry = entries[end];
+      if (!is_memory_path(entry.path)) {
+        continue;
       }
-      continue;
+      const ParsedMemory* hit = cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr;
+      if (hit == nullptr) {
+        batch.push_back(&entry);
+      } else {
+        hits.push_back(hit);
+      }
     }
-    if (const ParsedMemory* hit = cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr) {
+    batch_bytes.assign(batch.size(), std::nullopt);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      batch_bytes[i] = snapshot.read(batch[i]->path);  // nullopt: removed between list and read
+    }
+    batch_parsed.assign(batch.size(), std::nullopt);
+    parse_all(batch, batch_bytes, batch_parsed, threads);
+
+    // A store may move what find() returned, so once this batch has stored, hits are found again.
+    std::size_t parsed_at = 0;
+    std::size_t hit_at = 0;
+    bool stored = false;
+    for (; at < end; ++at) {
+      const SnapshotEntry& entry = entries[at];
+      if (!is_memory_path(entry.path)) {
+        if (std::optional<Finding> finding = non_memory_note_finding(entry.path)) {
+          vault.findings.push_back(std::move(*finding));
+        }
+        continue;
+      }
+      ++vault.memory_files;
+      if (parsed_at < batch.size() && batch[parsed_at] == &entry) {
+        std::optional<ParsedMemory>& parsed = batch_parsed[parsed_at++];
+        if (!parsed) {
+          continue;  // removed between list and read
+        }
+        if (parsed->memory) {
+          vault.memories.push_back(*parsed->memory);
+        }
+        vault.findings.insert(vault.findings.end(), parsed->findings.begin(),
+                              parsed->findings.end());
+        if (cache != nullptr) {
+          cache->store(entry.path, entry.oid, std::move(*parsed));
+          stored = true;
+        }
+        continue;
+      }
+      const ParsedMemory* hit = stored ? cache->find(entry.path, entry.oid) : hits[hit_at];
+      ++hit_at;
       if (hit->memory) {  // copied straight into place: the cache keeps its own value
         vault.memories.push_back(*hit->memory);
       }
       vault.findings.insert(vault.findings.end(), hit->findings.begin(), hit->findings.end());
-      continue;
     }
-    const auto bytes = snapshot.read(entry.path);
-    if (!bytes) {
-      continue;  // removed between list and read
-    }
-    ParsedMemory parsed = parse_memory(entry.path, *bytes, entry.oid);
-    if (parsed.memory) {
-      vault.memories.push_back(*parsed.memory);
-    }
-    vault.findings.insert(vault.findings.end(), parsed.findings.begin(), parsed.findings.end());
-    if (cache != nullptr) {
-      cache->store(entry.path, entry.oid, std::move(parsed));
-    }
+  }
+  if (cache != nullptr) {
+    cache->release_found();  // every hit was copied: the cache need not keep a second copy
   }
   // Path order is id order unless an id is a prefix of another followed by a character below
   // '.' (`MEM-a-b.md` < `MEM-a.md`): checking first spares moving 10,000 memories.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,9 @@ class ParseCache {
   [[nodiscard]] virtual const ParsedMemory* find(std::string_view path,
                                                  std::string_view blob_oid) const = 0;
   virtual void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) = 0;
+  // Drops values kept only so that find() could hand out pointers (a cache that decodes its
+  // entries on demand); pointers from earlier finds become invalid, later finds decode again.
+  virtual void release_found() {}
 };
 
 // A ParseCache for one process (e.g. the gate comparing the index with HEAD). Nothing is
@@ -65,6 +69,7 @@ class InMemoryParseCache final : public ParseCache {
 
 struct Vault {
   std::vector<Memory> memories;   // sorted by id (byte order), tombstoned included
+  std::size_t memory_files = 0;   // memory files listed, whether or not they parsed
   std::vector<Finding> findings;  // per file, in path order
 };
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times `git vault distill --json` on a generated vault of N memories (default 10000), side by
 # side with two baselines on the same repository: `git status`, and `wc -w` over every memory
-# file (the cost of merely reading the notes once).
+# file (the cost of merely reading the notes once). The vault comes from bench/make_vault;
+# bench/run measures every command this way and more.
 #   tests/perf/bench_distill.sh [path/to/git-vault] [N]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -10,12 +11,8 @@ count=${2:-10000}
 repo=$(mktemp -d)
 trap 'rm -rf "$repo"' EXIT
 
-"$here/make_vault.sh" "$repo" "$count"
+"$here/../../bench/make_vault" "$repo" "$count" --git-vault "$bin"
 cd "$repo"
-git init -q -b main
-GIT_VAULT_TODAY=2026-11-30 "$bin" index
-git add -A
-git -c user.name=bench -c user.email=bench@example.com commit -q -m vault
 export GIT_VAULT_TODAY=2026-11-30
 
 if command -v hyperfine >/dev/null; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The pre-commit gate's cost against `git status`, on the same repository: a 10,000-memory vault
-# (tests/perf/make_vault.sh), committed and checked once (the state the hook leaves behind), then
+# (bench/make_vault), committed and checked once (the state the hook leaves behind), then
 # one memory edited, the index regenerated and everything staged. Three timings:
 #   one-file change   `git vault check --staged` on that staged change, the cache restored
 #                     before every run to what the last commit's check left (the hook's case)
@@ -26,17 +26,13 @@ git config user.email bench@example.com
 git config user.name bench
 
 echo "building a $count-memory vault in $repo"
-"$here/make_vault.sh" "$repo" "$count"
-printf '# Working\n- Prefers tabs ^tr0000000001\n' > CLAUDE.local.md
-"$bin" index
-git add -A
-git commit -qm "vault"
+"$here/../../bench/make_vault" "$repo" "$count" --git-vault "$bin"
 "$bin" check --staged  # what the pre-commit hook of that commit did: fills the cache
 cache=$(git rev-parse --git-common-dir)/git-vault/parse-cache
 cp "$cache" "$work/cache-after-commit"
 
-file=.memory/10-Memories/MEM-synthetic-04242.md
-sed -i 's/^title: "Synthetic memory 4242"/title: "Synthetic memory 4242, edited"/' "$file"
+file=$(git ls-files '.memory/10-Memories/MEM-*.md' | sed -n "$((count / 2 + 1))p")
+sed -i 's/^title: \(.*\)$/title: "edited"/' "$file"
 "$bin" index
 git add -A
 echo "staged:"; git status --short

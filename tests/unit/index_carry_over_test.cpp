@@ -9,9 +9,22 @@ using gv::test::ymd;
 
 namespace {
 
-gv::ExistingIndex index_of(std::vector<gv::IndexEntryRecord> entries) {
+// The entry fields carry-over reads; the rest of IndexEntryRecord stays empty.
+struct Row {
+  std::string id;
+  std::int64_t retrieval_count;
+  std::optional<gv::Date> last_retrieved;
+};
+
+gv::ExistingIndex index_of(const std::vector<Row>& rows) {
   gv::ExistingIndex index;
-  index.entries = std::move(entries);
+  for (const Row& row : rows) {
+    gv::IndexEntryRecord entry;
+    entry.id = row.id;
+    entry.retrieval_count = row.retrieval_count;
+    entry.last_retrieved = row.last_retrieved;
+    index.entries.push_back(std::move(entry));
+  }
   return index;
 }
 

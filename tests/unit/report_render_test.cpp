@@ -273,3 +273,20 @@ TEST_CASE("the JSON report of an empty vault has empty lists and a null unknown 
   CHECK(json["tombstoned"][0]["tombstoned_at"].is_null());
   CHECK(json["tombstoned"][0]["days_until_gc"] == 7);
 }
+
+TEST_CASE("the JSON report is streamed byte for byte as the document prints", "[report][json]") {
+  // render_json writes the text without building report_json's document; both must agree on
+  // every byte: key order, indentation, number forms, escapes and empty lists.
+  Memory undated = tombstoned("MEM-undated", 1);
+  undated.tombstoned_at.reset();
+  Memory quoted = make("MEM-\"quoted\"\\é", ymd(2026, 1, 3), "a/b", "pattern", {"x"}, 1234);
+  std::vector<Memory> vault = small_vault();
+  vault.push_back(undated);
+  vault.push_back(quoted);
+  vault.push_back(tombstoned("MEM-tab\tname", 30, "merged_into:MEM-a \"b\""));
+  const std::vector<std::vector<Memory>> vaults{{}, {undated}, small_vault(), vault};
+  for (const auto& memories : vaults) {
+    const auto report = scoring::build_report(memories, k_today);
+    CHECK(scoring::render_json(report) == scoring::report_json(report).dump(2));
+  }
+}

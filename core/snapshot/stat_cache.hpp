@@ -1,0 +1,79 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gv {
+
+// What lstat says about a file, as far as telling a changed file from an unchanged one goes.
+struct FileStamp {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  std::uint32_t mode = 0;
+
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+// Blob ids of work-tree files remembered by their stamps, so a run that finds a file as it was
+// last time takes its id without reading or hashing it (git's index does the same for
+// `git status`). Kept per work tree in `<git dir>/git-vault/stat-cache`.
+//
+// A stamp only proves "unchanged" when the file was not written again within the clock tick
+// that stamped it: a file changed less than two seconds before it was hashed is never trusted
+// (the "racy git" problem), so an edit made right after a run is always seen. ctime, which no
+// tool can set back, is part of the stamp.
+//
+// The file is an optimisation only: a missing, truncated or foreign file is ignored, and a
+// failed save is silent.
+class StatCache {
+ public:
+  // An empty cache that is never saved.
+  StatCache() = default;
+  // Reads `file` (an unreadable or invalid file gives an empty cache); save() writes it back.
+  explicit StatCache(std::filesystem::path file);
+
+  // The remembered id (40 hex) of `path` when its stamp is unchanged and trusted.
+  [[nodiscard]] std::optional<std::string> find(std::string_view path,
+                                                const FileStamp& stamp) const;
+  // Remembers `oid` for `path` as hashed at `hashed_at_ns` (a CLOCK_REALTIME time taken before
+  // the file was read). Entries too young to be trusted are not kept.
+  void store(std::string_view path, const FileStamp& stamp, std::string_view oid,
+             std::int64_t hashed_at_ns);
+
+  // Writes the file atomically when something was stored since it was read. Returns false when
+  // it could not (the caller carries on).
+  bool save() const;
+
+  // The cache file of the work tree at `root`: `<git dir>/git-vault/stat-cache` when `root/.git`
+  // is a git dir or a `gitdir:` file; nullopt otherwise (not a repository root).
+  [[nodiscard]] static std::optional<std::filesystem::path> file_for(
+      const std::filesystem::path& root);
+
+  [[nodiscard]] std::size_t size() const { return m_entries.size(); }
+
+ private:
+  struct Entry {
+    FileStamp stamp;
+    std::uint8_t oid[20] = {};
+  };
+
+  std::filesystem::path m_file;
+  std::map<std::string, Entry, std::less<>> m_entries;
+  bool m_dirty = false;
+};
+
+// The stamp of `path` without following a final symlink; nullopt when lstat fails.
+[[nodiscard]] std::optional<FileStamp> stamp_of(const std::filesystem::path& path);
+
+// The current CLOCK_REALTIME time in nanoseconds (what file times are measured in).
+[[nodiscard]] std::int64_t realtime_ns();
+
+}  // namespace gv

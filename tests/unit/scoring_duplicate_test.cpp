@@ -1,0 +1,158 @@
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/scoring/score.hpp"
+#include "tests/unit/scoring_fixtures.hpp"
+
+namespace gv {
+namespace {
+
+using scoring_test::memory;
+
+// The duplicate score as first written: every pair of memories that shares a keyword is counted
+// through an inverted index, with no grouping and no early stop. The fast version must give the
+// same doubles.
+std::vector<double> reference_duplicate_scores(const std::vector<const Memory*>& memories) {
+  std::unordered_map<std::string, std::uint32_t> ids;
+  std::vector<std::vector<std::uint32_t>> sets(memories.size());
+  for (std::size_t i = 0; i < memories.size(); ++i) {
+    for (const std::string& keyword : memories[i]->keywords) {
+      std::string key = keyword_key(keyword);
+      if (!key.empty()) {
+        const auto next = static_cast<std::uint32_t>(ids.size());
+        sets[i].push_back(ids.try_emplace(std::move(key), next).first->second);
+      }
+    }
+    std::sort(sets[i].begin(), sets[i].end());
+    sets[i].erase(std::unique(sets[i].begin(), sets[i].end()), sets[i].end());
+  }
+  std::vector<std::vector<std::uint32_t>> postings(ids.size());
+  for (std::size_t i = 0; i < memories.size(); ++i) {
+    for (const std::uint32_t keyword : sets[i]) {
+      postings[keyword].push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  std::vector<double> scores(memories.size(), 0.0);
+  for (std::size_t i = 0; i < memories.size(); ++i) {
+    if (sets[i].empty()) {
+      continue;
+    }
+    std::unordered_map<std::uint32_t, std::uint32_t> shared;
+    std::uint32_t best = 0;
+    for (const std::uint32_t keyword : sets[i]) {
+      for (const std::uint32_t other : postings[keyword]) {
+        if (other != i) {
+          best = std::max(best, ++shared[other]);
+        }
+      }
+    }
+    scores[i] = static_cast<double>(best) / static_cast<double>(sets[i].size());
+  }
+  return scores;
+}
+
+// Vaults shaped like bench/make_vault's: keywords from a Zipf-like vocabulary, some sets
+// repeated, some keywords differing only in case or spaces, some empty lists.
+std::vector<Memory> generated_vault(std::uint32_t seed, std::size_t count, std::size_t vocabulary,
+                                    std::size_t min_keywords, std::size_t max_keywords) {
+  std::mt19937 random(seed);
+  std::vector<double> weights;
+  for (std::size_t i = 0; i < vocabulary; ++i) {
+    weights.push_back(1.0 / static_cast<double>(i + 1));
+  }
+  std::discrete_distribution<std::size_t> word(weights.begin(), weights.end());
+  std::uniform_int_distribution<std::size_t> length(min_keywords, max_keywords);
+  std::uniform_int_distribution<int> percent(0, 99);
+  std::vector<Memory> vault;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::vector<std::string> keywords;
+    if (!vault.empty() && percent(random) < 10) {
+      keywords = vault[random() % vault.size()].keywords;  // a repeated set
+    } else if (percent(random) < 3) {
+      keywords = {};  // no keywords at all
+    } else {
+      const std::size_t want = length(random);
+      for (std::size_t k = 0; k < want; ++k) {
+        std::string keyword = "w" + std::to_string(word(random));
+        switch (percent(random) % 20) {
+          case 0:
+            keyword[0] = 'W';  // same key, other case
+            break;
+          case 1:
+            keyword = " " + keyword + " ";  // same key once trimmed
+            break;
+          case 2:
+            keyword = "";  // names nothing
+            break;
+          default:
+            break;
+        }
+        keywords.push_back(keyword);
+      }
+    }
+    vault.push_back(memory("MEM-" + std::to_string(i), 10, keywords));
+  }
+  return vault;
+}
+
+std::vector<const Memory*> pointers(const std::vector<Memory>& vault) {
+  std::vector<const Memory*> out;
+  for (const Memory& m : vault) {
+    out.push_back(&m);
+  }
+  return out;
+}
+
+TEST_CASE("duplicate scores equal the all-pairs reference on generated vaults",
+          "[scoring][duplicate]") {
+  struct Shape {
+    const char* name;
+    std::size_t count;
+    std::size_t vocabulary;
+    std::size_t min_keywords;
+    std::size_t max_keywords;
+  };
+  const Shape shapes[] = {
+      {"normal vocabulary", 3000, 4000, 5, 9}, {"small vocabulary", 3000, 60, 3, 6},
+      {"tiny vocabulary", 2000, 8, 1, 4},      {"long keyword lists", 800, 300, 15, 40},
+      {"one keyword each", 2000, 500, 1, 1},
+  };
+  for (const Shape& shape : shapes) {
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+      INFO(shape.name << ", seed " << seed);
+      const std::vector<Memory> vault = generated_vault(seed, shape.count, shape.vocabulary,
+                                                        shape.min_keywords, shape.max_keywords);
+      const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
+      const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
+      REQUIRE(actual.size() == expected.size());
+      for (std::size_t i = 0; i < actual.size(); ++i) {
+        INFO(vault[i].id);
+        REQUIRE(actual[i] == expected[i]);  // exactly: the same division of the same counts
+      }
+    }
+  }
+}
+
+TEST_CASE("a keyword set held by two memories scores 1 for both, a subset of another too",
+          "[scoring][duplicate]") {
+  const std::vector<Memory> vault{
+      memory("MEM-a", 10, {"x", "y", "z"}),      memory("MEM-b", 10, {"Z", "y ", "x"}),
+      memory("MEM-c", 10, {"p", "q"}),           memory("MEM-d", 10, {"p", "q", "r", "s"}),
+      memory("MEM-e", 10, {"p", "r", "s", "t"}), memory("MEM-f", 10, {}),
+  };
+  const std::vector<double> scores = scoring::duplicate_scores(pointers(vault));
+  CHECK(scores[0] == 1.0);
+  CHECK(scores[1] == 1.0);
+  CHECK(scores[2] == 1.0);   // {p, q} is inside MEM-d
+  CHECK(scores[3] == 0.75);  // MEM-e shares p, r, s
+  CHECK(scores[4] == 0.75);
+  CHECK(scores[5] == 0.0);
+}
+
+}  // namespace
+}  // namespace gv

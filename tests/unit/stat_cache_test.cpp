@@ -1,0 +1,142 @@
+#include "core/snapshot/stat_cache.hpp"
+
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/git/blob_hasher.hpp"
+#include "core/snapshot/worktree_snapshot.hpp"
+
+namespace fs = std::filesystem;
+
+namespace gv {
+namespace {
+
+// A fresh directory that looks like a repository root (`.git/` present).
+class TempRepoDir {
+ public:
+  TempRepoDir() {
+    std::string pattern = (fs::temp_directory_path() / "gv-stat-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    m_path = pattern;
+    fs::create_directories(m_path / ".git");
+  }
+  ~TempRepoDir() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  TempRepoDir(const TempRepoDir&) = delete;
+  TempRepoDir& operator=(const TempRepoDir&) = delete;
+
+  [[nodiscard]] const fs::path& path() const { return m_path; }
+  void write(const std::string& rel, const std::string& bytes) const {
+    fs::create_directories((m_path / rel).parent_path());
+    std::ofstream(m_path / rel, std::ios::binary | std::ios::trunc) << bytes;
+  }
+
+ private:
+  fs::path m_path;
+};
+
+constexpr std::string_view k_oid = "0123456789abcdef0123456789abcdef01234567";
+constexpr std::int64_t k_later = std::int64_t{1} << 62;  // "hashed long after it changed"
+
+TEST_CASE("the stat cache keeps an id while the stamp is unchanged, and across runs",
+          "[snapshot]") {
+  const TempRepoDir dir;
+  const fs::path file = *StatCache::file_for(dir.path());
+  CHECK(file == dir.path() / ".git" / "git-vault" / "stat-cache");
+  FileStamp stamp{1, 2, 3, 4, 5, 0100644};
+  {
+    StatCache cache(file);
+    cache.store("a.md", stamp, k_oid, k_later);
+    CHECK(cache.find("a.md", stamp) == std::string(k_oid));
+    REQUIRE(cache.save());
+  }
+  const StatCache reloaded(file);
+  CHECK(reloaded.find("a.md", stamp) == std::string(k_oid));
+  CHECK_FALSE(reloaded.find("b.md", stamp));
+  for (auto changed : {&FileStamp::device, &FileStamp::inode, &FileStamp::size}) {
+    FileStamp other = stamp;
+    ++(other.*changed);
+    CHECK_FALSE(reloaded.find("a.md", other));
+  }
+  FileStamp touched = stamp;
+  ++touched.mtime_ns;
+  CHECK_FALSE(reloaded.find("a.md", touched));
+  touched = stamp;
+  ++touched.ctime_ns;
+  CHECK_FALSE(reloaded.find("a.md", touched));
+}
+
+TEST_CASE("the stat cache never keeps a file changed just before it was hashed", "[snapshot]") {
+  StatCache cache;
+  const FileStamp young{1, 2, 3, 1'000'000'000'000, 1'000'000'000'000, 0100644};
+  cache.store("a.md", young, k_oid, young.mtime_ns + 1'000'000'000);  // hashed 1 s later
+  CHECK_FALSE(cache.find("a.md", young));
+  cache.store("a.md", young, k_oid, young.mtime_ns + 3'000'000'000);  // 3 s later
+  CHECK(cache.find("a.md", young) == std::string(k_oid));
+}
+
+TEST_CASE("a damaged stat cache file is ignored", "[snapshot]") {
+  const TempRepoDir dir;
+  const fs::path file = *StatCache::file_for(dir.path());
+  const FileStamp stamp{1, 2, 3, 4, 5, 0100644};
+  {
+    StatCache cache(file);
+    cache.store("a.md", stamp, k_oid, k_later);
+    REQUIRE(cache.save());
+  }
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  bytes[bytes.size() / 2] ^= 1;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  CHECK(StatCache(file).size() == 0);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << "gvstat01";
+  CHECK(StatCache(file).size() == 0);
+}
+
+TEST_CASE("the work tree takes ids from the stat cache and sees a changed file", "[snapshot]") {
+  const TempRepoDir dir;
+  dir.write(".memory/10-Memories/MEM-a.md", "first\n");
+  const fs::path path = dir.path() / ".memory/10-Memories/MEM-a.md";
+  {
+    // What an earlier run would have left for this very file, with an id that proves it was
+    // taken from the cache rather than computed.
+    StatCache cache(*StatCache::file_for(dir.path()));
+    cache.store(".memory/10-Memories/MEM-a.md", *stamp_of(path), k_oid, k_later);
+    REQUIRE(cache.save());
+  }
+  {
+    const WorktreeSnapshot snapshot(dir.path());
+    const auto entries = snapshot.list(".memory/");
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].oid == k_oid);
+  }
+  dir.write(".memory/10-Memories/MEM-a.md", "other\n");  // same size, new contents
+  const WorktreeSnapshot snapshot(dir.path());
+  const auto entries = snapshot.list(".memory/");
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].oid == git::hash_blob("other\n"));
+}
+
+TEST_CASE("a linked work tree keeps its stat cache in its own git dir", "[snapshot]") {
+  const TempRepoDir dir;
+  fs::create_directories(dir.path() / "wt");
+  fs::create_directories(dir.path() / ".git" / "worktrees" / "wt");
+  std::ofstream(dir.path() / "wt" / ".git") << "gitdir: ../.git/worktrees/wt\n";
+  const auto file = StatCache::file_for(dir.path() / "wt");
+  REQUIRE(file);
+  CHECK(fs::weakly_canonical(*file) == fs::weakly_canonical(dir.path() / ".git" / "worktrees" /
+                                                            "wt" / "git-vault" / "stat-cache"));
+  CHECK_FALSE(StatCache::file_for(dir.path() / "wt" / "nothing"));
+}
+
+}  // namespace
+}  // namespace gv
