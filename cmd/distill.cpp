@@ -95,12 +95,14 @@ int run_report(const Options& options, Session& session) {
                     state.report.candidates.purge.size(), state.report.candidates.merge.size(),
                     state.report.candidates.compress.size(), state.report.candidates.review.size());
     if (!output.json) {
-      std::fputs(scoring::render_markdown(state.report, output.verbose).c_str(), stdout);
+      std::fputs(scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
+                 stdout);
     }
     return land_action(session, snapshot, std::move(draft), landing);
   }
-  std::fputs(output.json ? scoring::render_json(state.report).c_str()
-                         : scoring::render_markdown(state.report, output.verbose).c_str(),
+  std::fputs(output.json
+                 ? scoring::render_json(state.report).c_str()
+                 : scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
              stdout);
   return exit_code::k_ok;
 }

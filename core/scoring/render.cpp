@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -84,6 +85,20 @@ std::string_view status_title(HealthStatus status) {
 
 void separator(Out out) { fmt::format_to(out, "\n---\n\n"); }
 
+// The rows of a list or table, cut after `limit` (0: all) with a line that says how many are
+// left out and how to see them: at 10,000 memories a person reads the first rows and the counts.
+template <class T, class Row>
+void rows(Out out, const std::vector<T>& list, std::size_t limit, Row row) {
+  const std::size_t shown = limit == 0 ? list.size() : std::min(limit, list.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    row(list[i]);
+  }
+  if (shown < list.size()) {
+    fmt::format_to(out, "\n... and {} more (`--limit 0` lists them all; `--json` has every one)\n",
+                   list.size() - shown);
+  }
+}
+
 void overview(Out out, const Overview& overview) {
   const auto dated = [](const std::optional<MemoryAtDate>& memory) {
     return memory ? fmt::format("{} ({})", format_date(memory->created), cell(memory->id))
@@ -102,35 +117,35 @@ void overview(Out out, const Overview& overview) {
                  dated(overview.oldest), dated(overview.newest));
 }
 
-void categories(Out out, const std::vector<CategoryRow>& rows) {
+void categories(Out out, const std::vector<CategoryRow>& list, std::size_t limit) {
   fmt::format_to(out, "### Category Distribution\n\n");
-  if (rows.empty()) {
+  if (list.empty()) {
     fmt::format_to(out, "None\n");
     return;
   }
   fmt::format_to(out,
                  "| Category | Count | Tokens | Avg Score |\n"
                  "|----------|-------|--------|-----------|\n");
-  for (const CategoryRow& row : rows) {
+  rows(out, list, limit, [&](const CategoryRow& row) {
     fmt::format_to(out, "| {} | {} | {} | {} |\n",
                    row.category.empty() ? std::string("(none)") : cell(row.category), row.count,
                    row.tokens, two_decimals(row.average_composite));
-  }
+  });
 }
 
-void clusters(Out out, const std::vector<ClusterRow>& rows) {
+void clusters(Out out, const std::vector<ClusterRow>& list, std::size_t limit) {
   fmt::format_to(out, "### Topic Clusters\n\n");
-  if (rows.empty()) {
+  if (list.empty()) {
     fmt::format_to(out, "None\n");
     return;
   }
   fmt::format_to(out,
                  "| Cluster | Memories | Avg Staleness | Avg Duplicate |\n"
                  "|---------|----------|---------------|---------------|\n");
-  for (const ClusterRow& row : rows) {
+  rows(out, list, limit, [&](const ClusterRow& row) {
     fmt::format_to(out, "| {} | {} | {} | {} |\n", cell(row.cluster), row.count,
                    two_decimals(row.average_staleness), two_decimals(row.average_duplicate));
-  }
+  });
 }
 
 void retrieval(Out out, const RetrievalStatistics& stats) {
@@ -151,29 +166,30 @@ void retrieval(Out out, const RetrievalStatistics& stats) {
                  stats.retrieved_four_or_more, most_retrieved);
 }
 
-void candidate_list(Out out, std::string_view heading, const std::vector<Candidate>& list) {
+void candidate_list(Out out, std::string_view heading, const std::vector<Candidate>& list,
+                    std::size_t limit) {
   fmt::format_to(out, "#### {}\n", heading);
   if (list.empty()) {
     fmt::format_to(out, "None\n");
     return;
   }
-  for (const Candidate& candidate : list) {
+  rows(out, list, limit, [&](const Candidate& candidate) {
     fmt::format_to(out, "- {} (score: {})\n", candidate.id, two_decimals(candidate.composite));
-  }
+  });
 }
 
-void maintenance(Out out, const Candidates& candidates) {
+void maintenance(Out out, const Candidates& candidates, std::size_t limit) {
   fmt::format_to(out, "### Maintenance Candidates\n\n");
-  candidate_list(out, "Purge Candidates (score >= 0.7)", candidates.purge);
+  candidate_list(out, "Purge Candidates (score >= 0.7)", candidates.purge, limit);
   fmt::format_to(out, "\n");
-  candidate_list(out, "Merge Candidates (duplicate > 0.6)", candidates.merge);
+  candidate_list(out, "Merge Candidates (duplicate > 0.6)", candidates.merge, limit);
   fmt::format_to(out, "\n");
-  candidate_list(out, "Compress Candidates (size > 0.5)", candidates.compress);
+  candidate_list(out, "Compress Candidates (size > 0.5)", candidates.compress, limit);
   fmt::format_to(out, "\n");
-  candidate_list(out, "Review Candidates (score 0.3-0.7)", candidates.review);
+  candidate_list(out, "Review Candidates (score 0.3-0.7)", candidates.review, limit);
 }
 
-void tombstoned(Out out, const Report& report) {
+void tombstoned(Out out, const Report& report, std::size_t limit) {
   fmt::format_to(out, "### Tombstoned Memories\n\n");
   if (report.tombstoned.empty()) {
     fmt::format_to(out, "None.\n");
@@ -182,11 +198,11 @@ void tombstoned(Out out, const Report& report) {
   fmt::format_to(out,
                  "| Memory | Tombstoned Date | Reason | Days Until GC |\n"
                  "|--------|----------------|--------|---------------|\n");
-  for (const TombstonedRow& row : report.tombstoned) {
+  rows(out, report.tombstoned, limit, [&](const TombstonedRow& row) {
     fmt::format_to(out, "| {} | {} | {} | {} |\n", cell(row.id),
                    row.tombstoned_at ? format_date(*row.tombstoned_at) : std::string("unknown"),
                    cell(row.tombstone_reason), row.days_until_gc);
-  }
+  });
   fmt::format_to(out,
                  "\n**Total tombstoned**: {}\n"
                  "**Eligible for GC**: {} (past 7-day grace period)\n",
@@ -221,7 +237,7 @@ void actions(Out out, const std::vector<RecommendedAction>& list) {
   }
 }
 
-void memory_scores(Out out, const std::vector<Score>& scores) {
+void memory_scores(Out out, const std::vector<Score>& scores, std::size_t limit) {
   fmt::format_to(out, "### Memory Scores\n\n");
   if (scores.empty()) {
     fmt::format_to(out, "None\n");
@@ -232,33 +248,33 @@ void memory_scores(Out out, const std::vector<Score>& scores) {
                  "Duplicate | Composite | Classification |\n"
                  "|--------|---------|----------|--------|-----------|----------------|------|"
                  "-----------|-----------|----------------|\n");
-  for (const Score& score : scores) {
+  rows(out, scores, limit, [&](const Score& score) {
     fmt::format_to(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(score.id),
                    cell(score.cluster), score.category.empty() ? "(none)" : cell(score.category),
                    score.token_count, two_decimals(score.staleness),
                    two_decimals(score.zero_retrieval), two_decimals(score.size_penalty),
                    two_decimals(score.duplicate), two_decimals(score.composite),
                    classification_label(score.classification));
-  }
+  });
 }
 
 // Files no score or index holds, named before anything is said about the rest.
-void unreadable(Out out, const std::vector<UnreadableRow>& rows) {
+void unreadable(Out out, const std::vector<UnreadableRow>& list, std::size_t limit) {
   fmt::format_to(out,
                  "### Unreadable Memory Files\n\n"
                  "{} {} could not be read; {} in no score, no index and no search:\n\n",
-                 rows.size(), plural(static_cast<std::int64_t>(rows.size()), "file", "files"),
-                 rows.size() == 1 ? "it is" : "they are");
-  for (const UnreadableRow& row : rows) {
+                 list.size(), plural(static_cast<std::int64_t>(list.size()), "file", "files"),
+                 list.size() == 1 ? "it is" : "they are");
+  rows(out, list, limit, [&](const UnreadableRow& row) {
     fmt::format_to(out, "- {}{}: {}{}\n", row.path,
                    row.line ? fmt::format(":{}", *row.line) : std::string{}, row.message,
                    row.fix.empty() ? std::string{} : fmt::format(" (fix: `{}`)", row.fix));
-  }
+  });
 }
 
 }  // namespace
 
-std::string render_markdown(const Report& report, bool verbose) {
+std::string render_markdown(const Report& report, bool verbose, std::size_t limit) {
   std::string text;
   const Out out(text);
   fmt::format_to(out,
@@ -270,25 +286,25 @@ std::string render_markdown(const Report& report, bool verbose) {
   overview(out, report.overview);
   if (!report.unreadable.empty()) {
     separator(out);
-    unreadable(out, report.unreadable);
+    unreadable(out, report.unreadable, limit);
   }
   separator(out);
-  categories(out, report.categories);
+  categories(out, report.categories, limit);
   separator(out);
-  clusters(out, report.clusters);
+  clusters(out, report.clusters, limit);
   separator(out);
   retrieval(out, report.retrieval);
   separator(out);
-  maintenance(out, report.candidates);
+  maintenance(out, report.candidates, limit);
   separator(out);
-  tombstoned(out, report);
+  tombstoned(out, report, limit);
   separator(out);
   health(out, report);
   separator(out);
   actions(out, report.actions);
   if (verbose) {
     separator(out);
-    memory_scores(out, report.scores);
+    memory_scores(out, report.scores, limit);
   }
   return text;
 }

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -209,4 +211,25 @@ TEST_CASE("distill outside a vault says how to create one", "[distill][report]")
   CHECK(result.code == 128);
   CHECK(result.out.empty());
   CHECK_THAT(result.err, Catch::Contains("git vault init"));
+}
+
+TEST_CASE("the health report cuts each list at --limit and --json keeps every entry",
+          "[distill][report][conventions]") {
+  Sandbox sandbox;
+  for (int i = 0; i < 40; ++i) {
+    sandbox.write(fmt::format(".memory/10-Memories/MEM-old-{:02}.md", i),
+                  gv::test::memory_file(fmt::format("Old note {}", i), "2025-01-01",
+                                        fmt::format("k{}", i), 0, "null"));
+  }
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all();
+  const auto cut = sandbox.vault({"--limit", "5", "distill"});
+  REQUIRE(cut.code == 0);
+  CHECK_THAT(cut.out, Catch::Contains("- MEM-old-04 (score: "));
+  CHECK_THAT(cut.out, !Catch::Contains("- MEM-old-05 (score: "));
+  CHECK_THAT(cut.out, Catch::Contains("... and 35 more (`--limit 0` lists them all"));
+  const auto all = sandbox.vault({"distill"});  // not a terminal: every row
+  CHECK_THAT(all.out, Catch::Contains("- MEM-old-39 (score: "));
+  const auto document = json::parse(sandbox.vault({"--json", "--limit", "5", "distill"}).out);
+  CHECK(document["candidates"]["purge"].size() == 40);
 }

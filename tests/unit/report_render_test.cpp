@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -289,4 +291,19 @@ TEST_CASE("the JSON report is streamed byte for byte as the document prints", "[
     const auto report = scoring::build_report(memories, k_today);
     CHECK(scoring::render_json(report) == scoring::report_json(report).dump(2));
   }
+}
+
+TEST_CASE("each report list stops at the limit and counts the rest", "[report][render]") {
+  scoring::Report report;
+  report.today = k_today;
+  for (int i = 0; i < 30; ++i) {
+    report.candidates.purge.push_back({fmt::format("MEM-{:02}", i), 0.8});
+  }
+  const auto cut = scoring::render_markdown(report, false, 20);
+  CHECK_THAT(cut, Catch::Contains("- MEM-19 (score: 0.80)\n\n... and 10 more (`--limit 0` lists "
+                                  "them all; `--json` has every one)\n\n#### Merge Candidates"));
+  CHECK_THAT(cut, !Catch::Contains("MEM-20"));
+  const auto all = scoring::render_markdown(report, false, 0);
+  CHECK_THAT(all, Catch::Contains("- MEM-29 (score: 0.80)\n\n#### Merge Candidates"));
+  CHECK(scoring::render_markdown(report, false, 30) == all);  // nothing left out, no count line
 }
