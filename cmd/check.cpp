@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -77,6 +78,9 @@ int run_check(const CheckOptions& check, Session& session) {
   // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
   // a temporary index, and that is what is being committed.
   git::Repo& repo = session.repo();
+  if (!session.output().json && std::getenv("GIT_INDEX_FILE") == nullptr) {
+    session.page();  // not inside a hook: git's own output is on that terminal
+  }
   // An interrupted landing is settled first, unless a hook runs this on git's own index.
   if (std::getenv("GIT_INDEX_FILE") == nullptr) {
     git::recover_interrupted_landing(repo);

@@ -100,6 +100,9 @@ int run_report(const Options& options, Session& session) {
     }
     return land_action(session, snapshot, std::move(draft), landing);
   }
+  if (!output.json) {
+    session.page();
+  }
   std::fputs(output.json
                  ? scoring::render_json(state.report).c_str()
                  : scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),

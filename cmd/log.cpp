@@ -148,6 +148,7 @@ int run(const Options& options, Session& session) {
                  : fmt::format("{} of {} entries do not match history.\n", with_problems,
                                entries.size());
   }
+  session.page();
   std::fputs(lines.c_str(), stdout);
   return code;
 }

@@ -59,7 +59,8 @@ constexpr std::array k_commands{
 // `git vault` alone, or `git vault help`: one line per command, as `git help` lists git's.
 void print_command_list() {
   std::string out =
-      "usage: git vault [--json] [-v | -q] [--limit N] [--today DATE] [--now INSTANT] <command> "
+      "usage: git vault [--json] [-v | -q] [-P] [--limit N] [--today DATE] [--now INSTANT] "
+      "<command> "
       "[<args>]\n\n"
       "Commands:\n";
   for (const Command& command : k_commands) {
@@ -167,6 +168,8 @@ int run(int argc, char** argv) {
   app.add_flag("--json", globals.json, "Print one JSON document on stdout");
   app.add_flag("-v,--verbose", globals.verbose, "Explain what happens");
   app.add_flag("-q,--quiet", globals.quiet, "Print only errors and the results asked for");
+  bool no_pager = false;
+  app.add_flag("-P,--no-pager", no_pager, "Do not send long output through the pager");
   app.add_option("--limit", globals.limit,
                  "Rows of each list in reports before a count of the rest (0: all; default 20 "
                  "on a terminal, all otherwise)");
@@ -217,6 +220,7 @@ int run(int argc, char** argv) {
     options.today = globals.today;
     options.now = globals.now;
     options.output = detect_output(globals.json, globals.verbose, globals.quiet, globals.limit);
+    options.output.pager = !no_pager;
     Session session(std::move(options));
     session.provide(needs.at(sub));
     globals.session = &session;

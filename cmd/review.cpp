@@ -94,6 +94,7 @@ int run(const Options& options, Session& session) {
   if (session.output().json) {
     util::print_json(review::review_json(review));
   } else {
+    session.page();
     std::fputs(review::render_markdown(review, {options.limit}).c_str(), stdout);
   }
   return exit_code::k_ok;

@@ -71,6 +71,7 @@ int run(const Options& options, Session& session) {
     for (const search::Hit& hit : hits) {
       text += render_hit(hit);
     }
+    session.page();
     std::fputs(text.c_str(), stdout);
   }
   if (hits.empty()) {

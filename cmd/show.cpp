@@ -87,6 +87,7 @@ int run(const Options& options, Session& session) {
   if (session.output().json) {
     util::print_json(out);
   } else {
+    session.page();
     std::fputs(text.c_str(), stdout);
   }
   return exit_code::k_ok;

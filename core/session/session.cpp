@@ -7,6 +7,8 @@
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
 #include "core/git/repo.hpp"
+#include "core/util/pager.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/parse_cache_file.hpp"
 
 namespace gv {
@@ -19,6 +21,43 @@ Session::~Session() {
     save_parse_cache();
   } catch (...) {  // NOLINT(bugprone-empty-catch): a cache only costs speed next time
   }
+}
+
+void Session::page() {
+  const OutputSettings& output = m_options.output;
+  if (m_pager || !output.pager || !output.stdout_is_terminal ||
+      std::getenv("GIT_PAGER_IN_USE") != nullptr) {
+    return;
+  }
+  std::optional<std::string> configured;  // pager.vault, core.pager (need a repository)
+  std::optional<std::string> core_pager;
+  try {
+    configured = repo().config_string("pager.vault");
+    core_pager = repo().config_string("core.pager");
+  } catch (const Error&) {  // outside a repository: the environment alone decides
+  }
+  std::string command;
+  if (configured) {
+    const std::string value = util::to_lower_ascii(util::trim(*configured));
+    if (value == "false" || value == "no" || value == "off" || value == "0") {
+      return;
+    }
+    if (value != "true" && value != "yes" && value != "on" && value != "1") {
+      command = *configured;
+    }
+  }
+  const auto env = [](const char* name) -> std::optional<std::string> {
+    const char* value = std::getenv(name);
+    return value != nullptr ? std::optional<std::string>(value) : std::nullopt;
+  };
+  if (command.empty()) {
+    command = env("GIT_PAGER").value_or(core_pager.value_or(env("PAGER").value_or("less")));
+  }
+  if (util::trim(command).empty() || util::trim(command) == "cat") {
+    return;
+  }
+  ::setenv("GIT_PAGER_IN_USE", "true", 1);  // what git sets, for commands we might start
+  m_pager = std::make_unique<util::Pager>(command);
 }
 
 void Session::provide(Need needs) {

@@ -9,6 +9,9 @@
 #include "core/dates.hpp"
 
 namespace gv {
+namespace util {
+class Pager;
+}  // namespace util
 
 namespace git {
 class Repo;
@@ -25,6 +28,7 @@ struct OutputSettings {
   // Rows of each list in human output before "... and N more" (0: all). --limit N; by default
   // 20 when a person reads the output on a terminal and every row when a program does.
   std::size_t limit = 0;
+  bool pager = true;  // false with --no-pager
   bool stdin_is_terminal = false;
   bool stdout_is_terminal = false;
   bool stderr_is_terminal = false;
@@ -82,11 +86,19 @@ class Session {
   [[nodiscard]] const Clock& clock() const { return m_clock; }
   [[nodiscard]] const OutputSettings& output() const { return m_options.output; }
 
+  // Sends the rest of stdout through the user's pager, as git does, when a person reads it on a
+  // terminal: the pager is git's (GIT_PAGER, core.pager, PAGER, then `less`), or pager.vault
+  // when that names a command; none with --no-pager, pager.vault=false, a pager of `cat`, or
+  // when git already started one (GIT_PAGER_IN_USE). Commands whose output can run long call it
+  // before printing; commands that prompt never do.
+  void page();
+
   // For a long-lived process: the clock moves on (unless fixed by --today/--now or the
   // environment) before each request is served.
   void begin_request();
 
  private:
+  std::unique_ptr<util::Pager> m_pager;  // first member: the last to go, after the cache save
   Options m_options;
   Clock m_clock;
   std::unique_ptr<git::Repo> m_repo;

@@ -146,3 +146,27 @@ TEST_CASE("a --no-commit run prints the message that keeps log and revert workin
   const auto log = sandbox.vault({"log"});
   CHECK(contains(log.out, sandbox.git({"rev-parse", "--short=7", "HEAD"}).out.substr(0, 7)));
 }
+
+TEST_CASE("long output goes through git's pager on a terminal, and never elsewhere",
+          "[e2e][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // A pager that leaves a mark and shows what it was given.
+  sandbox.set_env("GIT_PAGER", "touch \"$HOME/paged\"; sed 's/^/paged: /'");
+  const auto paged = sandbox.vault_tty({"distill"}, "");
+  CHECK(sandbox.exists(".home/paged") == true);
+  CHECK(contains(paged.out, "paged: "));
+  std::filesystem::remove(sandbox.path(".home/paged"));
+
+  const auto flag = sandbox.vault_tty({"--no-pager", "distill"}, "");
+  CHECK(!sandbox.exists(".home/paged"));
+  CHECK(!contains(flag.out, "paged: "));
+
+  const auto piped = sandbox.vault({"distill"});  // not a terminal
+  CHECK(!sandbox.exists(".home/paged"));
+  CHECK(!contains(piped.out, "paged: "));
+
+  REQUIRE(sandbox.git({"config", "pager.vault", "false"}).code == 0);
+  (void)sandbox.vault_tty({"distill"}, "");
+  CHECK(!sandbox.exists(".home/paged"));
+}
