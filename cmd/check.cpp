@@ -62,7 +62,7 @@ int run_range(const git::Repo& repo, const std::string& range, const GateOptions
   for (const CommitFindings& commit : commits) {
     out += fmt::format("commit {} {}\n", commit.commit.substr(0, 12),
                        repo.commit_info(commit.commit).summary);
-    out += format_finding_lines(commit.findings, output.limit);
+    out += format_finding_lines(commit.findings, {output.limit, output.color_stdout});
   }
   out += format_summary(all);
   print(out);
@@ -109,8 +109,9 @@ int run_check(const CheckOptions& check, Session& session) {
       findings.insert(findings.end(), behind.begin(), behind.end());
     }
   }
-  print(session.output().json ? util::dump_json(findings_json(findings))
-                              : format_findings(findings, session.output().limit));
+  print(session.output().json
+            ? util::dump_json(findings_json(findings))
+            : format_findings(findings, {session.output().limit, session.output().color_stdout}));
   return finish(findings);
 }
 

@@ -148,7 +148,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
     }
   }
   if (!errors.empty()) {
-    std::fputs(format_findings(errors, output.limit).c_str(), stderr);
+    std::fputs(format_findings(errors, {output.limit, output.color_stderr}).c_str(), stderr);
     throw Error("{} memory file(s) have errors; fix them before running --{}", errors.size(),
                 mode.name());
   }

@@ -31,7 +31,7 @@ constexpr const char* k_commit_action = "reindex";
 
 // Schema errors stop a regeneration: an index built from a vault with unreadable notes would
 // silently drop them, and the next commit would carry that loss.
-void refuse_on_schema_errors(const Vault& vault, std::size_t limit) {
+void refuse_on_schema_errors(const Vault& vault, FindingStyle style) {
   std::vector<Finding> errors;
   for (const Finding& finding : vault.findings) {
     if (finding.severity == Severity::error) {
@@ -39,7 +39,7 @@ void refuse_on_schema_errors(const Vault& vault, std::size_t limit) {
     }
   }
   if (!errors.empty()) {
-    std::fputs(format_findings(errors, limit).c_str(), stderr);
+    std::fputs(format_findings(errors, style).c_str(), stderr);
     throw Error("{} memory file(s) are unreadable; fix them, then run `git vault index` again",
                 errors.size());
   }
@@ -52,7 +52,9 @@ int run_check(Session& session, const Snapshot& snapshot) {
   if (session.output().json) {
     util::print_json(findings_json(findings));
   } else if (!findings.empty()) {
-    std::fputs(format_findings(findings, session.output().limit).c_str(), stderr);
+    std::fputs(
+        format_findings(findings, {session.output().limit, session.output().color_stderr}).c_str(),
+        stderr);
   }
   return findings.empty() ? exit_code::k_ok : exit_code::k_no;
 }
@@ -70,7 +72,8 @@ int run(const Options& options, Session& session) {
   if (options.check) {
     return run_check(session, snapshot);
   }
-  refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()), session.output().limit);
+  refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()),
+                          {session.output().limit, session.output().color_stderr});
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), written
   // to the work tree only: `index` is the fix the gate names, and the user stages it. With

@@ -223,6 +223,7 @@ int run(int argc, char** argv) {
     options.output.pager = !no_pager;
     Session session(std::move(options));
     session.provide(needs.at(sub));
+    session.resolve_color();
     globals.session = &session;
     return runners.at(sub)(globals);
   }

@@ -18,7 +18,9 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   // The same function as `git vault check --staged`: same input, same answer.
   const CommitGate gate = run_commit_gate(repo);
   std::fputs(skip_notice(gate.skip).c_str(), stderr);
-  std::fputs(format_findings(gate.findings, session.output().limit).c_str(), stderr);
+  std::fputs(format_findings(gate.findings, {session.output().limit, session.output().color_stderr})
+                 .c_str(),
+             stderr);
   if (!blocks(gate.findings)) {
     return 0;
   }

@@ -24,15 +24,20 @@ std::string plural(std::size_t count, std::string_view word) {
 
 }  // namespace
 
-std::string format_finding_line(const Finding& finding) {
+std::string format_finding_line(const Finding& finding, bool color) {
   const std::string where =
       finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
+  const std::string_view severity = severity_name(finding.severity);
+  const std::string shown =
+      color ? fmt::format("{}{}\x1b[m",
+                          finding.severity == Severity::error ? "\x1b[1;31m" : "\x1b[33m", severity)
+            : std::string(severity);
   // The check's name lets a reader skip it: GIT_VAULT_SKIP=<check>.
-  return fmt::format("{}: {}: {} [{}]", where, severity_name(finding.severity), finding.message,
-                     finding.check);
+  return fmt::format("{}: {}: {} [{}]", where, shown, finding.message, finding.check);
 }
 
-std::string format_finding_lines(const std::vector<Finding>& findings, std::size_t limit) {
+std::string format_finding_lines(const std::vector<Finding>& findings, FindingStyle style) {
+  const std::size_t limit = style.limit;
   // Findings of one check form a group, in order of first appearance: its lines, cut after
   // `limit`, then the fix once when the group shares one. Ten thousand memories missing from
   // the index are twenty lines and one fix, not twenty thousand lines.
@@ -53,7 +58,7 @@ std::string format_finding_lines(const std::vector<Finding>& findings, std::size
                                      [&](const Finding* f) { return f->fix == first.fix; });
     const std::size_t shown = limit == 0 ? group.size() : std::min(limit, group.size());
     for (std::size_t i = 0; i < shown; ++i) {
-      out += format_finding_line(*group[i]);
+      out += format_finding_line(*group[i], style.color);
       out += '\n';
       if (!one_fix && !group[i]->fix.empty()) {
         out += fmt::format("  fix: {}\n", group[i]->fix);
@@ -104,8 +109,8 @@ std::string format_summary(const std::vector<Finding>& findings) {
   return out;
 }
 
-std::string format_findings(const std::vector<Finding>& findings, std::size_t limit) {
-  return format_finding_lines(findings, limit) + format_summary(findings);
+std::string format_findings(const std::vector<Finding>& findings, FindingStyle style) {
+  return format_finding_lines(findings, style) + format_summary(findings);
 }
 
 nlohmann::ordered_json finding_json(const Finding& finding) {

@@ -8,6 +8,13 @@
 
 namespace gv {
 
+// How findings are printed for people: each check's list cut after `limit` lines (0: all), and
+// the severity in colour (red error, yellow warning) when a person reads it on a terminal.
+struct FindingStyle {
+  std::size_t limit = 0;
+  bool color = false;
+};
+
 // Findings for people, as `git vault check` and the pre-commit hook print them (to stderr):
 //
 //   CLAUDE.local.md:7: error: entry has no id: "Prefers tabs" [missing-id]
@@ -20,16 +27,16 @@ namespace gv {
 // (`2 errors, 1 warning`). Empty when there are no findings. `check`, `index --check` and the
 // pre-commit hook all print this.
 [[nodiscard]] std::string format_findings(const std::vector<Finding>& findings,
-                                          std::size_t limit = 0);
+                                          FindingStyle style = {});
 
 // The two halves of format_findings, for callers that group findings (`check --range` prints
 // a heading per commit): the finding lines with their fixes, and everything after them.
 [[nodiscard]] std::string format_finding_lines(const std::vector<Finding>& findings,
-                                               std::size_t limit = 0);
+                                               FindingStyle style = {});
 [[nodiscard]] std::string format_summary(const std::vector<Finding>& findings);
 
 // One finding line without the fix: `path:line: severity: message [check]`.
-[[nodiscard]] std::string format_finding_line(const Finding& finding);
+[[nodiscard]] std::string format_finding_line(const Finding& finding, bool color = false);
 
 // The JSON of one finding: {"check","severity","path","line","id","message","fix"}, with
 // `line` and `id` null when absent.

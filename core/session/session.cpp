@@ -23,6 +23,20 @@ Session::~Session() {
   }
 }
 
+void Session::resolve_color() {
+  OutputSettings& output = m_options.output;
+  std::string ui = "auto";
+  if (m_repo) {
+    ui = util::to_lower_ascii(util::trim(m_repo->config_string("color.ui").value_or("auto")));
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  const bool off = (no_color != nullptr && *no_color != '\0') || ui == "never" || ui == "false" ||
+                   ui == "no" || ui == "off" || ui == "0";
+  const bool always = ui == "always";
+  output.color_stdout = !off && (always || output.stdout_is_terminal);
+  output.color_stderr = !off && (always || output.stderr_is_terminal);
+}
+
 void Session::page() {
   const OutputSettings& output = m_options.output;
   if (m_pager || !output.pager || !output.stdout_is_terminal ||

@@ -29,6 +29,10 @@ struct OutputSettings {
   // 20 when a person reads the output on a terminal and every row when a program does.
   std::size_t limit = 0;
   bool pager = true;  // false with --no-pager
+  // Colour on each stream: on a terminal unless NO_COLOR is set or color.ui says never
+  // (`always` colours a pipe too). Set by Session::resolve_color().
+  bool color_stdout = false;
+  bool color_stderr = false;
   bool stdin_is_terminal = false;
   bool stdout_is_terminal = false;
   bool stderr_is_terminal = false;
@@ -92,6 +96,9 @@ class Session {
   // when git already started one (GIT_PAGER_IN_USE). Commands whose output can run long call it
   // before printing; commands that prompt never do.
   void page();
+  // Decides the colour of stdout and stderr (OutputSettings) from the terminals, NO_COLOR and
+  // color.ui. After provide(): color.ui is read from the repository when there is one.
+  void resolve_color();
 
   // For a long-lived process: the clock moves on (unless fixed by --today/--now or the
   // environment) before each request is served.

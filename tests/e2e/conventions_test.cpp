@@ -170,3 +170,21 @@ TEST_CASE("long output goes through git's pager on a terminal, and never elsewhe
   (void)sandbox.vault_tty({"distill"}, "");
   CHECK(!sandbox.exists(".home/paged"));
 }
+
+TEST_CASE("severities are coloured on a terminal unless NO_COLOR or color.ui say no",
+          "[e2e][conventions]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# Working\n- Untagged note\n");
+  const std::string red_error = "\x1b[1;31merror\x1b[m";
+  CHECK(contains(sandbox.vault_tty({"--no-pager", "check", "--worktree"}, "").out, red_error));
+  CHECK(!contains(sandbox.vault({"check", "--worktree"}).out, red_error));  // a pipe
+
+  REQUIRE(sandbox.git({"config", "color.ui", "never"}).code == 0);
+  CHECK(!contains(sandbox.vault_tty({"--no-pager", "check", "--worktree"}, "").out, "\x1b["));
+  REQUIRE(sandbox.git({"config", "--unset", "color.ui"}).code == 0);
+
+  sandbox.set_env("NO_COLOR", "1");
+  const auto plain = sandbox.vault_tty({"--no-pager", "check", "--worktree"}, "");
+  CHECK(contains(plain.out, "error: entry has no id"));
+  CHECK(!contains(plain.out, "\x1b["));
+}

@@ -265,7 +265,7 @@ TEST_CASE("findings of one check are grouped, cut at the limit, with one shared 
   other.fix = "add `title:` on line 2";
   findings.insert(findings.begin() + 1, other);
 
-  CHECK(gv::format_finding_lines(findings, 2) ==
+  CHECK(gv::format_finding_lines(findings, {2}) ==
         ".memory/10-Memories/MEM-0.md: error: missing from the index [stale-index]\n"
         ".memory/10-Memories/MEM-1.md: error: missing from the index [stale-index]\n"
         "  ... and 3 more errors [stale-index] (--limit 0 lists them all)\n"
@@ -274,8 +274,20 @@ TEST_CASE("findings of one check are grouped, cut at the limit, with one shared 
         "  fix: add `title:` on line 2\n");
   // 0 lists every finding; differing fixes stay under their own finding.
   findings[2].fix = "git vault index --check";
-  const std::string all = gv::format_finding_lines(findings, 0);
+  const std::string all = gv::format_finding_lines(findings, {0});
   CHECK_THAT(all, Catch::Contains("MEM-4.md: error"));
   CHECK_THAT(all, Catch::Contains("MEM-1.md: error: missing from the index [stale-index]\n"
                                   "  fix: git vault index --check\n"));
+}
+
+TEST_CASE("a finding's severity is coloured only when asked", "[gate][print]") {
+  Finding finding;
+  finding.check = "schema";
+  finding.path = "a.md";
+  finding.line = 1;
+  finding.message = "m";
+  CHECK(gv::format_finding_line(finding) == "a.md:1: error: m [schema]");
+  CHECK(gv::format_finding_line(finding, true) == "a.md:1: \x1b[1;31merror\x1b[m: m [schema]");
+  finding.severity = Severity::warning;
+  CHECK(gv::format_finding_line(finding, true) == "a.md:1: \x1b[33mwarning\x1b[m: m [schema]");
 }
