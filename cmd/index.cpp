@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
@@ -13,6 +15,7 @@
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/index_check.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/vault.hpp"
@@ -105,15 +108,21 @@ int run(const Options& options, Session& session) {
       out["written"].push_back(path);
     }
     util::print_json(out);
-  } else if (session.output().verbose) {
+  } else if (!session.output().quiet) {
+    // Said without -v: a command that rewrites files says which, and what to do next.
     if (plan.empty()) {
       util::print_note("index files are up to date");
     } else if (landed.commit) {
       util::print_note(fmt::format("committed {} file(s) as {} {}", plan.changes.size(),
                                    landed.commit->substr(0, 12), plan.subject));
     } else {
-      util::print_note(fmt::format("wrote {} file(s); stage them with `git add {}`",
-                                   plan.changes.size(), vault_path::k_root));
+      std::vector<std::string> paths;
+      for (const auto& [path, bytes] : plan.changes) {
+        paths.push_back(path);
+      }
+      util::print_note(fmt::format("wrote {}: {}; stage them with `git add {}`",
+                                   util::plural(paths.size(), "file", "files"),
+                                   util::join(paths, ", "), vault_path::k_root));
     }
   }
   return exit_code::k_ok;

@@ -59,7 +59,8 @@ class Gc final : public SubMode {
   [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
     CandidateSet set;
     set.question =
-        "Select tombstoned memories to permanently delete. This action cannot be undone.";
+        "Select tombstoned memories to permanently delete (one commit: `git vault revert` "
+        "brings them back).";
     set.none_selected_message = "No memories selected for deletion. GC cancelled.";
     const Date today = context.clock.today;
     std::size_t tombstoned = 0;

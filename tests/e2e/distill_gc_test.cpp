@@ -132,8 +132,9 @@ TEST_CASE("gc on a terminal with an empty answer cancels with the seed's message
   // `script` gives the run a terminal; the empty line selects nothing.
   const auto result = sandbox.sh("printf '\\n' | script -qec 'git vault distill --gc' /dev/null");
   INFO(result.out << result.err);
-  CHECK_THAT(result.out, Catch::Contains("Select tombstoned memories to permanently delete. "
-                                         "This action cannot be undone. (2 found)"));
+  CHECK_THAT(result.out,
+             Catch::Contains("Select tombstoned memories to permanently delete (one "
+                             "commit: `git vault revert` brings them back). (2 found)"));
   CHECK_THAT(result.out,
              Catch::Contains("Tombstoned: 2026-11-01 | Reason: purge | Original score: "));
   CHECK_THAT(result.out, Catch::Contains("No memories selected for deletion. GC cancelled."));

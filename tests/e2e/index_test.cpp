@@ -97,3 +97,22 @@ TEST_CASE("a corrupt memory-index.json is stale and named with its line", "[inde
   REQUIRE(sandbox.vault({"index"}).code == 0);
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
+
+TEST_CASE("index says what it wrote, or that nothing needed writing", "[index][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto fresh = sandbox.vault({"index"});
+  REQUIRE(fresh.code == 0);
+  CHECK_THAT(fresh.err, Catch::Contains("index files are up to date"));
+
+  sandbox.write(".memory/10-Memories/MEM-new.md",
+                gv::test::memory_file("New one", "2026-11-29", "n", 0, "null"));
+  const auto wrote = sandbox.vault({"index"});
+  REQUIRE(wrote.code == 0);
+  CHECK_THAT(wrote.err, Catch::Contains("wrote 3 files: .memory/10-Memories/README.md, "
+                                        ".memory/20-Indices/index.md, .memory/memory-index.json; "
+                                        "stage them with `git add .memory`"));
+  sandbox.write(".memory/10-Memories/MEM-other.md",
+                gv::test::memory_file("Other", "2026-11-29", "o", 0, "null"));
+  CHECK(sandbox.vault({"-q", "index"}).err.empty());
+}

@@ -84,7 +84,8 @@ TEST_CASE("gc offers memories tombstoned at least 7 days ago, in id order", "[di
   CHECK(set.candidates[0].json.dump() ==
         R"({"id":"MEM-a","tombstoned_at":"2026-10-01","tombstone_reason":"purge"})");
   CHECK(set.question ==
-        "Select tombstoned memories to permanently delete. This action cannot be undone.");
+        "Select tombstoned memories to permanently delete (one commit: `git vault revert` brings "
+        "them back).");
   CHECK(set.none_selected_message == "No memories selected for deletion. GC cancelled.");
   // Scored as if active: staleness 1 (333 days) * 0.3 + never retrieved 0.25; 5 words -> 6 tokens.
   CHECK(set.candidates[0].details ==
