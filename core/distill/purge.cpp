@@ -2,11 +2,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
 #include "core/memory/frontmatter_edit.hpp"
+#include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -34,6 +38,24 @@ std::vector<std::pair<std::string, std::string>> link_scan(const Vault& vault,
     }
   }
   return stale;
+}
+
+// Why the rule picked a memory (never retrieved, or stale), and its TTL, in the words a reviewer
+// checks it by.
+std::string why_candidate(const scoring::PurgeCandidate& c) {
+  std::vector<std::string> why;
+  if (c.zero_retrieval == 1.0) {
+    why.push_back("never retrieved");
+  }
+  if (scoring::above(c.staleness, scoring::k_purge_staleness_threshold)) {
+    why.push_back(fmt::format("staleness {:.2f} > {:.2f}", c.staleness,
+                              scoring::k_purge_staleness_threshold));
+  }
+  if (c.past_ttl) {
+    why.push_back(fmt::format("TTL expired by {} {}", c.ttl_excess_days,
+                              c.ttl_excess_days == 1 ? "day" : "days"));
+  }
+  return util::join(why, ", ");
 }
 
 class Purge final : public SubMode {
@@ -67,8 +89,9 @@ class Purge final : public SubMode {
                         {"category", c.category},
                         {"past_ttl", c.past_ttl},
                         {"ttl_excess_days", c.ttl_excess_days}};
-      set.dry_run_text += fmt::format("  - {} (score: {:.2f}, category: {})\n", c.id, c.composite,
-                                      c.category.empty() ? "(none)" : c.category);
+      set.dry_run_text +=
+          fmt::format("  - {} (score: {:.2f}, category: {}): {}\n", c.id, c.composite,
+                      c.category.empty() ? "(none)" : c.category, why_candidate(c));
       set.candidates.push_back(std::move(candidate));
     }
     set.dry_run_text += "\nNo changes made.\n";

@@ -13,7 +13,6 @@ constexpr double k_purge_threshold = 0.7;
 constexpr double k_review_threshold = 0.3;
 constexpr double k_merge_duplicate_threshold = 0.6;
 constexpr double k_compress_size_threshold = 0.5;
-constexpr double k_purge_staleness_threshold = 0.8;
 
 struct CategoryTtl {
   std::string_view category;
@@ -293,6 +292,8 @@ std::vector<PurgeCandidate> purge_candidates(const std::vector<Score>& scores, D
     candidate.created = score.created;
     candidate.retrieval_count = score.retrieval_count;
     candidate.token_count = score.token_count;
+    candidate.staleness = score.staleness;
+    candidate.zero_retrieval = score.zero_retrieval;
     if (const auto ttl = category_ttl_days(score.category)) {
       const std::int64_t age = days_between(today, score.created);
       if (age > *ttl) {

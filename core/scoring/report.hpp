@@ -157,6 +157,9 @@ struct VaultMetrics {
 // TECHNIQUE 270; INSIGHT and unknown categories have none.
 [[nodiscard]] std::optional<std::int64_t> category_ttl_days(std::string_view category);
 
+// The purge rule's staleness bar: a memory staler than this is a candidate (distill.md §5.2).
+inline constexpr double k_purge_staleness_threshold = 0.8;
+
 struct PurgeCandidate {
   std::string id;
   double composite = 0.0;
@@ -166,6 +169,8 @@ struct PurgeCandidate {
   std::int64_t token_count = 0;
   bool past_ttl = false;
   std::int64_t ttl_excess_days = 0;  // days past the category TTL; 0 when not past it
+  double staleness = 0.0;            // the two components the rule selects by
+  double zero_retrieval = 0.0;
 };
 
 // The purge sub-mode's own selection (not the report's composite rule): active memories outside
