@@ -130,6 +130,38 @@ distill::Terminal stdio_terminal() {
   return terminal;
 }
 
+// `--dry-run --select`: what the run with that selection would act on, and nothing else.
+int print_selected_dry_run(const distill::SubMode& mode, const distill::CandidateSet& set,
+                           const std::string& select, const OutputSettings& output) {
+  std::vector<std::string> keys;
+  for (const distill::Candidate& candidate : set.candidates) {
+    keys.push_back(candidate.key);
+  }
+  const distill::Selection selection = distill::parse_selection(select, keys);
+  if (!selection.error.empty()) {
+    throw UsageError("--select: {}", selection.error);
+  }
+  if (output.json) {
+    nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};
+    out[set.json_key] = nlohmann::ordered_json::array();
+    for (const std::size_t index : selection.indexes) {
+      out[set.json_key].push_back(set.candidates[index].json);
+    }
+    util::print_json(out);
+    return exit_code::k_ok;
+  }
+  std::string text =
+      fmt::format("[DRY RUN] --{} with this --select would act on {} of {} candidates:\n",
+                  mode.name(), selection.indexes.size(), set.candidates.size());
+  for (const std::size_t index : selection.indexes) {
+    const distill::Candidate& candidate = set.candidates[index];
+    text += fmt::format("  - {}: {}\n", candidate.label, candidate.details);
+  }
+  text += "\nNo changes made.\n";
+  std::fputs(text.c_str(), stdout);
+  return exit_code::k_ok;
+}
+
 // Steps 1-5 of the shared skeleton for one mutating sub-mode; finish_action and land_action
 // do steps 6-7 and the commit.
 int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& session) {
@@ -175,6 +207,9 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
     return exit_code::k_ok;
   }
 
+  if (options.dry_run && !options.select.empty() && !set.stop_message) {
+    return print_selected_dry_run(mode, set, options.select, output);
+  }
   if (options.dry_run) {
     if (output.json) {
       nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};

@@ -258,3 +258,20 @@ TEST_CASE("purge with no candidates says so and changes nothing", "[distill][pur
         "No purge candidates found. All memories are healthy or already tombstoned.\n");
   CHECK(head_of(sandbox) == head);
 }
+
+TEST_CASE("purge --dry-run with --select shows only the selected candidates",
+          "[distill][purge][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto dry = sandbox.vault({"distill", "--purge", "--dry-run", "--select", "MEM-gamma"});
+  INFO(dry.err);
+  REQUIRE(dry.code == 0);
+  CHECK_THAT(dry.out, Catch::StartsWith("[DRY RUN] --purge with this --select would act on 1 of 2 "
+                                        "candidates:\n  - MEM-gamma: Score: 0.55"));
+  CHECK_THAT(dry.out, !Catch::Contains("MEM-delta"));
+  const auto document = nlohmann::json::parse(
+      sandbox.vault({"--json", "distill", "--purge", "--dry-run", "--select", "MEM-gamma"}).out);
+  REQUIRE(document["candidates"].size() == 1);
+  CHECK(document["candidates"][0]["id"] == "MEM-gamma");
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
