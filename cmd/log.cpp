@@ -14,6 +14,7 @@
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -143,10 +144,22 @@ int run(const Options& options, Session& session) {
     }
   }
   if (options.verify) {
+    // Entries from before commits were recorded cannot be checked: counted apart, never as
+    // matching.
+    std::size_t unchecked = 0;
+    for (const distill::ResolvedEntry& entry : entries) {
+      unchecked += entry.legacy ? 1 : 0;
+    }
+    const std::size_t checked = entries.size() - unchecked;
     lines += with_problems == 0
-                 ? fmt::format("All {} entries match their commits.\n", entries.size())
-                 : fmt::format("{} of {} entries do not match history.\n", with_problems,
-                               entries.size());
+                 ? fmt::format("{} checked: all match their commits",
+                               util::plural(checked, "entry", "entries"))
+                 : fmt::format("{} checked: {} do not match history",
+                               util::plural(checked, "entry", "entries"), with_problems);
+    lines +=
+        unchecked == 0
+            ? std::string(".\n")
+            : fmt::format("; {} written before commits were recorded, not checked.\n", unchecked);
   }
   session.page();
   std::fputs(lines.c_str(), stdout);

@@ -84,7 +84,7 @@ TEST_CASE("log --verify passes when history matches the log", "[log]") {
   two_actions(sandbox);
   const auto result = sandbox.vault({"log", "--verify"});
   CHECK(result.code == 0);
-  CHECK_THAT(result.out, Catch::EndsWith("All 2 entries match their commits.\n"));
+  CHECK_THAT(result.out, Catch::EndsWith("2 entries checked: all match their commits.\n"));
   const json out = json::parse(sandbox.vault({"log", "--verify", "--json"}).out);
   CHECK(out["ok"] == true);
   CHECK(out["entries"][0]["problems"].empty());
@@ -102,7 +102,7 @@ TEST_CASE("log --verify reports entries whose commit was squashed away", "[log]"
              Catch::Contains("is not in the history of HEAD (squashed, rebased or reset away?)"));
   CHECK_THAT(result.out,
              Catch::Contains("no commit in the history of HEAD carries its Vault-Log-Id"));
-  CHECK_THAT(result.out, Catch::EndsWith("2 of 2 entries do not match history.\n"));
+  CHECK_THAT(result.out, Catch::EndsWith("2 entries checked: 2 do not match history.\n"));
   const auto plain = sandbox.vault({"log", "--json"});
   CHECK(plain.code == 0);  // without --verify the listing is not a verdict
   const json out = json::parse(plain.out);
@@ -148,7 +148,7 @@ TEST_CASE("log --verify reports a logged commit that is not the trailer's", "[lo
   CHECK_THAT(result.out,
              Catch::Contains("  ! the log records commit aaaaaaaaaaaa but the trailer is on " +
                              commits.purge.substr(0, 12) + "\n"));
-  CHECK_THAT(result.out, Catch::EndsWith("1 of 2 entries do not match history.\n"));
+  CHECK_THAT(result.out, Catch::EndsWith("2 entries checked: 1 do not match history.\n"));
 }
 
 TEST_CASE("log without a distill log says so", "[log]") {
@@ -168,4 +168,23 @@ TEST_CASE("log of a malformed distill log names the file and line", "[log]") {
   const auto result = sandbox.vault({"log"});
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::Contains(".memory/distill-log.json:3:"));
+}
+
+TEST_CASE("log --verify counts entries it cannot check apart from the checked ones", "[log]") {
+  Sandbox sandbox;
+  (void)two_actions(sandbox);
+  // An entry written before commits were recorded: no commit, no parent_commit.
+  json log = json::parse(sandbox.read(".memory/distill-log.json"));
+  json old = log["operations"][0];
+  old["id"] = "distill_1000000000";
+  old.erase("commit");
+  old.erase("parent_commit");
+  log["operations"].insert(log["operations"].begin(), old);
+  sandbox.write(".memory/distill-log.json", log.dump(2) + "\n");
+  sandbox.commit_all("an older log entry");
+  const auto result = sandbox.vault({"log", "--verify"});
+  INFO(result.err);
+  CHECK(result.code == 0);
+  CHECK_THAT(result.out, Catch::EndsWith("2 entries checked: all match their commits; 1 written "
+                                         "before commits were recorded, not checked.\n"));
 }
