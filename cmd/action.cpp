@@ -4,17 +4,44 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "core/agent/fold.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/landing/land.hpp"
+#include "core/plan.hpp"
 #include "core/session/session.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
+
+namespace {
+
+// Said before the commit is made, since the user's own edits are involved: which uncommitted
+// files the action rewrites (their current content goes into its commit) and which it leaves
+// out of the commit as they are.
+void say_what_allow_dirty_does(const std::vector<std::string>& dirty, const Plan& plan) {
+  std::vector<std::string> included;
+  std::vector<std::string> left;
+  for (const std::string& path : dirty) {
+    (plan.changes.contains(path) ? included : left).push_back(path);
+  }
+  if (!included.empty()) {
+    util::print_note(fmt::format("--allow-dirty: the commit includes your uncommitted edits of {}",
+                                 util::join(included, ", ")));
+  }
+  if (!left.empty()) {
+    util::print_note(
+        fmt::format("--allow-dirty: uncommitted changes stay out of the commit, as they are: {}",
+                    util::join(left, ", ")));
+  }
+}
+
+}  // namespace
 
 int land_action(Session& session, const Snapshot& before, distill::ActionDraft draft,
                 const LandingFlags& flags, const std::string& summary) {
@@ -44,6 +71,9 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
   target.allow_dirty = flags.allow_dirty;
   target.guarded_paths = landing::k_action_guarded_paths;
   target.read_state = std::move(landing.read_state);
+  if (flags.allow_dirty && !flags.no_commit && !session.output().quiet) {
+    say_what_allow_dirty_does(session.repo().dirty_paths(target.guarded_paths), draft.plan);
+  }
   const landing::Landed landed =
       landing::land(session.repo(), before, std::move(draft), context, target);
 

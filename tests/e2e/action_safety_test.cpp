@@ -98,6 +98,9 @@ TEST_CASE("an action refuses a vault file with uncommitted changes", "[action]")
         sandbox.vault({"distill", "--purge", "--select", "MEM-delta", "--allow-dirty"});
     INFO(allowed.err);
     REQUIRE(allowed.code == 0);
+    CHECK_THAT(allowed.err,
+               Catch::Contains("--allow-dirty: uncommitted changes stay out of the "
+                               "commit, as they are: .memory/10-Memories/MEM-alpha.md"));
     CHECK(sandbox.git({"rev-parse", "HEAD~1"}).out == before.head);
     CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(purge): tombstone MEM-delta\n");
     const auto files = sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out;
