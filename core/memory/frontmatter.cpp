@@ -1,6 +1,10 @@
 #include "core/memory/frontmatter.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "core/memory/lines.hpp"
 
@@ -138,6 +142,53 @@ std::vector<FrontmatterKey> index_frontmatter_keys(std::string_view block, int f
   return keys;
 }
 
+namespace {
+
+// The first line (0-based in `block`) whose `key: value` starts a quoted value that does not
+// close on that line, and the quote: a double-quoted value ends at an unescaped `"`, a
+// single-quoted one at a `'` that is not doubled. Multi-line quoted values are legal YAML, so
+// this is asked only after yaml-cpp has failed.
+std::optional<std::pair<int, char>> find_unclosed_quote(std::string_view block) {
+  int number = 0;
+  std::size_t start = 0;
+  while (start < block.size()) {
+    std::size_t end = block.find('\n', start);
+    if (end == std::string_view::npos) {
+      end = block.size();
+    }
+    const std::string_view line = block.substr(start, end - start);
+    const std::size_t colon = line.find(": ");
+    if (!line.empty() && line[0] != ' ' && line[0] != '#' && colon != std::string_view::npos) {
+      std::string_view value = line.substr(colon + 2);
+      value.remove_prefix(std::min(value.find_first_not_of(' '), value.size()));
+      if (!value.empty() && (value[0] == '"' || value[0] == '\'')) {
+        const char quote = value[0];
+        bool closed = false;
+        for (std::size_t i = 1; i < value.size(); ++i) {
+          if (quote == '"' && value[i] == '\\') {
+            ++i;
+          } else if (value[i] == quote) {
+            if (quote == '\'' && i + 1 < value.size() && value[i + 1] == '\'') {
+              ++i;
+              continue;
+            }
+            closed = true;
+            break;
+          }
+        }
+        if (!closed) {
+          return std::make_pair(number, quote);
+        }
+      }
+    }
+    start = end + 1;
+    ++number;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view bytes,
                                                             const FrontmatterSplit& split) {
   try {
@@ -150,6 +201,17 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
     }
     return root;
   } catch (const YAML::Exception& e) {
+    // yaml-cpp reads an unclosed quote to the end of the block and blames the end; the user
+    // needs the line where the quote opened.
+    if (auto unclosed = find_unclosed_quote(split.block(bytes))) {
+      const int line = split.first_block_line + unclosed->first;
+      return FrontmatterError{
+          line,
+          fmt::format("frontmatter is not valid yaml: the {} quote opened on this line is "
+                      "never closed",
+                      unclosed->second == '"' ? "double" : "single"),
+          fmt::format("end the value on line {} with {}", line, unclosed->second)};
+    }
     // Mark lines are 0-based within the block; a null mark (-1) blames the block's start.
     const int line =
         e.mark.is_null() ? split.first_block_line : split.first_block_line + e.mark.line;

@@ -63,6 +63,7 @@ struct FrontmatterSplit {
 struct FrontmatterError {
   int line = 1;
   std::string message;  // lowercase, no trailing period
+  std::string fix;      // the edit that repairs it, when one is known
 };
 
 // Runs only the block through yaml-cpp. A null document (empty block) becomes an empty map.

@@ -286,6 +286,7 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
       }
       checker.add(Severity::error, error->line, std::move(error->message));
       result.findings = checker.take();
+      result.findings.back().fix = std::move(error->fix);
       return result;
     }
     FlatFrontmatter flat;

@@ -40,3 +40,17 @@ TEST_CASE("a field is never appended after a value that does not end", "[frontma
   editor.set_scalar("title", "\"Renamed\"");  // an edit in place still works
   CHECK_THAT(editor.bytes(), Catch::Contains("title: \"Renamed\"\r\n"));
 }
+
+TEST_CASE("an unclosed quote is reported on the line it opens, with the edit that closes it",
+          "[frontmatter]") {
+  const std::string bytes =
+      "---\ntitle: \"Retry\ncreated: 2026-03-01\nsummary: \"fine\"\n---\n\n# Retry\n";
+  const gv::ParsedMemory parsed =
+      gv::parse_memory(".memory/10-Memories/MEM-retry.md", bytes, std::string(40, '0'));
+  REQUIRE(!parsed.findings.empty());
+  const gv::Finding& finding = parsed.findings.front();
+  CHECK(finding.line == 2);
+  CHECK(finding.message ==
+        "frontmatter is not valid yaml: the double quote opened on this line is never closed");
+  CHECK(finding.fix == "end the value on line 2 with \"");
+}
