@@ -288,7 +288,8 @@ class Compress final : public SubMode {
     execution.summary = fmt::format(
         "## Compress Complete\n\n| Memory | Tokens Before | Tokens After | Ratio | Keywords |\n"
         "|--------|---------------|--------------|-------|----------|\n{}\n"
-        "Total tokens saved: {}\n",
+        "Total tokens saved: {} (main content; each file keeps its previous text under "
+        "`## History`, which token counts leave out)\n",
         table, saved);
     for (const std::string& skip : skipped) {
       execution.summary += fmt::format("Skipped {}\n", skip);
