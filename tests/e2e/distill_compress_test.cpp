@@ -136,6 +136,8 @@ TEST_CASE("compress with an external summariser writes the compressed template a
   const auto result = sandbox.vault({"distill", "--compress", "--select", "MEM-big"});
   INFO(result.err);
   REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::Contains("Total tokens saved: 909 (main content; each file keeps "
+                                         "its previous text under `## History`"));
 
   // After: `# Big cache` 3 + `- Use a cache.` 4 + the keyword line 2 + Connections 4 = 13
   // words, token_count 16; the History section does not count (D3).
