@@ -10,8 +10,10 @@
 #include "core/scoring/report_json.hpp"
 
 // Choices for what the /distill report template leaves open (doc/decisions.md D5):
-// - A candidate list item is `- {id} (score: {composite:.2f})` in every list, including merge and
-//   compress, so the four lists read alike; items are in id order, as in the JSON.
+// - A candidate list item is `- {id} (score: {composite:.2f})`; under merge and compress it also
+//   shows the score their heading names, labelled: `- {id} (duplicate: 0.75, score: 0.40)`, so
+//   the number beside each memory is the one the heading's threshold is about. Items are in id
+//   order, as in the JSON.
 // - Averages of scores print with 2 decimals; "Average tokens/memory" is rounded to a whole token
 //   (tokens are counts, decimals there would be false precision); the never-retrieved share is an
 //   integer percent, rounded half up.
@@ -167,14 +169,19 @@ void retrieval(Out out, const RetrievalStatistics& stats) {
 }
 
 void candidate_list(Out out, std::string_view heading, const std::vector<Candidate>& list,
-                    std::size_t limit) {
+                    std::size_t limit, std::string_view named = {}) {
   fmt::format_to(out, "#### {}\n", heading);
   if (list.empty()) {
     fmt::format_to(out, "None\n");
     return;
   }
   rows(out, list, limit, [&](const Candidate& candidate) {
-    fmt::format_to(out, "- {} (score: {})\n", candidate.id, two_decimals(candidate.composite));
+    if (!named.empty() && candidate.named) {
+      fmt::format_to(out, "- {} ({}: {}, score: {})\n", candidate.id, named,
+                     two_decimals(*candidate.named), two_decimals(candidate.composite));
+    } else {
+      fmt::format_to(out, "- {} (score: {})\n", candidate.id, two_decimals(candidate.composite));
+    }
   });
 }
 
@@ -182,9 +189,9 @@ void maintenance(Out out, const Candidates& candidates, std::size_t limit) {
   fmt::format_to(out, "### Maintenance Candidates\n\n");
   candidate_list(out, "Purge Candidates (score >= 0.7)", candidates.purge, limit);
   fmt::format_to(out, "\n");
-  candidate_list(out, "Merge Candidates (duplicate > 0.6)", candidates.merge, limit);
+  candidate_list(out, "Merge Candidates (duplicate > 0.6)", candidates.merge, limit, "duplicate");
   fmt::format_to(out, "\n");
-  candidate_list(out, "Compress Candidates (size > 0.5)", candidates.compress, limit);
+  candidate_list(out, "Compress Candidates (size > 0.5)", candidates.compress, limit, "size");
   fmt::format_to(out, "\n");
   candidate_list(out, "Review Candidates (score 0.3-0.7)", candidates.review, limit);
 }

@@ -120,17 +120,17 @@ RetrievalStatistics make_retrieval(const std::vector<Score>& scores) {
 Candidates make_candidates(const std::vector<Score>& scores) {
   Candidates candidates;
   for (const Score& score : scores) {
-    const Candidate candidate{score.id, score.composite};
+    const Candidate candidate{score.id, score.composite, std::nullopt};
     if (at_least(score.composite, k_purge_threshold)) {
       candidates.purge.push_back(candidate);
     } else if (at_least(score.composite, k_review_threshold)) {
       candidates.review.push_back(candidate);
     }
     if (above(score.duplicate, k_merge_duplicate_threshold)) {
-      candidates.merge.push_back(candidate);
+      candidates.merge.push_back({score.id, score.composite, score.duplicate});
     }
     if (above(score.size_penalty, k_compress_size_threshold)) {
-      candidates.compress.push_back(candidate);
+      candidates.compress.push_back({score.id, score.composite, score.size_penalty});
     }
   }
   return candidates;

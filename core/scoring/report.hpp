@@ -71,6 +71,9 @@ struct RetrievalStatistics {
 struct Candidate {
   std::string id;
   double composite = 0.0;
+  // The score the list's heading names, when it is not the composite: duplicate for merge,
+  // size for compress (the Markdown report prints both, labelled).
+  std::optional<double> named;
 };
 
 // The four report lists (D5), each sorted by id. A memory can be in several.

@@ -297,7 +297,7 @@ TEST_CASE("each report list stops at the limit and counts the rest", "[report][r
   scoring::Report report;
   report.today = k_today;
   for (int i = 0; i < 30; ++i) {
-    report.candidates.purge.push_back({fmt::format("MEM-{:02}", i), 0.8});
+    report.candidates.purge.push_back({fmt::format("MEM-{:02}", i), 0.8, std::nullopt});
   }
   const auto cut = scoring::render_markdown(report, false, 20);
   CHECK_THAT(cut, Catch::Contains("- MEM-19 (score: 0.80)\n\n... and 10 more (`--limit 0` lists "
