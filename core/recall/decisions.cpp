@@ -80,9 +80,14 @@ DecideArg parse_decide_arg(std::string_view arg) {
   if (id.starts_with('^')) {
     id.remove_prefix(1);
   }
-  if (!is_valid_id(id)) {
-    throw UsageError("--decide '{}': '{}' is not an entry id (tr + 10 lowercase hex digits)", arg,
-                     id);
+  // A list number (`2=archive`) is resolved against the run's candidates later.
+  const bool number =
+      !id.empty() && id.size() <= 9 && id.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!number && !is_valid_id(id)) {
+    throw UsageError(
+        "--decide '{}': '{}' is neither an entry id (tr + 10 lowercase hex digits) nor a "
+        "candidate's list number",
+        arg, id);
   }
   std::string_view action_text = arg.substr(equals + 1);
   std::optional<std::string_view> days_text;
@@ -118,9 +123,17 @@ Decisions resolve_decisions(const Analysis& analysis, const std::vector<std::str
   for (const Candidate* candidate : analysis.numbered()) {
     kinds.emplace(candidate->id, candidate->kind);
   }
+  const std::vector<const Candidate*> numbered = analysis.numbered();
   Decisions decisions;
   for (const std::string& arg : decide_args) {
-    const DecideArg parsed = parse_decide_arg(arg);
+    DecideArg parsed = parse_decide_arg(arg);
+    if (!parsed.id.empty() && parsed.id.find_first_not_of("0123456789") == std::string::npos) {
+      const std::size_t number = std::stoul(parsed.id);
+      if (number == 0 || number > numbered.size()) {
+        throw UsageError("--decide '{}': this run lists candidates 1 to {}", arg, numbered.size());
+      }
+      parsed.id = numbered[number - 1]->id;
+    }
     const auto kind = kinds.find(parsed.id);
     if (kind == kinds.end()) {
       throw UsageError("--decide '{}': ^{} is not a candidate of this run", arg, parsed.id);

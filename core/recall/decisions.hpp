@@ -21,7 +21,8 @@ struct DecideArg {
   Decision decision;
 };
 
-// One `--decide ID=ACTION[:days]` value (the id may carry its caret). Throws gv::UsageError.
+// One `--decide ID=ACTION[:days]` value (the id may carry its caret, or be the candidate's list
+// number, kept as digits in `id` for resolve_decisions). Throws gv::UsageError.
 [[nodiscard]] DecideArg parse_decide_arg(std::string_view arg);
 
 // The decisions a non-interactive run applies: each `--decide`, and with `apply_all` the

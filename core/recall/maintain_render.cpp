@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/util/text.hpp"
+
 namespace gv::recall {
 namespace {
 
@@ -33,7 +35,8 @@ std::string render_candidate(std::size_t number, const Candidate& candidate) {
   } else {
     out += fmt::format("{}[{}] status: superseded\n", prefix, candidate.display_path);
   }
-  out += fmt::format("{}\"{}\"\n", indent, candidate.text);
+  // The id, as the file writes it: what `--decide ID=ACTION` takes (or the list number).
+  out += fmt::format("{}\"{}\" ^{}\n", indent, candidate.text, candidate.id);
   out += fmt::format(
       "{}{}\n", indent,
       candidate.kind == CandidateKind::pressure ? k_pressure_choices : k_superseded_choices);
@@ -63,7 +66,8 @@ std::string render_presentation(const Analysis& analysis) {
   }
 
   std::string out =
-      with_underline(fmt::format("recall-maintain — {} candidates", analysis.candidate_count())) +
+      with_underline(fmt::format("recall-maintain — {}", util::plural(analysis.candidate_count(),
+                                                                      "candidate", "candidates"))) +
       "\n";
   if (analysis.over_budget()) {
     out += fmt::format("Working memory: {} words (target: {}, over by {})\n",

@@ -163,7 +163,8 @@ TEST_CASE("maintain demotes, archives, pins and snoozes in one commit, moving wh
   CHECK(contains(result.out, "Working memory: 23 words (target: 1, over by 22)\n"));
   CHECK(contains(result.out,
                  "1. [CLAUDE.local.md] 9 words, last reviewed 45 days ago\n"
-                 "   \"Dave prefers concise error messages and no unnecessary logging\"\n"));
+                 "   \"Dave prefers concise error messages and no unnecessary logging\" "
+                 "^tr0000000001\n"));
   CHECK(contains(result.out, "3. [CLAUDE.local.md] 3 words, last reviewed 10 days ago\n"));
   CHECK(contains(result.out, "5. [registers/tech-stack.md] status: superseded\n"));
   CHECK(contains(result.out,
@@ -328,7 +329,7 @@ TEST_CASE("option --dry-run writes nothing and --json gives the fixed shape",
       R"("superseded":[{"id":"tr00000000aa","line":3,"path":"memory/registers/tech-stack.md"}],"working_words":23})");
   const auto text = sandbox.vault({"recall", "maintain", "--dry-run"});
   CHECK(text.code == 0);
-  CHECK(text.out.starts_with("recall-maintain — 1 candidates\n"));
+  CHECK(text.out.starts_with("recall-maintain — 1 candidate\n"));
   CHECK(contains(text.out, "\nStale entries: none.\n"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
@@ -340,7 +341,7 @@ TEST_CASE("without a terminal or decision flags nothing changes and the flags ar
   sandbox.commit_all();
   const auto result = sandbox.vault({"recall", "maintain"});
   CHECK(result.code == 1);
-  CHECK(contains(result.out, "recall-maintain — 1 candidates\n"));
+  CHECK(contains(result.out, "recall-maintain — 1 candidate\n"));
   CHECK(contains(result.err, "--decide ID=ACTION[:days]"));
   CHECK(contains(result.err, "--apply-all"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
@@ -478,4 +479,25 @@ TEST_CASE("an ignored metadata file is written but kept out of the commit",
         "memory/registers/tech-stack.md\n");
   CHECK(contains(sandbox.read("memory/.recall/metadata.json"), "\"status\": \"archived\""));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("--decide takes a candidate's list number as well as its id", "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  // Without a budget the one candidate is superseded ^tr00000000aa, listed as 1.
+  const auto listed = sandbox.vault({"recall", "maintain"});
+  CHECK(contains(listed.out,
+                 "1. [registers/tech-stack.md] status: superseded\n"
+                 "   \"Using Node 16 in production\" ^tr00000000aa\n"));
+  const auto out_of_range = sandbox.vault({"recall", "maintain", "--decide", "2=keep"});
+  CHECK(out_of_range.code == 129);
+  CHECK(contains(out_of_range.err, "--decide '2=keep': this run lists candidates 1 to 1"));
+  const auto by_number = sandbox.vault({"recall", "maintain", "--decide", "1=keep", "--no-commit"});
+  INFO(by_number.err);
+  CHECK(by_number.code == 0);
+  CHECK(contains(sandbox.read("memory/.recall/metadata.json"),
+                 "  \"tr00000000aa\": {\n"
+                 "    \"created_at\": \"2026-01-01T00:00:00Z\",\n"
+                 "    \"last_reviewed_at\": \"2026-11-30T12:00:00Z\",\n"));
 }

@@ -303,17 +303,17 @@ TEST_CASE("the candidate layout follows the original text", "[recall][maintain][
         "Pressure candidates (need to free 7 words):\n"
         "\n"
         "1. [CLAUDE.local.md] 3 words, last reviewed: never (scored as 365 days)\n"
-        "   \"Deploy to us-east-1\"\n"
+        "   \"Deploy to us-east-1\" ^tr0000000002\n"
         "   → [k]eep / [p]in / [s]nooze / [d]emote / [a]rchive / [m]ark superseded\n"
         "\n"
         "2. [CLAUDE.local.md] 5 words, last reviewed 45 days ago\n"
-        "   \"Dave prefers concise error messages\"\n"
+        "   \"Dave prefers concise error messages\" ^tr8f2a1c3d7e\n"
         "   → [k]eep / [p]in / [s]nooze / [d]emote / [a]rchive / [m]ark superseded\n"
         "\n"
         "Superseded cleanup:\n"
         "\n"
         "3. [registers/tech-stack.md] status: superseded\n"
-        "   \"Using Node 16 in production\"\n"
+        "   \"Using Node 16 in production\" ^tra4b2c1d9e0\n"
         "   → [a]rchive (recommended) / [k]eep\n");
   CHECK(
       gv::recall::analysis_json(analysis).dump() ==
@@ -336,15 +336,15 @@ TEST_CASE("the all-clear block, and superseded cleanup under budget",
       {parse("CLAUDE.local.md", "- a b c ^tr0000000001\n")},
       R"({"tr0000000001": {"pinned": false, "snoozed_until": null, "status": "superseded"}})");
   CHECK(gv::recall::render_presentation(gv::recall::analyze(superseded)) ==
-        "recall-maintain — 1 candidates\n"
-        "━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n"
+        "recall-maintain — 1 candidate\n"
+        "━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n"
         "\n"
         "Working memory: 3 words (target: 1500) - under budget\n"
         "\n"
         "Superseded cleanup:\n"
         "\n"
         "1. [CLAUDE.local.md] status: superseded\n"
-        "   \"a b c\"\n"
+        "   \"a b c\" ^tr0000000001\n"
         "   → [a]rchive (recommended) / [k]eep\n");
 }
 
