@@ -481,7 +481,8 @@ TEST_CASE("an ignored metadata file is written but kept out of the commit",
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
-TEST_CASE("--decide takes a candidate's list number as well as its id", "[e2e][recall][maintain]") {
+TEST_CASE("recall maintain --decide takes a candidate's list number as well as its id",
+          "[e2e][recall][maintain]") {
   Sandbox sandbox;
   write_vault(sandbox);
   sandbox.commit_all();
