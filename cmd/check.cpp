@@ -88,7 +88,7 @@ int run_check(const CheckOptions& check, Session& session) {
 
   std::vector<Finding> findings;
   if (check.range || check.worktree) {
-    const hooks::SkipSpec skip = hooks::skip_from_environment();
+    const hooks::SkipSpec skip = hooks::skip_from_environment(&repo);
     std::fputs(hooks::skip_notice(skip).c_str(), stderr);
     if (check.range) {
       return run_range(repo, *check.range, skip.gate_options(), session.output());

@@ -9,7 +9,7 @@ namespace gv::hooks {
 
 CommitGate run_commit_gate(const git::Repo& repo) {
   CommitGate gate;
-  gate.skip = skip_from_environment();
+  gate.skip = skip_from_environment(&repo);
   if (gate.skip.all) {
     return gate;
   }

@@ -18,10 +18,10 @@ struct CommitGate {
   std::vector<Finding> findings;  // after skipping; empty when everything is skipped
 };
 
-// Reads GIT_VAULT_SKIP (skip_from_environment: an unknown check name throws gv::UsageError),
-// then runs the cached gate over `repo`'s index, which is GIT_INDEX_FILE when `repo` was opened
-// from the environment (`git commit -a` stages into a temporary index). With `all`, nothing is
-// read.
+// Reads GIT_VAULT_SKIP, else git config vault.skip (skip_from_environment: an unknown check name
+// throws gv::UsageError), then runs the cached gate over `repo`'s index, which is GIT_INDEX_FILE
+// when `repo` was opened from the environment (`git commit -a` stages into a temporary index). With
+// `all`, nothing is read.
 [[nodiscard]] CommitGate run_commit_gate(const git::Repo& repo);
 
 }  // namespace gv::hooks

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/gate/gate.hpp"
+#include "core/git/repo.hpp"
 
 namespace gv::hooks {
 
@@ -18,8 +19,10 @@ GateOptions SkipSpec::gate_options() const {
   return options;
 }
 
-SkipSpec parse_skip(std::string_view value, std::span<const GateCheck> checks) {
+SkipSpec parse_skip(std::string_view value, std::span<const GateCheck> checks,
+                    std::string_view source) {
   SkipSpec spec;
+  spec.source = source;
   std::size_t start = 0;
   while (start <= value.size()) {
     std::size_t end = value.find(',', start);
@@ -42,7 +45,7 @@ SkipSpec parse_skip(std::string_view value, std::span<const GateCheck> checks) {
           valid.push_back(check.name);
         }
         std::sort(valid.begin(), valid.end());
-        throw UsageError("GIT_VAULT_SKIP: unknown check '{}'; valid checks: {}, all", name,
+        throw UsageError("{}: unknown check '{}'; valid checks: {}, all", source, name,
                          fmt::join(valid, ", "));
       }
       spec.checks.emplace(name);
@@ -52,16 +55,23 @@ SkipSpec parse_skip(std::string_view value, std::span<const GateCheck> checks) {
   return spec;
 }
 
-SkipSpec skip_from_environment() {
-  const char* value = std::getenv("GIT_VAULT_SKIP");
-  return parse_skip(value != nullptr ? value : "");
+SkipSpec skip_from_environment(const git::Repo* repo) {
+  if (const char* value = std::getenv("GIT_VAULT_SKIP"); value != nullptr) {
+    return parse_skip(value);
+  }
+  if (repo != nullptr) {
+    if (const std::optional<std::string> value = repo->config_string("vault.skip")) {
+      return parse_skip(*value, builtin_gate_checks(), "vault.skip");
+    }
+  }
+  return parse_skip("");
 }
 
 std::string skip_notice(const SkipSpec& spec) {
   if (spec.all) {
-    return "git-vault: warning: GIT_VAULT_SKIP=all: every vault check skipped\n";
+    return fmt::format("git-vault: warning: {}=all: every vault check skipped\n", spec.source);
   }
-  if (spec.checks.empty()) {
+  if (spec.checks.empty() || spec.source != "GIT_VAULT_SKIP") {
     return {};
   }
   return fmt::format("git-vault: skipping {} (GIT_VAULT_SKIP)\n", fmt::join(spec.checks, ","));

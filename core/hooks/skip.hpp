@@ -10,7 +10,10 @@
 
 namespace gv {
 struct GateOptions;
-}
+namespace git {
+class Repo;
+}  // namespace git
+}  // namespace gv
 
 namespace gv::hooks {
 
@@ -20,6 +23,7 @@ namespace gv::hooks {
 struct SkipSpec {
   std::set<std::string> checks;
   bool all = false;
+  std::string source = "GIT_VAULT_SKIP";  // or "vault.skip", the git config key
 
   // The gate options that skip what this names.
   [[nodiscard]] GateOptions gate_options() const;
@@ -29,14 +33,17 @@ struct SkipSpec {
 // of `checks` (or `all`): anything else throws gv::UsageError naming the valid checks, since a
 // misspelt skip would otherwise silently skip nothing.
 [[nodiscard]] SkipSpec parse_skip(std::string_view value,
-                                  std::span<const GateCheck> checks = builtin_gate_checks());
+                                  std::span<const GateCheck> checks = builtin_gate_checks(),
+                                  std::string_view source = "GIT_VAULT_SKIP");
 
-// parse_skip of GIT_VAULT_SKIP (unset: nothing skipped).
-[[nodiscard]] SkipSpec skip_from_environment();
+// parse_skip of GIT_VAULT_SKIP when it is set (for one command), else of git config
+// `vault.skip` (set once, for every commit) read from `repo` when given; nothing otherwise.
+[[nodiscard]] SkipSpec skip_from_environment(const git::Repo* repo = nullptr);
 
 // What is being skipped, as lines for stderr (empty when nothing is):
 //   git-vault: warning: GIT_VAULT_SKIP=all: every vault check skipped
 //   git-vault: skipping schema,stale-index (GIT_VAULT_SKIP)
+// A skip from vault.skip is the user's standing choice: only `all` is announced.
 [[nodiscard]] std::string skip_notice(const SkipSpec& spec);
 
 }  // namespace gv::hooks

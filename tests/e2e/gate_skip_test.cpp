@@ -153,3 +153,37 @@ TEST_CASE("check --json parses when a finding holds bytes that are not UTF-8", "
   CHECK(range.code == 0);
   CHECK(json::parse(range.out)["findings"].size() == 2);
 }
+
+TEST_CASE("git config vault.skip skips checks on every commit; GIT_VAULT_SKIP overrides it",
+          "[e2e][gate][skip]") {
+  Sandbox sandbox;
+  blocked_commit(sandbox);
+  REQUIRE(sandbox.git({"config", "vault.skip", "missing-id"}).code == 0);
+  const Result staged = sandbox.vault({"check", "--staged"});
+  INFO(staged.out << staged.err);
+  CHECK(staged.code == 0);
+  CHECK(staged.err.empty());  // a standing choice is not announced on every commit
+  const Result commit = sandbox.git({"commit", "-qm", "skipped by config"});
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+
+  sandbox.write("CLAUDE.local.md", "# Working\n- Prefers tabs ^tr0000000001\n- Also untagged\n");
+  REQUIRE(sandbox.git({"add", "CLAUDE.local.md"}).code == 0);
+  sandbox.set_env("GIT_VAULT_SKIP", "schema");  // the environment wins for this command
+  CHECK(sandbox.vault({"check", "--staged"}).code == 1);
+
+  sandbox.set_env("GIT_VAULT_SKIP", "");
+  REQUIRE(sandbox.git({"config", "vault.skip", "missing-idd"}).code == 0);
+  sandbox.set_env("GIT_VAULT_SKIP", "missing-id");
+  CHECK(sandbox.vault({"check", "--staged"}).code == 0);
+}
+
+TEST_CASE("a misspelt name in vault.skip is an error that names the key", "[e2e][gate][skip]") {
+  Sandbox sandbox;
+  blocked_commit(sandbox);
+  REQUIRE(sandbox.git({"config", "vault.skip", "missing-idd"}).code == 0);
+  const Result result = sandbox.vault({"check", "--staged"});
+  CHECK(result.code == 129);
+  CHECK(contains(result.err,
+                 "vault.skip: unknown check 'missing-idd'; " + std::string(k_valid_checks)));
+}
