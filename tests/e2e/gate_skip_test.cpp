@@ -172,7 +172,7 @@ TEST_CASE("git config vault.skip skips checks on every commit; GIT_VAULT_SKIP ov
   sandbox.set_env("GIT_VAULT_SKIP", "schema");  // the environment wins for this command
   CHECK(sandbox.vault({"check", "--staged"}).code == 1);
 
-  sandbox.set_env("GIT_VAULT_SKIP", "");
+  // Even a broken vault.skip is not read while the environment names the checks.
   REQUIRE(sandbox.git({"config", "vault.skip", "missing-idd"}).code == 0);
   sandbox.set_env("GIT_VAULT_SKIP", "missing-id");
   CHECK(sandbox.vault({"check", "--staged"}).code == 0);
