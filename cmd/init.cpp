@@ -1,6 +1,4 @@
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -17,6 +15,7 @@
 #include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
 #include "core/session/session.hpp"
+#include "core/setup/gitignore.hpp"
 #include "core/setup/scaffold.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
@@ -37,31 +36,6 @@ struct Options {
   ci::GithubWorkflowOptions workflow;
 };
 
-// Creates `path` with `bytes` only if nothing is there: O_EXCL makes "never rewrite an
-// existing file" hold even against a file created a moment ago.
-bool create_new(const std::filesystem::path& path, const std::string& bytes) {
-  std::filesystem::create_directories(path.parent_path());
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == EEXIST) {
-      return false;
-    }
-    throw Error("{}: cannot create: {}", path.string(), std::strerror(errno));
-  }
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      ::close(fd);
-      std::filesystem::remove(path);
-      throw Error("{}: cannot write: {}", path.string(), std::strerror(errno));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  return true;
-}
-
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
   const OutputSettings& output = session.output();
@@ -79,8 +53,21 @@ int run(const Options& options, Session& session) {
   }
   std::vector<std::string> created;
   for (const ScaffoldFile& file : files) {
-    if (create_new(repo.workdir() / file.path, file.bytes)) {
+    if (util::create_file_exclusive(repo.workdir() / file.path, file.bytes)) {
       created.push_back(file.path);
+    }
+  }
+  std::string ignore_line;
+  if (options.recall) {
+    switch (ignore_unless_tracked(repo, "CLAUDE.local.md")) {
+      case IgnoreOutcome::added:
+        ignore_line = "added CLAUDE.local.md to .gitignore (private working memory)";
+        break;
+      case IgnoreOutcome::tracked:
+        ignore_line = "CLAUDE.local.md is tracked: not added to .gitignore";
+        break;
+      case IgnoreOutcome::already_ignored:
+        break;
     }
   }
   if (options.mcp && agent::configure_mcp(repo.workdir())) {
@@ -100,6 +87,9 @@ int run(const Options& options, Session& session) {
                        ? fmt::format("created {} ({})", path,
                                      util::plural(existing.memories.size(), "memory", "memories"))
                        : fmt::format("created {}", path));
+  }
+  if (!ignore_line.empty()) {
+    done.push_back(ignore_line);
   }
   std::set<std::string> unreadable;
   for (const Finding& finding : existing.findings) {

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include "core/error.hpp"
 
@@ -118,6 +119,29 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view bytes
   if (dir_fd.get() >= 0) {
     ::fsync(dir_fd.get());
   }
+}
+
+bool create_file_exclusive(const std::filesystem::path& path, std::string_view bytes) {
+  std::filesystem::create_directories(path.parent_path());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) {
+      return false;
+    }
+    throw Error("{}: cannot create: {}", path.string(), std::strerror(errno));
+  }
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      ::close(fd);
+      std::filesystem::remove(path);
+      throw Error("{}: cannot write: {}", path.string(), std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return true;
 }
 
 }  // namespace gv::util

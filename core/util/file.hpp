@@ -22,4 +22,9 @@ namespace gv::util {
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes,
                        bool executable = false);
 
+// Creates `path` (and its parent folders) holding `bytes` only when nothing is there, and says
+// whether it did: O_EXCL makes "never rewrite an existing file" hold even against a file created
+// a moment ago. A failed write removes the half-written file. Throws gv::Error naming `path`.
+bool create_file_exclusive(const std::filesystem::path& path, std::string_view bytes);
+
 }  // namespace gv::util

@@ -140,6 +140,8 @@ TEST_CASE("the pre-commit framework hook runs the staged gate", "[ci]") {
   REQUIRE(sandbox.vault({"init", "--recall", "--no-hooks"}).code == 0);
   gv::test::write_scored_vault(sandbox);
   sandbox.write("CLAUDE.local.md", sandbox.read("CLAUDE.local.md") + "- tagged ^tr00000000aa\n");
+  // init --recall ignores the private working memory; this project shares it.
+  REQUIRE(sandbox.git({"add", "-f", "CLAUDE.local.md"}).code == 0);
   REQUIRE(sandbox.git({"add", "-A"}).code == 0);
   const Result clean = sandbox.sh(entry);
   INFO(clean.out << clean.err);

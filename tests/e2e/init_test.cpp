@@ -128,3 +128,25 @@ TEST_CASE("init --mcp writes .mcp.json for Claude Code and merges with an existi
   CHECK_THAT(refused.err, Catch::Contains(".mcp.json: not a JSON object"));
   CHECK(broken.read(".mcp.json") == "{not json");
 }
+
+TEST_CASE("init --recall ignores CLAUDE.local.md unless the repository tracks it", "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".gitignore", "build/");  // no final newline: the line is added after one
+  const auto result = sandbox.vault({"init", "--recall"});
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out,
+             Catch::Contains("added CLAUDE.local.md to .gitignore (private working memory)"));
+  CHECK(sandbox.read(".gitignore") == "build/\nCLAUDE.local.md\n");
+  CHECK(sandbox.git({"check-ignore", "-q", "CLAUDE.local.md"}).code == 0);
+  // Run again: already ignored, nothing added.
+  REQUIRE(sandbox.vault({"init", "--recall"}).code == 0);
+  CHECK(sandbox.read(".gitignore") == "build/\nCLAUDE.local.md\n");
+
+  Sandbox shared;
+  shared.write("CLAUDE.local.md", "# Working\n");
+  shared.commit_all("a shared working memory");
+  const auto kept = shared.vault({"init", "--recall"});
+  REQUIRE(kept.code == 0);
+  CHECK_THAT(kept.out, Catch::Contains("CLAUDE.local.md is tracked: not added to .gitignore"));
+  CHECK(!shared.exists(".gitignore"));
+}
