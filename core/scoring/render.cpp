@@ -415,6 +415,32 @@ std::string render_json(const Report& report) {
     }
     out += "  ]";
   }
+  // Keys in the order nlohmann::json sorts them, as report_json prints.
+  out += ",\n  \"unreadable\": ";
+  if (report.unreadable.empty()) {
+    out += "[]";
+  } else {
+    out += "[\n";
+    for (std::size_t i = 0; i < report.unreadable.size(); ++i) {
+      const UnreadableRow& row = report.unreadable[i];
+      out += "    {\n      \"fix\": ";
+      put_value(out, row.fix);
+      out += ",\n      \"id\": ";
+      put_value(out, row.id);
+      out += ",\n      \"line\": ";
+      if (row.line) {
+        put_value(out, *row.line);
+      } else {
+        out += "null";
+      }
+      out += ",\n      \"message\": ";
+      put_value(out, row.message);
+      out += ",\n      \"path\": ";
+      put_value(out, row.path);
+      out += i + 1 < report.unreadable.size() ? "\n    },\n" : "\n    }\n";
+    }
+    out += "  ]";
+  }
   out += "\n}";
   return out;
 }

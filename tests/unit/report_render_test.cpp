@@ -291,6 +291,12 @@ TEST_CASE("the JSON report is streamed byte for byte as the document prints", "[
     const auto report = scoring::build_report(memories, k_today);
     CHECK(scoring::render_json(report) == scoring::report_json(report).dump(2));
   }
+  auto unreadable = scoring::build_report(small_vault(), k_today);
+  unreadable.unreadable.push_back({".memory/10-Memories/MEM-a.md", "MEM-a", 3, "bad \"yaml\"",
+                                   "end the value on line 3 with \""});
+  unreadable.unreadable.push_back(
+      {".memory/10-Memories/MEM-b.md", "MEM-b", std::nullopt, "no frontmatter", ""});
+  CHECK(scoring::render_json(unreadable) == scoring::report_json(unreadable).dump(2));
 }
 
 TEST_CASE("each report list stops at the limit and counts the rest", "[report][render]") {
