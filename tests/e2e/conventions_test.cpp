@@ -44,7 +44,7 @@ TEST_CASE("git vault alone lists the commands, one line each", "[e2e][convention
     CHECK(result.code == 0);
     CHECK(result.err.empty());
     CHECK(contains(result.out, "\n   distill     Health report, or one maintenance action"));
-    CHECK(contains(result.out, "\n   search      Find memories\n"));
+    CHECK(contains(result.out, "\n   search      Find memories and working-memory entries\n"));
     CHECK(!contains(result.out, "merge-driver"));  // plumbing stays out of the list
     CHECK(count_lines(result.out) < 30);
   }
