@@ -18,6 +18,7 @@
 #include "core/setup/gitignore.hpp"
 #include "core/setup/scaffold.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"

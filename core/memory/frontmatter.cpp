@@ -197,7 +197,7 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
       return YAML::Node(YAML::NodeType::Map);
     }
     if (!root.IsMap()) {
-      return FrontmatterError{split.first_block_line, "frontmatter is not a mapping of fields"};
+      return FrontmatterError{split.first_block_line, "frontmatter is not a mapping of fields", ""};
     }
     return root;
   } catch (const YAML::Exception& e) {
@@ -216,10 +216,10 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
     const int line =
         e.mark.is_null() ? split.first_block_line : split.first_block_line + e.mark.line;
     return FrontmatterError{std::min(line, std::max(split.closing_line, split.first_block_line)),
-                            "frontmatter is not valid yaml: " + e.msg};
+                            "frontmatter is not valid yaml: " + e.msg, ""};
   } catch (const std::exception& e) {
     return FrontmatterError{split.first_block_line,
-                            std::string("frontmatter could not be read: ") + e.what()};
+                            std::string("frontmatter could not be read: ") + e.what(), ""};
   }
 }
 
