@@ -164,6 +164,9 @@ std::optional<std::pair<int, char>> find_unclosed_quote(std::string_view block) 
       if (!value.empty() && (value[0] == '"' || value[0] == '\'')) {
         const char quote = value[0];
         bool closed = false;
+        // The value runs from its opening quote to the block's end: a quote closed on a later
+        // line is a legal multi-line value, not this mistake.
+        value = block.substr(static_cast<std::size_t>(value.data() - block.data()));
         for (std::size_t i = 1; i < value.size(); ++i) {
           if (quote == '"' && value[i] == '\\') {
             ++i;
@@ -189,6 +192,19 @@ std::optional<std::pair<int, char>> find_unclosed_quote(std::string_view block) 
 
 }  // namespace
 
+std::optional<FrontmatterError> unclosed_quote_error(std::string_view block, int first_block_line) {
+  const auto unclosed = find_unclosed_quote(block);
+  if (!unclosed) {
+    return std::nullopt;
+  }
+  const int line = first_block_line + unclosed->first;
+  return FrontmatterError{
+      line,
+      fmt::format("frontmatter is not valid yaml: the {} quote opened on this line is never closed",
+                  unclosed->second == '"' ? "double" : "single"),
+      fmt::format("end the value on line {} with {}", line, unclosed->second)};
+}
+
 std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view bytes,
                                                             const FrontmatterSplit& split) {
   try {
@@ -203,14 +219,8 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
   } catch (const YAML::Exception& e) {
     // yaml-cpp reads an unclosed quote to the end of the block and blames the end; the user
     // needs the line where the quote opened.
-    if (auto unclosed = find_unclosed_quote(split.block(bytes))) {
-      const int line = split.first_block_line + unclosed->first;
-      return FrontmatterError{
-          line,
-          fmt::format("frontmatter is not valid yaml: the {} quote opened on this line is "
-                      "never closed",
-                      unclosed->second == '"' ? "double" : "single"),
-          fmt::format("end the value on line {} with {}", line, unclosed->second)};
+    if (auto unclosed = unclosed_quote_error(split.block(bytes), split.first_block_line)) {
+      return *std::move(unclosed);
     }
     // Mark lines are 0-based within the block; a null mark (-1) blames the block's start.
     const int line =

@@ -66,6 +66,13 @@ struct FrontmatterError {
   std::string fix;      // the edit that repairs it, when one is known
 };
 
+// A quoted value whose quote never closes in `block` (the frontmatter block, its first line at
+// file line `first_block_line`): yaml-cpp reads the rest of the block as that value, so the
+// fields after it silently vanish, or fails and blames the block's end. The error names the
+// line where the quote opens and the edit that closes it.
+[[nodiscard]] std::optional<FrontmatterError> unclosed_quote_error(std::string_view block,
+                                                                   int first_block_line);
+
 // Runs only the block through yaml-cpp. A null document (empty block) becomes an empty map.
 // Syntax errors come back with the file line yaml-cpp pointed at; a document that is not a
 // mapping is an error too. Never throws.

@@ -273,6 +273,13 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
     return result;
   }
 
+  if (auto unclosed = unclosed_quote_error(block, split.first_block_line)) {
+    checker.add(Severity::error, unclosed->line, std::move(unclosed->message));
+    result.findings = checker.take();
+    result.findings.back().fix = std::move(unclosed->fix);
+    return result;
+  }
+
   // The fast scanner reads the flat shapes vaults are written in; yaml-cpp reads the rest.
   // Debug builds run both on every flat block and stop on any difference, so every test that
   // writes a memory also checks the scanner.

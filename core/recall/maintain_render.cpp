@@ -30,7 +30,8 @@ std::string render_candidate(std::size_t number, const Candidate& candidate) {
   const std::string indent(prefix.size(), ' ');
   std::string out;
   if (candidate.kind == CandidateKind::pressure) {
-    out += fmt::format("{}[{}] {} words, {}\n", prefix, candidate.display_path, candidate.words,
+    out += fmt::format("{}[{}] {}, {}\n", prefix, candidate.display_path,
+                       util::plural(static_cast<std::size_t>(candidate.words), "word", "words"),
                        review_age(candidate));
   } else {
     out += fmt::format("{}[{}] status: superseded\n", prefix, candidate.display_path);

@@ -63,6 +63,8 @@ void start_repository(Sandbox& sandbox) {
                       "https://example.org/git-vault.git"})
               .code == 0);
   sandbox.write(".git/info/exclude", ".home/\nsummary.md\n");
+  // init --recall ignores the private working memory; this project shares it.
+  REQUIRE(sandbox.git({"add", "-f", "CLAUDE.local.md"}).code == 0);
   gv::test::write_scored_vault(sandbox);
   REQUIRE(sandbox.git({"checkout", "-q", "-b", "feature"}).code == 0);
 }

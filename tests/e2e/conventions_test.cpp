@@ -175,6 +175,7 @@ TEST_CASE("severities are coloured on a terminal unless NO_COLOR or color.ui say
           "[e2e][conventions]") {
   Sandbox sandbox;
   sandbox.write("CLAUDE.local.md", "# Working\n- Untagged note\n");
+  sandbox.set_env("NO_COLOR", "");  // the sandbox sets it; empty counts as unset
   const std::string red_error = "\x1b[1;31merror\x1b[m";
   CHECK(contains(sandbox.vault_tty({"--no-pager", "check", "--worktree"}, "").out, red_error));
   CHECK(!contains(sandbox.vault({"check", "--worktree"}).out, red_error));  // a pipe

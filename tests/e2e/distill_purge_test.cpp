@@ -98,8 +98,8 @@ TEST_CASE("purge --dry-run text shows the candidates with score and category", "
   // MEM-gamma is only 0.55 (not a report purge candidate) but never retrieved: the OR rule.
   CHECK(result.out ==
         "[DRY RUN] Would tombstone 2 memories:\n"
-        "  - MEM-delta (score: 0.80, category: PATTERN)\n"
-        "  - MEM-gamma (score: 0.55, category: PATTERN)\n"
+        "  - MEM-delta (score: 0.80, category: PATTERN): never retrieved, staleness 1.00 > 0.80\n"
+        "  - MEM-gamma (score: 0.55, category: PATTERN): never retrieved, staleness 1.00 > 0.80\n"
         "\nNo changes made.\n");
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }

@@ -231,5 +231,5 @@ TEST_CASE("the health report cuts each list at --limit and --json keeps every en
   const auto all = sandbox.vault({"distill"});  // not a terminal: every row
   CHECK_THAT(all.out, Catch::Contains("- MEM-old-39 (score: "));
   const auto document = json::parse(sandbox.vault({"--json", "--limit", "5", "distill"}).out);
-  CHECK(document["candidates"]["purge"].size() == 40);
+  CHECK(document["candidates"]["review"].size() == 40);
 }

@@ -111,7 +111,7 @@ TEST_CASE("index says what it wrote, or that nothing needed writing", "[index][c
   REQUIRE(wrote.code == 0);
   CHECK_THAT(wrote.err, Catch::Contains("wrote 3 files: .memory/10-Memories/README.md, "
                                         ".memory/20-Indices/index.md, .memory/memory-index.json; "
-                                        "stage them with `git add .memory`"));
+                                        "stage them with `git add .memory/`"));
   sandbox.write(".memory/10-Memories/MEM-other.md",
                 gv::test::memory_file("Other", "2026-11-29", "o", 0, "null"));
   CHECK(sandbox.vault({"-q", "index"}).err.empty());

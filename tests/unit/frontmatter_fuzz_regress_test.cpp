@@ -44,7 +44,7 @@ TEST_CASE("a field is never appended after a value that does not end", "[frontma
 TEST_CASE("an unclosed quote is reported on the line it opens, with the edit that closes it",
           "[frontmatter]") {
   const std::string bytes =
-      "---\ntitle: \"Retry\ncreated: 2026-03-01\nsummary: \"fine\"\n---\n\n# Retry\n";
+      "---\ntitle: \"Retry\ncreated: 2026-03-01\nsummary: fine\n---\n\n# Retry\n";
   const gv::ParsedMemory parsed =
       gv::parse_memory(".memory/10-Memories/MEM-retry.md", bytes, std::string(40, '0'));
   REQUIRE(!parsed.findings.empty());

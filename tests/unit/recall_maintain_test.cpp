@@ -278,8 +278,8 @@ TEST_CASE("a 10,000-word entry is selected alone and shown unwrapped",
                   record("2026-11-30T12:00:00Z")));
   const Analysis analysis = gv::recall::analyze(input);
   CHECK(ids_of(analysis.pressure) == std::vector<std::string>{"tr0000000002"});
-  CHECK(gv::recall::render_presentation(analysis).find("\n   \"" + long_text + "\"\n") !=
-        std::string::npos);
+  CHECK(gv::recall::render_presentation(analysis).find("\n   \"" + long_text +
+                                                       "\" ^tr0000000002\n") != std::string::npos);
 }
 
 TEST_CASE("the candidate layout follows the original text", "[recall][maintain][render]") {
@@ -369,8 +369,8 @@ TEST_CASE("numbering continues past nine with a wider indent", "[recall][maintai
   const Analysis analysis =
       gv::recall::analyze(make_input({parse("CLAUDE.local.md", working)}, "{}", 0));
   CHECK(gv::recall::render_presentation(analysis).find(
-            "\n10. [CLAUDE.local.md] 1 words, last reviewed 0 days ago\n"
-            "    \"e9\"\n"
+            "\n10. [CLAUDE.local.md] 1 word, last reviewed 0 days ago\n"
+            "    \"e9\" ^tr0000000009\n"
             "    → [k]eep") != std::string::npos);
 }
 

@@ -108,11 +108,11 @@ const char* const k_expected_report = R"(## Memory Vault Health Report
 - MEM-http-cache (score: 0.80)
 
 #### Merge Candidates (duplicate > 0.6)
-- MEM-http-cache (score: 0.80)
-- MEM-http-retry (score: 0.35)
+- MEM-http-cache (duplicate: 1.00, score: 0.80)
+- MEM-http-retry (duplicate: 0.67, score: 0.35)
 
 #### Compress Candidates (size > 0.5)
-- MEM-http-retry (score: 0.35)
+- MEM-http-retry (size: 0.67, score: 0.35)
 
 #### Review Candidates (score 0.3-0.7)
 - MEM-http-retry (score: 0.35)
