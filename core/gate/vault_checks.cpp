@@ -230,7 +230,9 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
       finding.line = link_line(*bytes, target);
       finding.id = std::string(memory.id);
       finding.message = std::move(message);
-      finding.fix = "edit or remove the link by hand";
+      finding.fix = fmt::format(
+          "point [[{}]] at an active memory (`git vault search` finds one) or delete the link",
+          target);
       findings.push_back(std::move(finding));
     }
   }

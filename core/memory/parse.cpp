@@ -45,7 +45,8 @@ class Checker {
   Checker(std::string_view path, std::string id, const FrontmatterSplit* split)
       : m_path(path), m_id(std::move(id)), m_split(split) {}
 
-  void add(Severity severity, std::optional<int> line, std::string message) {
+  // `fix` is the edit that repairs it, said as something to do (every finding names one).
+  void add(Severity severity, std::optional<int> line, std::string message, std::string fix = {}) {
     Finding finding;
     finding.check = "schema";
     finding.severity = severity;
@@ -53,10 +54,11 @@ class Checker {
     finding.line = line;
     finding.id = m_id;
     finding.message = std::move(message);
+    finding.fix = std::move(fix);
     m_findings.push_back(std::move(finding));
   }
-  void error_at(std::string_view key, std::string message) {
-    add(Severity::error, line_of(key), std::move(message));
+  void error_at(std::string_view key, std::string message, std::string fix = {}) {
+    add(Severity::error, line_of(key), std::move(message), std::move(fix));
   }
   void warning_at(std::string_view key, std::string message) {
     add(Severity::warning, line_of(key), std::move(message));
@@ -90,7 +92,8 @@ std::string string_field(const FlatFrontmatter& root, const char* key, Checker& 
     return {};
   }
   if (node->kind != FlatValue::Kind::scalar) {
-    checker.error_at(key, fmt::format("{} must be a string", key));
+    checker.error_at(key, fmt::format("{} must be a string", key),
+                     fmt::format("quote the value: {}: \"...\"", key));
     return {};
   }
   return scalar_value(*node);
@@ -102,13 +105,15 @@ std::optional<Date> date_field(const FlatFrontmatter& root, const char* key, Che
     return std::nullopt;
   }
   if (node->kind != FlatValue::Kind::scalar) {
-    checker.error_at(key, fmt::format("{} must be a date (YYYY-MM-DD)", key));
+    checker.error_at(key, fmt::format("{} must be a date (YYYY-MM-DD)", key),
+                     fmt::format("write it as {}: 2026-01-31 (year-month-day)", key));
     return std::nullopt;
   }
   const std::string text = trimmed(node->text);
   auto date = parse_date(text);
   if (!date) {
-    checker.error_at(key, fmt::format("{} '{}' is not a valid date (YYYY-MM-DD)", key, text));
+    checker.error_at(key, fmt::format("{} '{}' is not a valid date (YYYY-MM-DD)", key, text),
+                     fmt::format("write it as {}: 2026-01-31 (year-month-day)", key));
   }
   return date;
 }
@@ -133,7 +138,8 @@ std::vector<std::string> list_field(const FlatFrontmatter& root, const char* key
     return items;
   }
   if (node->kind != FlatValue::Kind::sequence) {
-    checker.error_at(key, fmt::format("{} must be a list of strings", key));
+    checker.error_at(key, fmt::format("{} must be a list of strings", key),
+                     fmt::format("write it as a list: {}: [first, second]", key));
     return items;
   }
   bool reported = false;
@@ -143,7 +149,8 @@ std::vector<std::string> list_field(const FlatFrontmatter& root, const char* key
     }
     if (item.kind != FlatItem::Kind::scalar) {
       if (!reported) {
-        checker.error_at(key, fmt::format("{} must hold only strings", key));
+        checker.error_at(key, fmt::format("{} must hold only strings", key),
+                         fmt::format("make each item of {} a plain word or a quoted string", key));
         reported = true;
       }
       continue;
@@ -167,11 +174,13 @@ std::int64_t count_field(const FlatFrontmatter& root, const char* key, Checker& 
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) {
-    checker.error_at(key, fmt::format("{} '{}' is not a whole number", key, text));
+    checker.error_at(key, fmt::format("{} '{}' is not a whole number", key, text),
+                     fmt::format("write it as a whole number: {}: 0", key));
     return 0;
   }
   if (value < 0) {
-    checker.error_at(key, fmt::format("{} must not be negative (found {})", key, value));
+    checker.error_at(key, fmt::format("{} must not be negative (found {})", key, value),
+                     fmt::format("write it as 0 or more: {}: 0", key));
     return 0;
   }
   return value;
@@ -180,17 +189,20 @@ std::int64_t count_field(const FlatFrontmatter& root, const char* key, Checker& 
 void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memory, bool& usable) {
   const FlatValue* title = field(root, "title");
   if (title == nullptr) {
-    checker.error_at("title", "missing required field title");
+    checker.error_at("title", "missing required field title",
+                     "add a line title: \"...\" to the frontmatter");
     usable = false;
   } else if (title->kind != FlatValue::Kind::scalar || trimmed(title->text).empty()) {
-    checker.error_at("title", "title must be a non-empty string");
+    checker.error_at("title", "title must be a non-empty string",
+                     "write the memory's title after title:");
     usable = false;
   } else {
     memory.title = scalar_value(*title);
   }
 
   if (!field(root, "created")) {
-    checker.error_at("created", "missing required field created");
+    checker.error_at("created", "missing required field created",
+                     "add a line created: 2026-01-31 (the day it was written) to the frontmatter");
     usable = false;
   } else if (const auto created = date_field(root, "created", checker)) {
     memory.created = *created;
@@ -217,11 +229,13 @@ void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memo
     memory.tombstoned = true;
     memory.tombstoned_at = date_field(root, "tombstoned_at", checker);
     if (!field(root, "tombstoned_at")) {
-      checker.error_at("status", "a tombstoned memory needs tombstoned_at");
+      checker.error_at("status", "a tombstoned memory needs tombstoned_at",
+                       "add a line tombstoned_at: 2026-01-31, or set status: active");
     }
     memory.tombstone_reason = string_field(root, "tombstone_reason", checker);
   } else if (!status.empty() && status != "active") {
-    checker.error_at("status", fmt::format("status '{}' must be active or tombstoned", status));
+    checker.error_at("status", fmt::format("status '{}' must be active or tombstoned", status),
+                     "set status: active (or tombstoned)");
   }
 }
 
@@ -255,12 +269,15 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   Checker checker(path, id, &split);
   if (split.status == FrontmatterStatus::missing) {
     checker.add(Severity::error, 1,
-                "unreadable: no frontmatter: the file must start with a --- line");
+                "unreadable: no frontmatter: the file must start with a --- line",
+                "start the file with a frontmatter block: ---, title: \"...\", created: "
+                "2026-01-31, --- (.memory/30-Templates/memory-template.md has one)");
     result.findings = checker.take();
     return result;
   }
   if (split.status == FrontmatterStatus::unterminated) {
-    checker.add(Severity::error, 1, "frontmatter is not closed by a --- line");
+    checker.add(Severity::error, 1, "frontmatter is not closed by a --- line",
+                "add a --- line after the last frontmatter field");
     result.findings = checker.take();
     return result;
   }
@@ -312,7 +329,8 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   std::set<std::string_view> seen;
   for (const FrontmatterKey& key : split.keys) {
     if (!seen.insert(key.key).second) {
-      checker.add(Severity::error, key.first_line, fmt::format("field {} appears twice", key.key));
+      checker.add(Severity::error, key.first_line, fmt::format("field {} appears twice", key.key),
+                  fmt::format("delete one of the two {} lines", key.key));
     }
   }
 

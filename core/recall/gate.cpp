@@ -80,7 +80,10 @@ Finding malformed_id_finding(const ManagedFile& file, const Entry& entry, Severi
       "malformed id `{}`: an id is a space, `^tr` and 10 lowercase hex digits at the end of the "
       "line; {} never rewrites a malformed id",
       quote_text(entry.bad_token), k_init_ids_command);
-  finding.fix = "fix the id by hand, or delete it and run " + std::string{k_init_ids_command};
+  finding.fix =
+      "rewrite it as ` ^tr` and 10 lowercase hex digits at the line's end, or delete "
+      "it and run " +
+      std::string{k_init_ids_command};
   return finding;
 }
 

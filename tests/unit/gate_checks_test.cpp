@@ -93,7 +93,8 @@ TEST_CASE("schema errors carry the memory's path and line", "[gate]") {
   CHECK(findings[0].severity == Severity::error);
   CHECK(findings[0].path == ".memory/10-Memories/MEM-gamma.md");
   CHECK(findings[0].line.has_value());
-  CHECK(findings[0].fix == "edit the frontmatter by hand");
+  CHECK(findings[0].fix ==
+        "add a line created: 2026-01-31 (the day it was written) to the frontmatter");
 }
 
 TEST_CASE("memory ids that differ only in case collide", "[gate]") {

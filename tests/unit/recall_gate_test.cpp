@@ -45,7 +45,7 @@ TEST_CASE("an untagged entry is a missing-id error naming init-ids", "[recall][g
   CHECK(findings[0].fix == "git vault recall init-ids");
 }
 
-TEST_CASE("a malformed id is an error that must be fixed by hand", "[recall][gate]") {
+TEST_CASE("a malformed id is an error whose fix says what an id looks like", "[recall][gate]") {
   const std::vector<ParsedFile> files{
       parse("memory/registers/decisions.md", "- a ^tr-3b9de8d046\n")};
   const auto findings = gv::recall::id_findings(files);
@@ -56,7 +56,7 @@ TEST_CASE("a malformed id is an error that must be fixed by hand", "[recall][gat
   CHECK(findings[0].line == 1);
   CHECK(findings[0].message.find("`^tr-3b9de8d046`") != std::string::npos);
   CHECK(findings[0].message.find("never rewrites") != std::string::npos);
-  CHECK(findings[0].fix.find("by hand") != std::string::npos);
+  CHECK(findings[0].fix.find("10 lowercase hex digits") != std::string::npos);
 }
 
 TEST_CASE("each extra occurrence of an id is a duplicate-id finding listing every location",

@@ -8,7 +8,9 @@ std::vector<Finding> schema(GateInput& input) {
   std::vector<Finding> findings = input.vault().parse_findings;
   for (Finding& finding : findings) {
     if (finding.fix.empty()) {
-      finding.fix = "edit the frontmatter by hand";
+      finding.fix =
+          "correct the frontmatter on that line (.memory/30-Templates/memory-template.md "
+          "shows every field)";
     }
   }
   return findings;
