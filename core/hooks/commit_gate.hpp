@@ -21,7 +21,9 @@ struct CommitGate {
 // Reads GIT_VAULT_SKIP, else git config vault.skip (skip_from_environment: an unknown check name
 // throws gv::UsageError), then runs the cached gate over `repo`'s index, which is GIT_INDEX_FILE
 // when `repo` was opened from the environment (`git commit -a` stages into a temporary index). With
-// `all`, nothing is read.
+// `all`, nothing is read. Errors block wherever they are; warnings are kept only for files the
+// commit changes (index differs from HEAD), so an unrelated commit is not told about the whole
+// vault's warnings every time (`check --worktree` lists them all).
 [[nodiscard]] CommitGate run_commit_gate(const git::Repo& repo);
 
 }  // namespace gv::hooks

@@ -346,3 +346,33 @@ TEST_CASE("check groups the findings of one check and cuts each list at --limit"
   const Result document = sandbox.vault({"--json", "--limit", "5", "check", "--worktree"});
   CHECK(json::parse(document.out)["findings"].size() > k_added);
 }
+
+TEST_CASE("a commit hears about warnings only in the files it changes", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-gamma.md",
+                gv::test::memory_file("Gamma", "2026-05-01", "z", 0, "null", {}, 10, "python/x") +
+                    "\nSee [[MEM-nowhere]].\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("a dangling link");
+
+  // An unrelated commit: the link's warning is not repeated to it.
+  sandbox.write("notes.txt", "unrelated\n");
+  sandbox.git({"add", "notes.txt"});
+  const Result unrelated = sandbox.vault({"check", "--staged"});
+  CHECK(unrelated.code == 0);
+  CHECK(unrelated.out.empty());
+  CHECK(unrelated.err.empty());
+  // --worktree still lists every warning of the vault.
+  CHECK_THAT(sandbox.vault({"check", "--worktree"}).out,
+             Catch::Contains("warning: link [[MEM-nowhere]] names no memory"));
+
+  // A commit that changes that memory hears about it.
+  sandbox.write(".memory/10-Memories/MEM-gamma.md",
+                gv::test::memory_file("Gamma", "2026-05-01", "z", 0, "null", {}, 10, "python/x") +
+                    "\nSee [[MEM-nowhere]] again.\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.git({"add", "-A"});
+  CHECK_THAT(sandbox.vault({"check", "--staged"}).out,
+             Catch::Contains("warning: link [[MEM-nowhere]] names no memory"));
+}
