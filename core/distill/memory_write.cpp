@@ -13,29 +13,13 @@
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
+#include "core/memory/stop_words.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
 namespace {
-
-// The stop words of the original auto-retrieval (distill.md §4.7), sorted for binary search.
-constexpr std::array<std::string_view, 90> k_stop_words{
-    "a",       "about", "above", "after",   "again",  "all",   "an",     "and",     "are",
-    "as",      "at",    "be",    "been",    "before", "being", "below",  "between", "both",
-    "but",     "by",    "can",   "could",   "did",    "do",    "does",   "during",  "each",
-    "few",     "for",   "from",  "further", "had",    "has",   "have",   "here",    "how",
-    "in",      "into",  "is",    "it",      "its",    "just",  "may",    "might",   "more",
-    "most",    "no",    "not",   "of",      "off",    "on",    "once",   "only",    "or",
-    "other",   "out",   "over",  "own",     "same",   "shall", "should", "so",      "some",
-    "such",    "than",  "that",  "the",     "then",   "there", "these",  "this",    "those",
-    "through", "to",    "too",   "under",   "up",     "very",  "was",    "were",    "what",
-    "when",    "where", "which", "who",     "whom",   "why",   "will",   "with",    "would"};
-
-bool is_stop_word(std::string_view word) {
-  return std::binary_search(k_stop_words.begin(), k_stop_words.end(), word);
-}
 
 bool is_term_byte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||

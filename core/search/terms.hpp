@@ -5,12 +5,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/memory/stop_words.hpp"
+
 // How text becomes search terms, shared by ranking, snippets, context building and learn's
 // overlap scoring (doc/search.md).
 namespace gv::search {
 
-// True for the words the original auto-retrieval drops (distill.md §4.7, the exact list).
-[[nodiscard]] bool is_stop_word(std::string_view lowered);
+using gv::is_stop_word;  // core/memory/stop_words.hpp
 
 // Letters, digits and every byte >= 0x80, so UTF-8 words stay whole.
 [[nodiscard]] inline bool is_word_byte(char c) {
