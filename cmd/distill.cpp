@@ -189,6 +189,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
       state, snapshot, clock,
       distill::configured_summarizer(repo.config_string("vault.summarizer"))};
   context.telemetry = &telemetry;
+  context.limit = output.limit;
   if (const auto it = options.arguments.find(mode.name()); it != options.arguments.end()) {
     context.argument = it->second;
   }

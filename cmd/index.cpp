@@ -55,9 +55,10 @@ int run_check(Session& session, const Snapshot& snapshot) {
   if (session.output().json) {
     util::print_json(findings_json(findings));
   } else if (!findings.empty()) {
+    // The findings are this command's result, so stdout, as `check` prints them.
     std::fputs(
-        format_findings(findings, {session.output().limit, session.output().color_stderr}).c_str(),
-        stderr);
+        format_findings(findings, {session.output().limit, session.output().color_stdout}).c_str(),
+        stdout);
   }
   return findings.empty() ? exit_code::k_ok : exit_code::k_no;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/summarize.hpp"
 #include "core/distill/text_edits.hpp"
@@ -187,10 +188,13 @@ class Compress final : public SubMode {
         "## Compress Candidates (Dry Run)\n\n"
         "| Memory | Tokens | Size Penalty | Topic | Est. Compressed |\n"
         "|--------|--------|-------------|-------|-----------------|\n";
+    DryRunRows rows(context.limit);
     for (const scoring::Score* score : ranked) {
       const std::int64_t estimate = score->token_count * 4 / 10;
-      text += fmt::format("| {} | {} | {:.2f} | {} | ~{} |\n", score->id, score->token_count,
-                          score->size_penalty, score->topic, estimate);
+      if (rows.next()) {
+        text += fmt::format("| {} | {} | {:.2f} | {} | ~{} |\n", score->id, score->token_count,
+                            score->size_penalty, score->topic, estimate);
+      }
       Candidate candidate;
       candidate.key = score->id;
       candidate.label = score->id;
@@ -203,6 +207,8 @@ class Compress final : public SubMode {
                         {"size_penalty", score->size_penalty}};
       set.candidates.push_back(std::move(candidate));
     }
+    const std::string rest = rows.rest_line();
+    text += rest.empty() ? "" : "\n" + rest;
     text += fmt::format(
         "\n{} compress candidate(s) found.\n"
         "Run git vault distill --compress without --dry-run to execute.\n",

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
 #include "core/scoring/score.hpp"
@@ -64,6 +65,7 @@ class Gc final : public SubMode {
     set.none_selected_message = "No memories selected for deletion. GC cancelled.";
     const Date today = context.clock.today;
     std::size_t tombstoned = 0;
+    DryRunRows rows(context.limit);
     // vault.memories is sorted by id, which is the dry run's order (CLI.md).
     for (const Memory& memory : context.state.vault.memories) {
       if (memory.active()) {
@@ -86,8 +88,10 @@ class Gc final : public SubMode {
       candidate.json = {{"id", memory.id},
                         {"tombstoned_at", date},
                         {"tombstone_reason", memory.tombstone_reason}};
-      set.dry_run_text +=
-          fmt::format("  - {} (tombstoned: {}, reason: {})\n", memory.id, date, reason);
+      if (rows.next()) {
+        set.dry_run_text +=
+            fmt::format("  - {} (tombstoned: {}, reason: {})\n", memory.id, date, reason);
+      }
       set.candidates.push_back(std::move(candidate));
     }
     if (set.candidates.empty()) {
@@ -99,8 +103,8 @@ class Gc final : public SubMode {
       return set;
     }
     set.dry_run_text =
-        fmt::format("[DRY RUN] Would permanently delete {} memories:\n{}\nNo changes made.\n",
-                    set.candidates.size(), set.dry_run_text);
+        fmt::format("[DRY RUN] Would permanently delete {} memories:\n{}{}\nNo changes made.\n",
+                    set.candidates.size(), set.dry_run_text, rows.rest_line());
     return set;
   }
 

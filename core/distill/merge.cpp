@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
@@ -496,16 +497,21 @@ class Merge final : public SubMode {
     }
     std::string text = "## Merge Candidates (Dry Run)\n";
     std::set<std::string> clusters;
+    DryRunRows rows(context.limit);
     for (const MergePair& pair : pairs) {
-      if (clusters.insert(pair.cluster).second) {
+      const bool new_cluster = clusters.insert(pair.cluster).second;
+      const bool shown = rows.next();
+      if (new_cluster && shown) {
         text += fmt::format(
             "\n### Cluster: {}\n\n| Primary | Secondary | Overlap | Shared Keywords |\n"
             "|---------|-----------|---------|-----------------|\n",
             pair.cluster);
       }
       const std::string shared = fmt::format("{}", fmt::join(pair.shared_keywords, ", "));
-      text += fmt::format("| {} | {} | {} | {} |\n", pair.primary, pair.secondary,
-                          overlap_percent(pair.overlap), shared);
+      if (shown) {
+        text += fmt::format("| {} | {} | {} | {} |\n", pair.primary, pair.secondary,
+                            overlap_percent(pair.overlap), shared);
+      }
 
       const Memory* primary = find_memory(vault, pair.primary);
       const Memory* secondary = find_memory(vault, pair.secondary);
@@ -524,6 +530,8 @@ class Merge final : public SubMode {
                         {"shared_keywords", pair.shared_keywords}};
       set.candidates.push_back(std::move(candidate));
     }
+    const std::string rest = rows.rest_line();
+    text += rest.empty() ? "" : "\n" + rest;
     text += fmt::format(
         "\n{} merge candidate pair(s) found across {} cluster(s).\n"
         "Run git vault distill --merge without --dry-run to execute.\n",

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
 #include "core/memory/frontmatter_edit.hpp"
@@ -75,6 +76,7 @@ class Purge final : public SubMode {
       return set;
     }
     set.dry_run_text = fmt::format("[DRY RUN] Would tombstone {} memories:\n", ranked.size());
+    DryRunRows rows(context.limit);
     for (const scoring::PurgeCandidate& c : ranked) {
       Candidate candidate;
       candidate.key = c.id;
@@ -89,12 +91,14 @@ class Purge final : public SubMode {
                         {"category", c.category},
                         {"past_ttl", c.past_ttl},
                         {"ttl_excess_days", c.ttl_excess_days}};
-      set.dry_run_text +=
-          fmt::format("  - {} (score: {:.2f}, category: {}): {}\n", c.id, c.composite,
-                      c.category.empty() ? "(none)" : c.category, why_candidate(c));
+      if (rows.next()) {
+        set.dry_run_text +=
+            fmt::format("  - {} (score: {:.2f}, category: {}): {}\n", c.id, c.composite,
+                        c.category.empty() ? "(none)" : c.category, why_candidate(c));
+      }
       set.candidates.push_back(std::move(candidate));
     }
-    set.dry_run_text += "\nNo changes made.\n";
+    set.dry_run_text += rows.rest_line() + "\nNo changes made.\n";
     return set;
   }
 

@@ -7,6 +7,7 @@
 // whose only fixes are Tier 2 still needs a selection and is refused like any other sub-mode.
 #include <fmt/format.h>
 
+#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/refine_rules.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/vault/vault.hpp"
@@ -68,6 +69,7 @@ class Refine final : public SubMode {
       set.dry_run_text +=
           fmt::format("\n## Refine Candidates ({} issues found)\n\n", fixes.tier2.size());
     }
+    DryRunRows rows(context.limit);
     for (const Tier2Fix& fix : fixes.tier2) {
       Candidate candidate;
       candidate.key = fix.key();
@@ -79,12 +81,14 @@ class Refine final : public SubMode {
                         {"fix", fix.fix},         {"description", fix.description},
                         {"current", fix.current}, {"suggested", fix.suggested},
                         {"rule", fix.rule}};
-      set.dry_run_text += fmt::format("  - {} | {} | Current: {} | Suggested: {}\n    Rule: {}\n",
-                                      candidate.key, fix.description, describe_value(fix.current),
-                                      describe_value(fix.suggested), fix.rule);
+      if (rows.next()) {
+        set.dry_run_text += fmt::format("  - {} | {} | Current: {} | Suggested: {}\n    Rule: {}\n",
+                                        candidate.key, fix.description, describe_value(fix.current),
+                                        describe_value(fix.suggested), fix.rule);
+      }
       set.candidates.push_back(std::move(candidate));
     }
-    set.dry_run_text += "\nNo changes made.\n";
+    set.dry_run_text += rows.rest_line() + "\nNo changes made.\n";
     return set;
   }
 

@@ -75,6 +75,8 @@ struct SubModeContext {
   const TelemetryInputs* telemetry = nullptr;
   // The value given to the sub-mode's flag when its row takes one (review's question).
   std::string argument = {};
+  // Rows of each human dry-run list before `... and N more` (--limit; 0: all).
+  std::size_t limit = 0;
 };
 
 // One mutating sub-mode of `git vault distill`, registered by one row of the sub-mode table

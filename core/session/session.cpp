@@ -8,13 +8,16 @@
 #include "core/gate/cached_gate.hpp"
 #include "core/git/repo.hpp"
 #include "core/util/pager.hpp"
+#include "core/util/progress.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/parse_cache_file.hpp"
 
 namespace gv {
 
 Session::Session(Options options)
-    : m_options(std::move(options)), m_clock(resolve_clock(m_options.today, m_options.now)) {}
+    : m_options(std::move(options)), m_clock(resolve_clock(m_options.today, m_options.now)) {
+  util::enable_progress(m_options.output.stderr_is_terminal && !m_options.output.quiet);
+}
 
 Session::~Session() {
   try {
@@ -72,6 +75,7 @@ void Session::page() {
   }
   ::setenv("GIT_PAGER_IN_USE", "true", 1);  // what git sets, for commands we might start
   m_pager = std::make_unique<util::Pager>(command);
+  util::enable_progress(false);  // the pager owns the terminal now
 }
 
 void Session::provide(Need needs) {

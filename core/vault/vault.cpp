@@ -6,6 +6,7 @@
 #include <atomic>
 #include <thread>
 
+#include "core/util/progress.hpp"
 #include "core/util/text.hpp"
 
 namespace gv {
@@ -139,8 +140,10 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   std::vector<std::optional<std::string>> batch_bytes;
   std::vector<std::optional<ParsedMemory>> batch_parsed;
   std::vector<const ParsedMemory*> hits;
+  util::Progress progress("Reading memories", entries.size());
   std::size_t at = 0;
   while (at < entries.size()) {
+    progress.update(at);
     batch.clear();
     hits.clear();
     std::size_t end = at;

@@ -189,3 +189,37 @@ TEST_CASE("severities are coloured on a terminal unless NO_COLOR or color.ui say
   CHECK(contains(plain.out, "error: entry has no id"));
   CHECK(!contains(plain.out, "\x1b["));
 }
+
+TEST_CASE("check and index --check print their findings on stdout, notes on stderr",
+          "[e2e][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.write(".memory/memory-index.json", "{\n  \"version\": \"1.0.0\",\n  oops\n");
+  const auto index_check = sandbox.vault({"index", "--check"});
+  CHECK(index_check.code == 1);
+  CHECK(contains(index_check.out, ".memory/memory-index.json:3:"));
+  CHECK(!contains(index_check.err, ".memory/memory-index.json:3:"));
+  const auto check = sandbox.vault({"check", "--worktree"});
+  CHECK(check.code == 1);
+  CHECK(contains(check.out, ".memory/memory-index.json"));
+  CHECK(!contains(check.err, ".memory/memory-index.json"));
+}
+
+TEST_CASE("long work shows progress on a terminal's stderr, never on a pipe or with -q",
+          "[e2e][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.set_env("GIT_PROGRESS_DELAY", "0");  // git's variable: show it at once
+  const auto shown = sandbox.vault_tty({"--no-pager", "distill"}, "");
+  CHECK(contains(shown.out, "Reading memories: 100% ("));
+  CHECK(contains(shown.out, "), done.\n"));
+
+  CHECK(!contains(sandbox.vault_tty({"--no-pager", "-q", "distill"}, "").out, "Reading memories"));
+  const auto piped = sandbox.vault({"distill"});
+  CHECK(!contains(piped.err, "Reading memories"));
+  CHECK(!contains(piped.out, "Reading memories"));
+
+  sandbox.set_env("GIT_PROGRESS_DELAY", "");  // a second by default: a small vault is quicker
+  CHECK(!contains(sandbox.vault_tty({"--no-pager", "distill"}, "").out, "Reading memories"));
+}

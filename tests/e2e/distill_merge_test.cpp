@@ -348,3 +348,22 @@ TEST_CASE("merge refuses a vault with uncommitted changes", "[distill][merge]") 
   CHECK(sandbox.read(".memory/10-Memories/MEM-s.md") == k_secondary);
   CHECK(sandbox.git({"status", "--porcelain"}).out == " M .memory/10-Memories/MEM-r.md\n");
 }
+
+TEST_CASE("a merge dry run lists --limit pairs and counts the rest; --json keeps every pair",
+          "[distill][merge]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto cut = sandbox.vault({"--limit", "1", "distill", "--merge", "--dry-run"});
+  REQUIRE(cut.code == 0);
+  CHECK_THAT(cut.out, Catch::Contains("| MEM-beta | MEM-delta | 100% | a, b |"));
+  CHECK_THAT(cut.out, !Catch::Contains("| MEM-delta | MEM-alpha |"));
+  CHECK_THAT(cut.out, Catch::Contains("... and 2 more (`--limit 0` lists them all"));
+  CHECK_THAT(cut.out, Catch::Contains("3 merge candidate pair(s) found across 1 cluster(s)."));
+
+  const auto all = sandbox.vault({"--limit", "0", "distill", "--merge", "--dry-run"});
+  CHECK_THAT(all.out, Catch::Contains("| MEM-delta | MEM-alpha |"));
+  CHECK_THAT(all.out, !Catch::Contains("... and"));
+  const auto document =
+      json::parse(sandbox.vault({"--limit", "1", "distill", "--merge", "--dry-run", "--json"}).out);
+  CHECK(document["pairs"].size() == 3);
+}

@@ -93,7 +93,7 @@ TEST_CASE("a corrupt memory-index.json is stale and named with its line", "[inde
   sandbox.write(".memory/memory-index.json", "{\n  \"version\": \"1.0.0\",\n  oops\n");
   const auto result = sandbox.vault({"index", "--check"});
   CHECK(result.code == 1);
-  CHECK_THAT(result.err, Catch::Contains(".memory/memory-index.json:3:"));
+  CHECK_THAT(result.out, Catch::Contains(".memory/memory-index.json:3:"));
   REQUIRE(sandbox.vault({"index"}).code == 0);
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
