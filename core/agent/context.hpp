@@ -16,16 +16,17 @@ namespace gv {
 class Snapshot;
 }
 
-// What an agent puts in its prompt: the original auto-retrieval (`memory-retrieve.sh`,
-// distill.md §4.7) and a session-start briefing.
+// What an agent puts in its prompt: the original auto-retrieval (`memory-retrieve.sh`) and a
+// session-start briefing (doc/agent.md, "git vault context").
 namespace gv::agent {
 
 inline constexpr std::int64_t k_context_token_budget = 2000;
 inline constexpr std::size_t k_context_max_entries = 5;
 inline constexpr std::size_t k_context_max_keywords = 10;
 
-// §4.7 phase 1: lower-case, split on non-letters, drop stop words, keep words longer than three
-// letters, unique, sorted, the first ten.
+// The task's keywords (doc/agent.md, "git vault context", step 1): lower-case, split on
+// non-letters, drop stop words, keep words longer than three letters, unique, sorted, the first
+// ten.
 [[nodiscard]] std::vector<std::string> context_keywords(std::string_view text);
 
 struct ContextPick {
@@ -39,8 +40,8 @@ struct ContextSelection {
   std::int64_t tokens = 0;            // sum of the picked memories' token counts
 };
 
-// §4.7 phases 1-2 over the active memories: score, keep score >= 1, sort by score (ties in id
-// order), then take greedily while fewer than five are taken and the running token count stays
+// Steps 2-4 of that list over the active memories: score, keep score >= 1, sort by score (ties in
+// id order), then take greedily while fewer than five are taken and the running token count stays
 // within the budget (a memory too large to fit is skipped, not the end). `email/preferences/`
 // topics are left out unless `task_type` is `email`. The category is compared upper-cased.
 [[nodiscard]] ContextSelection select_context(const std::vector<Memory>& memories,

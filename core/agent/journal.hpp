@@ -9,11 +9,11 @@
 #include "core/dates.hpp"
 #include "core/scoring/score.hpp"
 
-// The retrieval journal (DECISIONS D16, doc/retrievals.md): reading a memory appends one line to
-// a per-clone file inside the git directory, never to a tracked file, so recording never
-// dirties the work tree, never blocks a maintenance action and never causes a merge conflict.
-// Scoring adds the journal's counts to frontmatter; a fold moves them into frontmatter as one
-// commit.
+// The retrieval journal (doc/decisions.md, D16; doc/agent.md, "Retrieval records (D16)"): reading a
+// memory appends one line to a per-clone file inside the git directory, never to a tracked file, so
+// recording never dirties the work tree, never blocks a maintenance action and never causes a merge
+// conflict. Scoring adds the journal's counts to frontmatter; a fold moves them into frontmatter as
+// one commit.
 namespace gv::agent {
 
 // One retrieval of one memory.

@@ -157,8 +157,9 @@ std::string render_create(const LearnInput& input, std::string_view category,
   return out;
 }
 
-// UPDATE (§4.4): the new content becomes the main section; the old one moves to the top of a
-// single `## History` as `### Previous Version ({created})`; Connections stay.
+// UPDATE (doc/agent.md, "git vault learn"): the new content becomes the main section; the old one
+// moves to the top of a single `## History` as `### Previous Version ({created})`; Connections
+// stay.
 std::string render_update(const Memory& target, std::string_view bytes, const LearnInput& input,
                           const std::vector<std::string>& keywords, std::string_view content,
                           Date today) {
@@ -226,8 +227,8 @@ std::string render_update(const Memory& target, std::string_view bytes, const Le
   return edited.substr(0, split_frontmatter(edited).body_begin) + new_body;
 }
 
-// EXTEND (§4.4): a `## Extension ({today})` block before `## History` (which sits right before
-// Connections) or `## Connections`, or at the end.
+// EXTEND (doc/agent.md, "git vault learn"): a `## Extension ({today})` block before `## History`
+// (which sits right before Connections) or `## Connections`, or at the end.
 std::string render_extend(const Memory& target, std::string_view bytes, const LearnInput& input,
                           const std::vector<std::string>& keywords, std::string_view content,
                           Date today) {
@@ -497,7 +498,7 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
                            ? extract_key_terms(fmt::format("{}\n{}", input.title, content))
                            : input.keywords;
 
-  // §4.3: the five best search hits for the key terms, then the overlap with each.
+  // The five best search hits for the key terms, then the overlap with each.
   search::SearchIndex index;
   index.refresh(vault.memories, snapshot);
   std::string query;

@@ -16,9 +16,9 @@ class Snapshot;
 class ParseCache;
 }  // namespace gv
 
-// `git vault learn` and the MCP write_memory tool: skill-learn's creation primitives
-// (distill.md §2.5, §2.6, §4.2-§4.4) without the interactive stop. The overlap classification
-// decides; a caller may override it.
+// `git vault learn` and the MCP write_memory tool: skill-learn's creation primitives without the
+// interactive stop (doc/agent.md, "git vault learn"). The overlap classification decides; a
+// caller may override it.
 namespace gv::agent {
 
 enum class LearnOp { create, update, extend };
@@ -44,13 +44,13 @@ struct LearnInput {
   std::string source = "user input";  // `user input` or `file: <path>`
 };
 
-// §4.2 Key Term Extraction made deterministic: words of letters, digits, `-` and `_`, lower-cased,
+// Key term extraction made deterministic: words of letters, digits, `-` and `_`, lower-cased,
 // stop words dropped, longer than four characters, counted; ranked by frequency, then technical
 // terms (with a digit, `-` or `_`) before plain words, then first appearance; the top `count`.
 [[nodiscard]] std::vector<std::string> extract_key_terms(std::string_view text,
                                                          std::size_t count = 5);
 
-// §4.3 Overlap Scoring: |segment ∩ memory| / |segment| over normalized terms (search's plural
+// Overlap scoring: |segment ∩ memory| / |segment| over normalized terms (search's plural
 // fold, each term split into words); 0 for an empty segment.
 [[nodiscard]] double overlap_score(const std::vector<std::string>& segment_terms,
                                    const std::vector<std::string>& memory_terms);
@@ -75,8 +75,8 @@ struct LearnDecision {
   bool overridden = false;  // `--as` decided, not the overlap
 };
 
-// §2.5: `MEM-` + slug of the topic's last segment and the title's first three words, with
-// `-2`, `-3`… until `exists` says the id is free.
+// `MEM-` + slug of the topic's last segment and the title's first three words, with `-2`,
+// `-3`… until `exists` says the id is free (doc/vault-format.md, "Ids and slugs").
 [[nodiscard]] std::string generate_memory_id(std::string_view topic, std::string_view title,
                                              const std::function<bool(std::string_view)>& exists);
 

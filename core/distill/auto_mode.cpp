@@ -1,7 +1,7 @@
-// The auto sub-mode (distill.md §6.7): routine maintenance that applies only refine's Tier 1
-// fixes, with no prompt at all. That is a sanctioned exemption from the MANDATORY STOP (D6),
-// and the output says so. It never runs Tier 2 refine, compress, purge, merge or the
-// telemetry sub-modes.
+// The auto sub-mode (doc/sub-modes.md, "auto"): routine maintenance that applies only
+// refine's Tier 1 fixes, with no prompt at all. That is a sanctioned exemption from the
+// MANDATORY STOP (D6), and the output says so. It never runs Tier 2 refine, compress, purge,
+// merge or the telemetry sub-modes.
 //
 // A run with nothing to fix prints the health score and writes nothing: no log entry and no
 // commit, so a scheduled `--auto` does not add a commit every time it finds a clean vault.
@@ -22,7 +22,7 @@ constexpr std::string_view k_exemption_note =
     "Auto mode applies only Tier 1 fixes, without a selection (exempt from the MANDATORY STOP);\n"
     "run `git vault distill --refine` to review Tier 2 suggestions.\n";
 
-// The exclusion rationale of §6.7, shown by the dry run.
+// Why auto leaves the other sub-modes alone, shown by the dry run.
 constexpr std::string_view k_exclusions =
     "| Not run | Why |\n"
     "|---------|-----|\n"
@@ -93,7 +93,7 @@ class Auto final : public SubMode {
     const std::vector<RefineSubject> subjects =
         read_refine_subjects(context.state.vault, context.snapshot);
     RefineFixes fixes = find_refine_fixes(subjects);
-    fixes.tier2.clear();  // never Tier 2 (§6.7 step 6)
+    fixes.tier2.clear();  // never Tier 2
     RefineEdits edits = apply_refine_fixes(subjects, fixes, {}, context.clock.today);
 
     Execution execution;

@@ -1,5 +1,5 @@
 // The compress sub-mode: shrink oversized memories to their key points, keeping the original
-// text in History (seed "Sub-Mode: compress", distill.md §6.5, D9, D10).
+// text in History (doc/merge-and-compress.md, "compress"; doc/decisions.md, D9, D10).
 #include "core/distill/compress.hpp"
 
 #include <fmt/format.h>

@@ -7,8 +7,8 @@
 
 #include "core/dates.hpp"
 
-// The compress sub-mode's file rewrite (distill.md §6.5, D9, D10) as pure functions;
-// core/distill/compress.cpp also defines the SubMode.
+// The compress sub-mode's file rewrite (doc/merge-and-compress.md, "compress"; doc/decisions.md,
+// D9, D10) as pure functions; core/distill/compress.cpp also defines the SubMode.
 namespace gv::distill {
 
 // A memory file's main content (D9: between the `# title` line and the first `## History` /

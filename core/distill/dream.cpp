@@ -1,5 +1,5 @@
 // The dream sub-mode: themes the user keeps returning to in this repository's prompt history
-// that no memory and no open task covers (distill.md §6.13; rules in
+// that no memory and no open task covers (doc/telemetry.md, "dream"; rules in
 // core/distill/dream_rules.hpp, D10). Surfacing needs no selection (a stated exemption, D6):
 // the run prints the themes and records itself in dream-log.json and memory_health's
 // `last_dream` / `dream_count`, which are the next run's cursor.

@@ -1,6 +1,6 @@
-// The gc sub-mode: hard-delete memories tombstoned at least 7 days ago (distill.md §6.3, D5).
-// The only destructive operation of the vault, so the grace period is checked on a date that
-// is really there: a tombstone without a readable date is never collected.
+// The gc sub-mode: hard-delete memories tombstoned at least 7 days ago (doc/sub-modes.md, "gc";
+// doc/decisions.md, D5). The only destructive operation of the vault, so the grace period is
+// checked on a date that is really there: a tombstone without a readable date is never collected.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -66,7 +66,8 @@ class Gc final : public SubMode {
     const Date today = context.clock.today;
     std::size_t tombstoned = 0;
     DryRunRows rows(context.limit);
-    // vault.memories is sorted by id, which is the dry run's order (CLI.md).
+    // vault.memories is sorted by id, which is the dry run's order (doc/sub-modes.md,
+    // "JSON output").
     for (const Memory& memory : context.state.vault.memories) {
       if (memory.active()) {
         continue;

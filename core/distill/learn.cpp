@@ -1,7 +1,7 @@
-// The learn sub-mode: a retroactive harvest of the memory candidates archived tasks collected
-// and nobody turned into memories (distill.md §6.12; rules in core/distill/learn_rules.hpp).
-// Each selected candidate is written with `git vault learn`'s CREATE / UPDATE / EXTEND, and
-// marked harvested in its archive record so later runs skip it.
+// The learn sub-mode: a retroactive harvest of the memory candidates archived tasks collected and
+// nobody turned into memories (doc/telemetry.md, "learn"; rules in core/distill/learn_rules.hpp).
+// Each selected candidate is written with `git vault learn`'s CREATE / UPDATE / EXTEND, and marked
+// harvested in its archive record so later runs skip it.
 
 #include <fmt/format.h>
 

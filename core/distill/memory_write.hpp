@@ -14,9 +14,9 @@ namespace gv {
 class Snapshot;
 }
 
-// The memory creation primitives the telemetry sub-modes write with (distill.md §2.5, §2.6,
-// §4.2-§4.4; doc/telemetry.md, "Writing memories"): Key Term Extraction, Overlap Scoring, the
-// slug rule and the CREATE / UPDATE / EXTEND edits.
+// The memory creation primitives the telemetry sub-modes write with (doc/telemetry.md, "Writing
+// memories"; doc/vault-format.md, "New memories" and "Ids and slugs"): key term extraction,
+// overlap scoring, the slug rule and the CREATE / UPDATE / EXTEND edits.
 namespace gv::distill {
 
 // Key Term Extraction made deterministic: words of letters, digits, `-` and `_` (trimmed of
@@ -34,17 +34,17 @@ namespace gv::distill {
 // The two above as the TermScoring capability.
 [[nodiscard]] TermScoring builtin_term_scoring();
 
-// §2.5: `MEM-` + the slug of the topic's last segment and the title's first three words, with
-// `-2`, `-3`… until `exists` says the id is free.
+// `MEM-` + the slug of the topic's last segment and the title's first three words, with `-2`,
+// `-3`… until `exists` says the id is free (doc/vault-format.md, "Ids and slugs").
 [[nodiscard]] std::string new_memory_id(std::string_view topic, std::string_view title,
                                         const std::function<bool(std::string_view id)>& exists);
 
-// Writes `write` over the vault of `before`: CREATE renders the §2.6 template (category as the
-// one tag, keywords as a block list); UPDATE keeps every field but `modified` and `source`,
-// puts the old main content under `### Previous Version (<created>)` at the top of
-// `## History` and the new content in its place; EXTEND adds `## Extension (<today>)` before
-// `## Connections`. Throws gv::Error when the target is missing, tombstoned or has no
-// frontmatter, or the content holds a `## History` / `## Connections` heading.
+// Writes `write` over the vault of `before`: CREATE renders the new-memory template (category as
+// the one tag, keywords as a block list); UPDATE keeps every field but `modified` and `source`,
+// puts the old main content under `### Previous Version (<created>)` at the top of `## History` and
+// the new content in its place; EXTEND adds `## Extension (<today>)` before `## Connections`.
+// Throws gv::Error when the target is missing, tombstoned or has no frontmatter, or the content
+// holds a `## History` / `## Connections` heading.
 [[nodiscard]] WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write,
                                          Date today);
 

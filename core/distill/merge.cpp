@@ -1,5 +1,5 @@
-// The merge sub-mode: fold a memory into another one whose keywords it largely shares (seed
-// "Sub-Mode: merge", distill.md §6.4, D9).
+// The merge sub-mode: fold a memory into another one whose keywords it largely shares
+// (doc/merge-and-compress.md, "merge"; doc/decisions.md, D9).
 #include "core/distill/merge.hpp"
 
 #include <fmt/format.h>
@@ -361,7 +361,7 @@ MergedPair merge_memories(const MergeSide& primary, const MergeSide& secondary, 
     editor.set_list("tags", tags);
   }
 
-  // The list is rewritten (sorted, seed rule) only when the set grows, so merging a memory
+  // The list is rewritten (sorted by key) only when the set grows, so merging a memory
   // whose keywords the primary already holds leaves the primary's list as it was (D9).
   if (!std::includes(primary_keys.begin(), primary_keys.end(), secondary_keys.begin(),
                      secondary_keys.end())) {

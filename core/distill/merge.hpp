@@ -11,8 +11,8 @@
 #include "core/memory/memory.hpp"
 #include "core/scoring/score.hpp"
 
-// The merge sub-mode's rules (distill.md §6.4, D9) as pure functions; core/distill/merge.cpp
-// also defines the SubMode that strings them together.
+// The merge sub-mode's rules (doc/merge-and-compress.md, "merge"; doc/decisions.md, D9) as pure
+// functions; core/distill/merge.cpp also defines the SubMode that strings them together.
 namespace gv::distill {
 
 // A memory's retrieval bookkeeping as merge sees it: the larger count and later date of the
@@ -79,9 +79,9 @@ struct MergedPair {
   std::vector<std::string> missing_keywords;  // keys, sorted
 };
 
-// Merges `secondary` into `primary` (D9, seed "Merged Content Template"), with minimal edits:
-// the primary's frontmatter changes only in `created` (earliest), `modified` (today), `tags`
-// (union), `keywords` (union sorted by key, written only when the set grows),
+// Merges `secondary` into `primary` (doc/merge-and-compress.md, "merge"; doc/decisions.md, D9),
+// with minimal edits: the primary's frontmatter changes only in `created` (earliest), `modified`
+// (today), `tags` (union), `keywords` (union sorted by key, written only when the set grows),
 // `retrieval_count` (sum) and `last_retrieved` (latest); its body keeps its bytes and gains a
 // `## Merged From {secondary}` section after the main content, the secondary's History entries
 // at the end of one `## History` section, and the secondary's Connections lines it lacked.
@@ -90,7 +90,7 @@ struct MergedPair {
 [[nodiscard]] MergedPair merge_memories(const MergeSide& primary, const MergeSide& secondary,
                                         double overlap, Date today);
 
-// The keyword superset invariant (seed "Keyword Superset Guarantee"): the keyword keys of
+// The keyword superset invariant (doc/merge-and-compress.md, "merge"): the keyword keys of
 // `primary` or `secondary` that `written` (the merged primary as it reads back) lacks, sorted.
 // Empty when the invariant holds.
 [[nodiscard]] std::vector<std::string> missing_keywords(const Memory& primary,

@@ -1,6 +1,6 @@
-// The meta sub-mode: improvement proposals for the agent system from recurring deviations,
-// blockers and reflections (distill.md §6.10; rules in core/distill/meta_rules.hpp, D10). It
-// creates no tasks in another system: the selected proposals are noted in its log and report.
+// The meta sub-mode: improvement proposals for the agent system from recurring deviations, blockers
+// and reflections (doc/telemetry.md, "meta"; rules in core/distill/meta_rules.hpp, D10). It creates
+// no tasks in another system: the selected proposals are noted in its log and report.
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// The purge sub-mode: tombstone stale or never-retrieved memories (seed "Purge Sub-Mode").
+// The purge sub-mode: tombstone stale or never-retrieved memories (doc/sub-modes.md, "purge").
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,7 +18,7 @@ namespace gv::distill {
 namespace {
 
 // Active memories that still link to a memory this run tombstones. Reported, never rewritten:
-// the seed leaves the Connections edits to the user.
+// the Connections edits are left to the user.
 std::vector<std::pair<std::string, std::string>> link_scan(const Vault& vault,
                                                            const std::vector<Candidate>& selected) {
   std::vector<std::pair<std::string, std::string>> stale;  // (referencing path, target id)

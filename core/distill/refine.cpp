@@ -1,5 +1,6 @@
-// The refine sub-mode (distill.md §6.6): Tier 1 metadata fixes applied without a selection (a
-// sanctioned exemption from the MANDATORY STOP, D6) and Tier 2 suggestions the user selects.
+// The refine sub-mode (doc/sub-modes.md, "refine"): Tier 1 metadata fixes applied without a
+// selection (a sanctioned exemption from the MANDATORY STOP, D6) and Tier 2 suggestions the user
+// selects.
 //
 // Without a terminal and without --select/--all the skeleton applies Tier 1 alone and says
 // which flags choose Tier 2, exiting 0: D6 names refine's Tier 1 as an exemption from the

@@ -16,10 +16,10 @@ class Snapshot;
 struct Vault;
 }  // namespace gv
 
-// The quality rules of `distill --refine` and `--auto` (distill.md §6.6, §6.7) as pure
-// functions: what Tier 1 fixes on its own, what Tier 2 suggests, and the minimal frontmatter
-// edits (D9) that apply them. The original leaves the Tier 2 judgements to a model; here each
-// is a deterministic rule whose name is shown with its suggestion (D10).
+// The quality rules of `distill --refine` and `--auto` (doc/sub-modes.md, "refine" and "auto") as
+// pure functions: what Tier 1 fixes on its own, what Tier 2 suggests, and the minimal frontmatter
+// edits (D9) that apply them. The original leaves the Tier 2 judgements to a model; here each is a
+// deterministic rule whose name is shown with its suggestion (D10).
 namespace gv::distill {
 
 // Fix ids as the log's `fixes_applied` and the tables name them.
@@ -40,7 +40,7 @@ struct RefineSubject {
 struct Tier1Fix {
   std::string id;           // memory id
   std::string fix;          // keyword_dedup, summary_gen or topic_normalize
-  std::string description;  // the §6.6 description of the fix
+  std::string description;  // the fix's description, as the tables show it
   std::string outcome;      // the table's text, e.g. `Removed 2 duplicate keywords`
   nlohmann::ordered_json before;
   nlohmann::ordered_json after;
@@ -50,7 +50,7 @@ struct Tier1Fix {
 struct Tier2Fix {
   std::string id;
   std::string fix;          // keyword_enrich, category_reclassify or topic_correct
-  std::string description;  // the §6.6 description of the fix
+  std::string description;  // the fix's description, as the prompt shows it
   std::string rule;         // the rule that fired and why, e.g. `cue words: CONFIG 4, PATTERN 0`
   nlohmann::ordered_json current;    // keywords (array), category or topic (string)
   nlohmann::ordered_json suggested;  // keywords to add (array), category or topic (string)
@@ -92,9 +92,9 @@ struct RefineFixes {
 
 // --- Tier 2 rules ---
 
-// Key Term Extraction (distill.md §4.2) made deterministic: words of the text (letters, digits,
-// `_`, inner `-`), lower-cased, longer than 4 characters, not stop words, seen at least twice;
-// the `limit` most frequent, ties in order of first appearance.
+// keyword_enrich's key terms (doc/sub-modes.md, "refine") made deterministic: words of the text
+// (letters, digits, `_`, inner `-`), lower-cased, longer than 4 characters, not stop words, seen at
+// least twice; the `limit` most frequent, ties in order of first appearance.
 [[nodiscard]] std::vector<std::string> content_terms(std::string_view text, std::size_t limit);
 
 struct CategoryGuess {
@@ -146,7 +146,7 @@ struct RefineEdits {
                                              const std::vector<std::string>& selected_keys,
                                              Date today);
 
-// The Tier 1 table of §6.6 (`## Tier 1 Automatic Fixes` and one row per fix).
+// The Tier 1 table (`## Tier 1 Automatic Fixes` and one row per fix).
 [[nodiscard]] std::string render_tier1_table(const std::vector<Tier1Fix>& fixes);
 
 // `Current: ... | Suggested: ...` values as the prompt shows them: lists as `[a, b]`, strings

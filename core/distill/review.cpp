@@ -1,6 +1,6 @@
-// The review sub-mode: a read-only answer to a question from the vault, the event store, the
-// prompt history and archived tasks, every statement citing its tier and record (distill.md
-// §6.11; rules in core/distill/review_rules.hpp). It never proposes and never writes, a stated
+// The review sub-mode: a read-only answer to a question from the vault, the event store, the prompt
+// history and archived tasks, every statement citing its tier and record (doc/telemetry.md,
+// "review"; rules in core/distill/review_rules.hpp). It never proposes and never writes, a stated
 // exemption from the selection step (D6).
 
 #include <fmt/format.h>

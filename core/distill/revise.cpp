@@ -1,5 +1,6 @@
 // The revise sub-mode: memories that recorded events corroborate or contradict, and recurring
-// events no memory covers (distill.md §6.9; rules in core/distill/revise_rules.hpp, D10).
+// events no memory covers (doc/telemetry.md, "revise"; rules in core/distill/revise_rules.hpp,
+// D10).
 
 #include <fmt/format.h>
 

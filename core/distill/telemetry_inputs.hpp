@@ -18,9 +18,9 @@ class Snapshot;
 
 namespace gv::distill {
 
-// One memory to write through `git vault learn`'s creation primitives (distill.md §4.4):
-// CREATE a new memory, UPDATE a memory (its main content moves under `## History`), or EXTEND
-// one with a dated section.
+// One memory to write through `git vault learn`'s creation primitives (doc/telemetry.md, "Writing
+// memories"): CREATE a new memory, UPDATE a memory (its main content moves under `## History`), or
+// EXTEND one with a dated section.
 struct MemoryWrite {
   HarvestOp op = HarvestOp::create;
   std::string target_id;  // UPDATE/EXTEND

@@ -11,7 +11,7 @@
 namespace gv {
 namespace {
 
-// The paths an action commits (DECISIONS D7): the vault and the state file.
+// The paths an action commits (doc/decisions.md, D7): the vault and the state file.
 constexpr const char* k_prefixes[] = {".memory/", "specs/state.json"};
 
 std::map<std::string, std::string> blobs(const std::vector<SnapshotEntry>& entries) {

@@ -20,12 +20,11 @@ struct FindingStyle {
 //   CLAUDE.local.md:7: error: entry has no id: "Prefers tabs" [missing-id]
 //     fix: git vault recall init-ids
 //
-// one line per finding (`path:` alone when no line is at fault) naming its check, findings of
-// one check and one fix grouped, each group cut after `limit` lines (0: all) with a count of
-// the rest, the group's fix indented once below it,
-// then the seed's refusal sentences when working-memory ids block, then a one-line count
-// (`2 errors, 1 warning`). Empty when there are no findings. `check`, `index --check` and the
-// pre-commit hook all print this.
+// one line per finding (`path:` alone when no line is at fault) naming its check, findings of one
+// check and one fix grouped, each group cut after `limit` lines (0: all) with a count of the rest,
+// the group's fix indented once below it, then the refusal sentences when working-memory ids block
+// (doc/vault-format.md, "Working-memory ids"), then a one-line count (`2 errors, 1 warning`). Empty
+// when there are no findings. `check`, `index --check` and the pre-commit hook all print this.
 [[nodiscard]] std::string format_findings(const std::vector<Finding>& findings,
                                           FindingStyle style = {});
 

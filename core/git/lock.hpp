@@ -14,7 +14,7 @@ namespace gv::git {
 // reused, a (pid, start time) pair is not.
 [[nodiscard]] std::optional<std::uint64_t> process_start_time(pid_t pid);
 
-// `<git dir>/vault.lock`: one git-vault run at a time changes a work tree (DECISIONS D7).
+// `<git dir>/vault.lock`: one git-vault run at a time changes a work tree (doc/decisions.md, D7).
 //
 // The file holds `<pid> <start time>` of its owner, who also keeps an exclusive flock(2) on it.
 // The flock makes taking over a stale lock atomic (the kernel drops it when the owner dies, even

@@ -63,7 +63,7 @@ struct ApplyOptions {
   bool amend = false;
 };
 
-// Applies `plan` as exactly one commit (DECISIONS D7) and returns its id; with
+// Applies `plan` as exactly one commit (doc/decisions.md, D7) and returns its id; with
 // `options.commit == false` it only writes the work tree and returns nullopt.
 //
 // The landing is atomic: an interruption at any point (SIGKILL, power loss, an error) leaves the

@@ -9,8 +9,8 @@
 #include <vector>
 
 // The Model Context Protocol over stdio (JSON-RPC 2.0, one message per line), as a pure
-// function from a request line to a response line so every case is unit-testable. doc/mcp.md
-// describes the tools and the protocol versions.
+// function from a request line to a response line so every case is unit-testable.
+// doc/agent.md, "git vault mcp", describes the tools and the protocol versions.
 namespace gv::mcp {
 
 // Newest first; the first is what a client asking for anything else gets.

@@ -6,7 +6,8 @@
 namespace gv {
 namespace {
 
-// distill.md §4.7: the stop words of memory-retrieve.sh, in its order; sorted once for lookups.
+// The stop words of memory-retrieve.sh (doc/search.md, "Stop words"), in its order; sorted once
+// for lookups.
 constexpr std::array<std::string_view, 90> k_stop_words_listed{
     "the",   "a",       "an",    "and",   "or",      "but",    "in",     "on",      "at",
     "of",    "to",      "for",   "is",    "are",     "was",    "were",   "be",      "been",

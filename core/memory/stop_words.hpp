@@ -4,7 +4,7 @@
 
 namespace gv {
 
-// True for the words the original auto-retrieval drops (distill.md §4.7, the exact list): the
+// True for the words the original auto-retrieval drops (doc/search.md, "Stop words"): the
 // one list search, context, learn and the telemetry sub-modes' key terms all use.
 [[nodiscard]] bool is_stop_word(std::string_view lowered);
 

@@ -38,7 +38,8 @@ bool is_date_shape(std::string_view text) {
          text[7] == '-' && digits_at(text, 8, 2);
 }
 
-// `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`: what §4.3 reads leniently.
+// `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`: the timestamps read without a
+// warning (doc/vault-format.md, "Working-memory metadata").
 bool is_timestamp_shape(std::string_view text) {
   if (text.size() < 20 || !is_date_shape(text.substr(0, 10)) || text[10] != 'T' ||
       !digits_at(text, 11, 2) || text[13] != ':' || !digits_at(text, 14, 2) || text[16] != ':' ||

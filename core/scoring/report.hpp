@@ -160,7 +160,8 @@ struct VaultMetrics {
 // TECHNIQUE 270; INSIGHT and unknown categories have none.
 [[nodiscard]] std::optional<std::int64_t> category_ttl_days(std::string_view category);
 
-// The purge rule's staleness bar: a memory staler than this is a candidate (distill.md §5.2).
+// The purge rule's staleness bar: a memory staler than this is a candidate (doc/sub-modes.md,
+// "purge").
 inline constexpr double k_purge_staleness_threshold = 0.8;
 
 struct PurgeCandidate {

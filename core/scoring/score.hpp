@@ -10,8 +10,8 @@
 #include "core/dates.hpp"
 #include "core/memory/memory.hpp"
 
-// The scoring engine: per-memory maintenance components and their weighted composite, as the
-// distill skill's Scoring Engine defines them (distill.md §5.2, D5). Pure functions over values.
+// The scoring engine: per-memory maintenance components and their weighted composite
+// (doc/sub-modes.md, "Health scoring"; doc/decisions.md, D5). Pure functions over values.
 namespace gv::scoring {
 
 // Thresholds are compared with this tolerance so that a composite that is exactly 0.7 on paper

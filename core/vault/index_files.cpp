@@ -163,8 +163,8 @@ std::string render_index_json(const std::vector<Memory>& memories, std::string_v
   return document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
-// Layout follows the index.md the original scripts generated (distill.md §3.3), minus the
-// "Last updated" line (D4). Choices where the original is silent or varies:
+// Layout: doc/vault-format.md, "Index files" (the index.md the original scripts generated,
+// minus the "Last updated" line, D4). Choices where the original is silent or varies:
 // - Recent Memories: the 10 newest by `created`, ties broken by id, both descending (the
 //   observed tie order).
 // - By Category: the category upper-cased (D2), so `enforcement` and `ENFORCEMENT` share one
@@ -236,8 +236,8 @@ std::string render_index_md(const std::vector<Memory>& memories) {
   return render_index_md(index_rows(memories));
 }
 
-// Layout follows the README.md the original scripts generated (distill.md §3.4, observed form),
-// with the count the original's procedure asks for in the introduction line.
+// Layout: doc/vault-format.md, "Index files" (the README.md the original scripts generated,
+// with the count the original's procedure asks for in the introduction line).
 std::string render_memories_readme(const std::vector<IndexRow>& rows) {
   const std::vector<const IndexRow*> active = sorted_by_id(rows, true);
   std::string out = fmt::format(

@@ -80,7 +80,7 @@ TEST_CASE("gc --dry-run --json lists tombstones past the grace period in id orde
   CHECK(head_of(sandbox) == head);
 }
 
-TEST_CASE("gc --dry-run prints the seed's text and writes nothing", "[distill][gc]") {
+TEST_CASE("gc --dry-run prints the documented text and writes nothing", "[distill][gc]") {
   Sandbox sandbox;
   write_gc_vault(sandbox);
   const std::string head = head_of(sandbox);
@@ -124,7 +124,7 @@ TEST_CASE("gc without a selection and without a terminal changes nothing", "[dis
   CHECK(sandbox.exists(".memory/10-Memories/MEM-old1.md"));
 }
 
-TEST_CASE("gc on a terminal with an empty answer cancels with the seed's message",
+TEST_CASE("gc on a terminal with an empty answer cancels with the documented message",
           "[distill][gc]") {
   Sandbox sandbox;
   write_gc_vault(sandbox);

@@ -282,7 +282,7 @@ TEST_CASE("categories group upper-cased and clusters group by first topic segmen
   CHECK(report.clusters[1].average_staleness == 1.0);
 }
 
-TEST_CASE("category TTLs are the seed's table, compared upper-cased", "[report][purge]") {
+TEST_CASE("category TTLs are the documented table, compared upper-cased", "[report][purge]") {
   CHECK(scoring::category_ttl_days("CONFIG") == 180);
   CHECK(scoring::category_ttl_days("config") == 180);
   CHECK(scoring::category_ttl_days("WORKFLOW") == 365);
