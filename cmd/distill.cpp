@@ -193,7 +193,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
   if (const auto it = options.arguments.find(mode.name()); it != options.arguments.end()) {
     context.argument = it->second;
   }
-  const distill::CandidateSet set = mode.candidates(context);
+  distill::CandidateSet set = mode.candidates(context);
   if (set.stop_is_result && set.stop_message) {
     // A read-only result (review's answer): the same output with or without --dry-run.
     if (output.json) {
@@ -218,8 +218,9 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
         out[key] = value;
       }
       out[set.json_key] = nlohmann::ordered_json::array();
-      for (const distill::Candidate& candidate : set.candidates) {
-        out[set.json_key].push_back(candidate.json);
+      // Moved, not copied: a merge dry run can hold hundreds of thousands of pairs.
+      for (distill::Candidate& candidate : set.candidates) {
+        out[set.json_key].push_back(std::move(candidate.json));
       }
       if (set.stop_message) {
         out["message"] = *set.stop_message;

@@ -231,8 +231,9 @@ class Compress final : public SubMode {
     // half-compressed batch behind (the plan is only applied once execute returns anyway). A
     // memory that cannot be compressed is named and skipped; the rest of the batch goes on.
     std::vector<std::string> skipped;
+    const MemoriesById by_id(context.state.vault);
     for (const Candidate& candidate : selected) {
-      const Memory* memory = find_memory(context.state.vault, candidate.key);
+      const Memory* memory = by_id.find(candidate.key);
       if (memory == nullptr) {
         throw Error("{}: no such memory", candidate.key);
       }

@@ -267,7 +267,10 @@ std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
   for (const auto& [cluster, members] : clusters) {
     std::vector<std::vector<std::string>> keys;  // sorted keyword keys per member
     std::unordered_map<std::string, std::vector<std::size_t>> postings;
+    std::vector<std::int64_t> retrievals;  // per member, looked up once rather than per pair
+    retrievals.reserve(members.size());
     for (std::size_t i = 0; i < members.size(); ++i) {
+      retrievals.push_back(effective_retrievals(*members[i], overrides).count);
       const std::set<std::string> set = keyword_keys(*members[i]);
       keys.emplace_back(set.begin(), set.end());
       for (const std::string& key : set) {
@@ -293,10 +296,8 @@ std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
         }
         const Memory& first = *members[a];
         const Memory& second = *members[b];
-        const PrimaryFacts first_facts{first.id, effective_retrievals(first, overrides).count,
-                                       first.created};
-        const PrimaryFacts second_facts{second.id, effective_retrievals(second, overrides).count,
-                                        second.created};
+        const PrimaryFacts first_facts{first.id, retrievals[a], first.created};
+        const PrimaryFacts second_facts{second.id, retrievals[b], second.created};
         const bool first_primary = is_primary(first_facts, second_facts);
         MergePair pair;
         pair.cluster = cluster;
@@ -498,6 +499,7 @@ class Merge final : public SubMode {
     std::string text = "## Merge Candidates (Dry Run)\n";
     std::set<std::string> clusters;
     DryRunRows rows(context.limit);
+    const MemoriesById by_id(vault);
     for (const MergePair& pair : pairs) {
       const bool new_cluster = clusters.insert(pair.cluster).second;
       const bool shown = rows.next();
@@ -513,8 +515,8 @@ class Merge final : public SubMode {
                             overlap_percent(pair.overlap), shared);
       }
 
-      const Memory* primary = find_memory(vault, pair.primary);
-      const Memory* secondary = find_memory(vault, pair.secondary);
+      const Memory* primary = by_id.find(pair.primary);
+      const Memory* secondary = by_id.find(pair.secondary);
       Candidate candidate;
       candidate.key = pair.key();
       candidate.label = fmt::format("{} + {} ({} overlap, cluster {})", pair.primary,
@@ -543,6 +545,7 @@ class Merge final : public SubMode {
   [[nodiscard]] Execution execute(const SubModeContext& context,
                                   const std::vector<Candidate>& selected) const override {
     const Vault& vault = context.state.vault;
+    const MemoriesById by_id(vault);
     std::map<std::string, std::string> edited;  // path -> bytes after this run's edits so far
     auto current = [&](const std::string& path) {
       if (const auto it = edited.find(path); it != edited.end()) {
@@ -587,8 +590,8 @@ class Merge final : public SubMode {
         continue;
       }
 
-      const Memory* primary_memory = find_memory(vault, primary_id);
-      const Memory* secondary_memory = find_memory(vault, secondary_id);
+      const Memory* primary_memory = by_id.find(primary_id);
+      const Memory* secondary_memory = by_id.find(secondary_id);
       if (primary_memory == nullptr || secondary_memory == nullptr) {
         throw Error("{}: no such memory", primary_memory == nullptr ? primary_id : secondary_id);
       }
@@ -667,7 +670,7 @@ class Merge final : public SubMode {
       if (final_id == absorbed_into.at(secondary_id)) {
         continue;
       }
-      const std::string& secondary_path = find_memory(vault, secondary_id)->path;
+      const std::string& secondary_path = by_id.find(secondary_id)->path;
       FrontmatterEditor tombstone(secondary_path, edited.at(secondary_path));
       tombstone.set_scalar("tombstone_reason", yaml_double_quoted("merged_into:" + final_id));
       edited[secondary_path] = tombstone.bytes();

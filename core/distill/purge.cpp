@@ -109,8 +109,9 @@ class Purge final : public SubMode {
     draft.type = "purge";
     draft.changed_memories = true;
     const std::string today = format_date(context.clock.today);
+    const MemoriesById by_id(context.state.vault);
     for (const Candidate& candidate : selected) {
-      const Memory* memory = find_memory(context.state.vault, candidate.key);
+      const Memory* memory = by_id.find(candidate.key);
       if (memory == nullptr) {
         throw Error("{}: no such memory", candidate.key);
       }

@@ -10,6 +10,18 @@
 #include "core/util/text.hpp"
 
 namespace gv {
+MemoriesById::MemoriesById(const Vault& vault) {
+  m_by_id.reserve(vault.memories.size());
+  for (const Memory& memory : vault.memories) {
+    m_by_id.try_emplace(memory.id, &memory);
+  }
+}
+
+const Memory* MemoriesById::find(std::string_view id) const {
+  const auto it = m_by_id.find(id);
+  return it != m_by_id.end() ? it->second : nullptr;
+}
+
 namespace {
 
 // A memory's id is its file name, and ids go into index.md lines, JSON and commit trailers:
