@@ -133,6 +133,17 @@ std::string render_item(std::string_view item, char quote) {
   return yaml_plain_or_quoted(item);
 }
 
+// A trailing comment kept after a new value. Cut from a line whose value was empty
+// (`retrieval_count: # none yet`) it starts at the `#`; without a blank before it the `#` would
+// become part of the new value (`4# none yet`) and the next edit would drop it. Found by
+// tests/fuzz/fuzz_frontmatter_edit.cpp.
+std::string kept_comment(std::string_view rest) {
+  if (rest.empty() || is_blank(rest.front())) {
+    return std::string(rest);
+  }
+  return " " + std::string(rest);
+}
+
 void check_one_line(std::string_view path, std::string_view key, std::string_view value) {
   if (value.find_first_of("\r\n") != std::string_view::npos) {
     throw Error("{}: rendered value of {} spans lines", path, key);
@@ -304,7 +315,8 @@ void FrontmatterEditor::set_scalar(std::string_view key, std::string_view value)
     gap = " ";
   }
   // A trailing comment survives only when the old value sat on this one line.
-  const std::string comment = span->first == span->last ? text.substr(parts.value_end) : "";
+  const std::string comment =
+      span->first == span->last ? kept_comment(std::string_view(text).substr(parts.value_end)) : "";
   std::string line = text.substr(0, parts.prefix_end);
   if (!value.empty()) {
     line += gap;
@@ -332,7 +344,9 @@ void FrontmatterEditor::set_list(std::string_view key, const std::vector<std::st
         std::string_view(text).substr(parts.value_begin, parts.value_end - parts.value_begin);
     if (!value.empty() && value.front() == '[') {
       flow = true;
-      comment = span->first == span->last ? text.substr(parts.value_end) : "";
+      comment = span->first == span->last
+                    ? kept_comment(std::string_view(text).substr(parts.value_end))
+                    : "";
       padded = value.size() > 2 && value[1] == ' ';
       const auto first_item = value.find_first_not_of(" \t", 1);
       if (first_item != std::string_view::npos &&
@@ -341,7 +355,7 @@ void FrontmatterEditor::set_list(std::string_view key, const std::vector<std::st
       }
     } else {
       if (value.empty()) {
-        comment = text.substr(parts.value_end);
+        comment = kept_comment(std::string_view(text).substr(parts.value_end));
       }
       for (std::size_t i = span->first + 1; i <= span->last; ++i) {
         const std::string& item = m_lines[i].text;

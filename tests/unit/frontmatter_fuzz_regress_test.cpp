@@ -1,6 +1,7 @@
 // Regression tests for inputs the fuzz targets found (tests/fuzz/corpus keeps the inputs).
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
@@ -53,4 +54,31 @@ TEST_CASE("an unclosed quote is reported on the line it opens, with the edit tha
   CHECK(finding.message ==
         "frontmatter is not valid yaml: the double quote opened on this line is never closed");
   CHECK(finding.fix == "end the value on line 2 with \"");
+}
+
+TEST_CASE("a comment after an empty value stays a comment when the value is set",
+          "[frontmatter][fuzz]") {
+  // Found by tests/fuzz/fuzz_frontmatter_edit.cpp: `retrieval_count:  # none yet` set to 4 gave
+  // `retrieval_count:  4# none yet`, a value of `4# none yet`, and the same edit again gave
+  // `retrieval_count:  4`. Lists with an empty value and a comment broke the same way.
+  const std::string bytes =
+      "---\ntitle: \"Retry\"\ncreated: 2026-03-01\nretrieval_count:  # none yet\n"
+      "keywords: # filled later\ntags: # none\n---\n\n# Retry\n";
+  const auto edit = [](const std::string& input) {
+    gv::FrontmatterEditor editor(".memory/10-Memories/MEM-retry.md", input);
+    editor.set_scalar("retrieval_count", "4");
+    editor.set_list("keywords", {"retry", "back off"});
+    editor.set_list("tags", {});
+    return editor.bytes();
+  };
+  const std::string once = edit(bytes);
+  CHECK(once ==
+        "---\ntitle: \"Retry\"\ncreated: 2026-03-01\nretrieval_count:  4 # none yet\n"
+        "keywords: # filled later\n  - retry\n  - back off\ntags: [] # none\n---\n\n# Retry\n");
+  CHECK(edit(once) == once);
+  const gv::ParsedMemory parsed =
+      gv::parse_memory(".memory/10-Memories/MEM-retry.md", once, std::string(40, '0'));
+  REQUIRE(parsed.memory.has_value());
+  CHECK(parsed.memory->retrieval_count == 4);
+  CHECK(parsed.memory->keywords == std::vector<std::string>{"retry", "back off"});
 }
