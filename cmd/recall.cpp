@@ -390,10 +390,11 @@ int run_maintain(const MaintainOptions& options, Session& session) {
     if (output.json) {
       util::print_json(recall::analysis_json(analysis));
     } else {
-      print_out(recall::render_presentation(analysis));
-      print_out("\n" +
-                recall::render_secondary(recall::run_secondary_checks(
-                    input.files, analysis.metadata, input.now, input.today, input.daily_logs)));
+      print_out(recall::render_presentation(analysis, output.limit));
+      print_out("\n" + recall::render_secondary(
+                           recall::run_secondary_checks(input.files, analysis.metadata, input.now,
+                                                        input.today, input.daily_logs),
+                           output.limit));
     }
     return exit_code::k_ok;
   }
@@ -462,7 +463,8 @@ int run_maintain(const MaintainOptions& options, Session& session) {
     util::print_json(document);
     return exit_code::k_ok;
   }
-  print_out("\n" + recall::render_secondary(result.secondary) + "\n" + result.summary);
+  print_out("\n" + recall::render_secondary(result.secondary, output.limit) + "\n" +
+            result.summary);
   if (outcome.commit) {
     print_out(fmt::format("Committed {}\n", outcome.commit->substr(0, 12)));
   }

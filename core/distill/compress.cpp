@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/summarize.hpp"
 #include "core/distill/text_edits.hpp"
@@ -17,6 +16,7 @@
 #include "core/memory/tokens.hpp"
 #include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -188,7 +188,7 @@ class Compress final : public SubMode {
         "## Compress Candidates (Dry Run)\n\n"
         "| Memory | Tokens | Size Penalty | Topic | Est. Compressed |\n"
         "|--------|--------|-------------|-------|-----------------|\n";
-    DryRunRows rows(context.limit);
+    util::RowLimit rows(context.limit);
     for (const scoring::Score* score : ranked) {
       const std::int64_t estimate = score->token_count * 4 / 10;
       if (rows.next()) {

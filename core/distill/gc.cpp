@@ -5,11 +5,11 @@
 
 #include <algorithm>
 
-#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
 #include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -65,7 +65,7 @@ class Gc final : public SubMode {
     set.none_selected_message = "No memories selected for deletion. GC cancelled.";
     const Date today = context.clock.today;
     std::size_t tombstoned = 0;
-    DryRunRows rows(context.limit);
+    util::RowLimit rows(context.limit);
     // vault.memories is sorted by id, which is the dry run's order (doc/sub-modes.md,
     // "JSON output").
     for (const Memory& memory : context.state.vault.memories) {

@@ -10,7 +10,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
@@ -20,6 +19,7 @@
 #include "core/memory/lines.hpp"
 #include "core/memory/parse.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
@@ -498,7 +498,7 @@ class Merge final : public SubMode {
     }
     std::string text = "## Merge Candidates (Dry Run)\n";
     std::set<std::string> clusters;
-    DryRunRows rows(context.limit);
+    util::RowLimit rows(context.limit);
     const MemoriesById by_id(vault);
     for (const MergePair& pair : pairs) {
       const bool new_cluster = clusters.insert(pair.cluster).second;

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/error.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
@@ -76,7 +76,7 @@ class Purge final : public SubMode {
       return set;
     }
     set.dry_run_text = fmt::format("[DRY RUN] Would tombstone {} memories:\n", ranked.size());
-    DryRunRows rows(context.limit);
+    util::RowLimit rows(context.limit);
     for (const scoring::PurgeCandidate& c : ranked) {
       Candidate candidate;
       candidate.key = c.id;

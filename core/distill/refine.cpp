@@ -8,9 +8,9 @@
 // whose only fixes are Tier 2 still needs a selection and is refused like any other sub-mode.
 #include <fmt/format.h>
 
-#include "core/distill/dry_run_rows.hpp"
 #include "core/distill/refine_rules.hpp"
 #include "core/distill/sub_mode.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -70,7 +70,7 @@ class Refine final : public SubMode {
       set.dry_run_text +=
           fmt::format("\n## Refine Candidates ({} issues found)\n\n", fixes.tier2.size());
     }
-    DryRunRows rows(context.limit);
+    util::RowLimit rows(context.limit);
     for (const Tier2Fix& fix : fixes.tier2) {
       Candidate candidate;
       candidate.key = fix.key();

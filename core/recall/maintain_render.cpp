@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/util/row_limit.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::recall {
@@ -56,7 +57,7 @@ std::string header_underline(std::string_view header) {
   return line;
 }
 
-std::string render_presentation(const Analysis& analysis) {
+std::string render_presentation(const Analysis& analysis, std::size_t limit) {
   if (!analysis.over_budget() && analysis.superseded.empty()) {
     std::string out = with_underline("recall-maintain — all clear") + "\n";
     out += fmt::format("Working memory: {} words (target: {}) - under budget\n",
@@ -88,15 +89,31 @@ std::string render_presentation(const Analysis& analysis) {
         out += fmt::format("   (eligible entries free only {} of {} words)\n", analysis.pool_words,
                            analysis.needed());
       }
+      util::RowLimit rows(limit);
       for (const Candidate& candidate : analysis.pressure) {
-        out += "\n" + render_candidate(++number, candidate);
+        ++number;
+        if (rows.next()) {
+          out += "\n" + render_candidate(number, candidate);
+        }
+      }
+      if (const std::string rest = rows.rest_line(); !rest.empty()) {
+        out += '\n';
+        out += rest;
       }
     }
   }
   if (!analysis.superseded.empty()) {
     out += "\nSuperseded cleanup:\n";
+    util::RowLimit rows(limit);
     for (const Candidate& candidate : analysis.superseded) {
-      out += "\n" + render_candidate(++number, candidate);
+      ++number;
+      if (rows.next()) {
+        out += "\n" + render_candidate(number, candidate);
+      }
+    }
+    if (const std::string rest = rows.rest_line(); !rest.empty()) {
+      out += '\n';
+      out += rest;
     }
   }
   return out;

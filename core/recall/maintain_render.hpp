@@ -16,8 +16,9 @@ inline constexpr std::string_view k_apply_prompt = "Apply all / decide individua
 
 // What maintain shows before it asks: the "all clear" block when working memory is within
 // budget and nothing is superseded, else the numbered candidates (pressure, then superseded
-// cleanup) with the choices each offers. The prompt line is not included.
-[[nodiscard]] std::string render_presentation(const Analysis& analysis);
+// cleanup) with the choices each offers. The prompt line is not included. `limit` cuts each
+// list (0: all), for a dry run a person reads; the numbers stay those --decide takes.
+[[nodiscard]] std::string render_presentation(const Analysis& analysis, std::size_t limit = 0);
 
 // The "complete" block after an applied run.
 [[nodiscard]] std::string render_summary(const MaintainResult& result, const Analysis& analysis);

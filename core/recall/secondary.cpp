@@ -384,18 +384,32 @@ SecondaryReport run_secondary_checks(const std::vector<ParsedFile>& files, const
   return report;
 }
 
-std::string render_secondary(const SecondaryReport& report) {
+namespace {
+
+// The line after a list cut at `limit`, or nothing when every row was shown.
+std::string more_rows(std::size_t rows, std::size_t limit) {
+  if (limit == 0 || rows <= limit) {
+    return "";
+  }
+  return fmt::format("  ... and {} more (`--limit 0` lists them all; `--json` has every one)\n",
+                     rows - limit);
+}
+
+}  // namespace
+
+std::string render_secondary(const SecondaryReport& report, std::size_t limit) {
   std::string out;
   if (report.stale.empty()) {
     out += "Stale entries: none.\n";
   } else {
     out += "Stale entries (not reviewed in 30+ days):\n";
-    for (std::size_t i = 0; i < report.stale.size(); ++i) {
+    for (std::size_t i = 0; i < report.stale.size() && (limit == 0 || i < limit); ++i) {
       const StaleEntry& stale = report.stale[i];
       out += fmt::format("  {}. [{}] Last reviewed: {}\n", i + 1, stale.display_path,
                          stale.reviewed ? format_date(*stale.reviewed) : "never");
       out += fmt::format("     \"{}\" ^{}\n", stale.text, stale.id);
     }
+    out += more_rows(report.stale.size(), limit);
   }
 
   out += "\n";
@@ -403,24 +417,26 @@ std::string render_secondary(const SecondaryReport& report) {
     out += "Potential contradictions: none found.\n";
   } else {
     out += "Potential contradictions:\n";
-    for (std::size_t i = 0; i < report.contradictions.size(); ++i) {
+    for (std::size_t i = 0; i < report.contradictions.size() && (limit == 0 || i < limit); ++i) {
       const Contradiction& pair = report.contradictions[i];
       const std::string number = fmt::format("{}. ", i + 1);
       const std::string indent(number.size(), ' ');
       out += fmt::format("\n{}{}\n{}{}\n{}→ Which is current?\n", number, quoted_side(pair.first),
                          indent, quoted_side(pair.second), indent);
     }
+    out += more_rows(report.contradictions.size(), limit);
   }
 
   out += fmt::format("\nOpen loops: {} active, {} closed\n", report.open_loops_active,
                      report.open_loops_closed);
-  for (std::size_t i = 0; i < report.open_loop_flags.size(); ++i) {
+  for (std::size_t i = 0; i < report.open_loop_flags.size() && (limit == 0 || i < limit); ++i) {
     const OpenLoopFlag& flag = report.open_loop_flags[i];
     const std::string label = flag.kind == OpenLoopFlag::Kind::resolved
                                   ? std::string{"resolved"}
                                   : "past due " + format_date(*flag.due);
     out += fmt::format("  {}. [{}] \"{}\" ^{}\n", i + 1, label, flag.text, flag.id);
   }
+  out += more_rows(report.open_loop_flags.size(), limit);
 
   if (report.old_daily_logs > 0) {
     out += fmt::format(

@@ -75,8 +75,9 @@ struct SecondaryReport {
                                                    Date today,
                                                    const std::vector<std::string>& daily_logs);
 
-// The report's text, one block per check separated by empty lines, ending in a newline.
-[[nodiscard]] std::string render_secondary(const SecondaryReport& report);
+// The report's text, one block per check separated by empty lines, ending in a newline. Each
+// list is cut after `limit` rows (0: all) with a line counting the rest.
+[[nodiscard]] std::string render_secondary(const SecondaryReport& report, std::size_t limit = 0);
 
 // Lowercased ASCII, Markdown marks (``*_`~[]()#>``) removed, split on ASCII characters that are
 // neither letters nor digits (bytes of UTF-8 sequences stay inside words).

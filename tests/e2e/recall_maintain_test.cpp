@@ -502,3 +502,23 @@ TEST_CASE("recall maintain --decide takes a candidate's list number as well as i
                  "    \"created_at\": \"2026-01-01T00:00:00Z\",\n"
                  "    \"last_reviewed_at\": \"2026-11-30T12:00:00Z\",\n"));
 }
+
+TEST_CASE("a maintain dry run cuts each list at --limit and counts the rest",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  // Budget 10: both working entries are pressure candidates; --limit 1 shows the first.
+  const auto cut =
+      sandbox.vault({"--limit", "1", "recall", "maintain", "--dry-run", "--budget", "10"});
+  REQUIRE(cut.code == 0);
+  CHECK(contains(cut.out, "^tr0000000001"));
+  CHECK(!contains(cut.out, "^tr0000000002"));
+  CHECK(contains(cut.out, "... and 1 more (`--limit 0` lists them all"));
+  // Numbering is the one --decide takes: the superseded entry after the cut is still number 3.
+  CHECK(contains(cut.out, "3."));
+  const auto all =
+      sandbox.vault({"--limit", "0", "recall", "maintain", "--dry-run", "--budget", "10"});
+  CHECK(contains(all.out, "^tr0000000002"));
+  CHECK(!contains(all.out, "... and"));
+}

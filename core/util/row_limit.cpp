@@ -1,10 +1,10 @@
-#include "core/distill/dry_run_rows.hpp"
+#include "core/util/row_limit.hpp"
 
 #include <fmt/format.h>
 
-namespace gv::distill {
+namespace gv::util {
 
-std::string DryRunRows::rest_line() const {
+std::string RowLimit::rest_line() const {
   if (m_limit == 0 || m_rows <= m_limit) {
     return "";
   }
@@ -12,4 +12,4 @@ std::string DryRunRows::rest_line() const {
                      m_rows - m_limit);
 }
 
-}  // namespace gv::distill
+}  // namespace gv::util
