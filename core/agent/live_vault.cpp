@@ -169,7 +169,20 @@ LiveVault::LiveVault(const git::Repo& repo, ParseCache* cache)
       m_snapshot(repo.workdir()),
       m_cache(cache != nullptr ? cache : &m_own_cache) {}
 
+void LiveVault::watch_for_changes() {
+  const std::filesystem::path& root = m_snapshot.root();
+  m_watch = std::make_unique<util::DirWatch>(std::vector<util::DirWatch::Root>{
+      {root / ".memory", true},
+      {root / "memory", true},
+      {root, false},  // CLAUDE.local.md, and `.memory` or `memory` replaced as a whole
+  });
+}
+
 void LiveVault::refresh() {
+  // Asked before reading, so a change made while this refresh reads is seen by the next one.
+  if (m_watch && !m_watch->changed() && m_loaded) {
+    return;
+  }
   // The memory files' blob ids (from stat data when unchanged) decide whether the vault must be
   // read again: between two calls of a long-lived process, usually nothing changed.
   std::vector<SnapshotEntry> listing = m_snapshot.list(vault_path::k_memories);

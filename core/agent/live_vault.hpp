@@ -14,6 +14,7 @@
 #include "core/dates.hpp"
 #include "core/search/search.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/dir_watch.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::git {
@@ -67,6 +68,11 @@ class LiveVault {
   // Reads the work tree again. Throws gv::Error on I/O failure.
   void refresh();
 
+  // For a long-lived process: from now on refresh() skips the work tree when the folders it
+  // reads (the vault, `memory/`, and the files at the top of the work tree) saw no change
+  // since the last refresh (util::DirWatch), instead of stat-ing every memory file.
+  void watch_for_changes();
+
   // For one-shot searches: brings only the search index up to date, through the stat-checked
   // search cache in the git directory (SearchIndex::refresh_cached); `parse_cache` is asked for
   // only when a memory file changed. vault() stays as it was.
@@ -104,6 +110,7 @@ class LiveVault {
   std::vector<SnapshotEntry> m_listing;  // the memory files m_vault was read from
   bool m_loaded = false;
   search::SearchIndex m_index;
+  std::unique_ptr<util::DirWatch> m_watch;
 };
 
 // A memory file for `show` and get_memory: `{"id","path","frontmatter":{…},"body",

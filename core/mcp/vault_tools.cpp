@@ -194,7 +194,9 @@ VaultTools::VaultTools(git::Repo& repo, ParseCache* cache, std::function<Clock()
       m_clock(std::move(clock)),
       m_options(options),
       m_cache(cache),
-      m_vault(repo, cache) {}
+      m_vault(repo, cache) {
+  m_vault.watch_for_changes();  // one process, many calls: skip the walk when nothing changed
+}
 
 std::vector<ToolSpec> VaultTools::tools() const {
   const json limit = json{{"type", "integer"},
