@@ -213,7 +213,8 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
       return YAML::Node(YAML::NodeType::Map);
     }
     if (!root.IsMap()) {
-      return FrontmatterError{split.first_block_line, "frontmatter is not a mapping of fields", ""};
+      return FrontmatterError{split.first_block_line, "frontmatter is not a mapping of fields",
+                              "write the frontmatter as key: value lines, one field per line"};
     }
     return root;
   } catch (const YAML::Exception& e) {
@@ -225,11 +226,16 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
     // Mark lines are 0-based within the block; a null mark (-1) blames the block's start.
     const int line =
         e.mark.is_null() ? split.first_block_line : split.first_block_line + e.mark.line;
-    return FrontmatterError{std::min(line, std::max(split.closing_line, split.first_block_line)),
-                            "frontmatter is not valid yaml: " + e.msg, ""};
+    const int at = std::min(line, std::max(split.closing_line, split.first_block_line));
+    return FrontmatterError{
+        at, "frontmatter is not valid yaml: " + e.msg,
+        fmt::format("correct the YAML on line {} or the one above it: close "
+                    "every bracket and quote, indent list items under their key",
+                    at)};
   } catch (const std::exception& e) {
     return FrontmatterError{split.first_block_line,
-                            std::string("frontmatter could not be read: ") + e.what(), ""};
+                            std::string("frontmatter could not be read: ") + e.what(),
+                            "rewrite the frontmatter as plain key: value lines"};
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <set>
@@ -202,7 +203,10 @@ void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memo
 
   if (!field(root, "created")) {
     checker.error_at("created", "missing required field created",
-                     "add a line created: 2026-01-31 (the day it was written) to the frontmatter");
+                     field(root, "date") != nullptr
+                         ? "`git vault migrate` renames the older layout's date: to created:"
+                         : "add a line created: 2026-01-31 (the day it was written) to the "
+                           "frontmatter");
     usable = false;
   } else if (const auto created = date_field(root, "created", checker)) {
     memory.created = *created;
@@ -239,6 +243,53 @@ void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memo
   }
 }
 
+// yaml-cpp can end a document early without an error: a line starting with `%` reads as a
+// directive, a key that opens a quote it never closes swallows what follows. The fields after
+// that point would vanish in silence, and an edit of one of them would land where nothing reads
+// it. The line index (split.keys) sees every key line, so a key it sees that the document lacks
+// is reported where the reading stopped: the first line after the last field read that is
+// neither blank nor a comment.
+std::optional<FrontmatterError> fields_yaml_skipped(std::string_view block,
+                                                    const FrontmatterSplit& split,
+                                                    const FlatFrontmatter& read) {
+  std::set<std::string_view> names;
+  for (const FlatField& field : read) {
+    names.insert(field.key);
+  }
+  int last_read_line = split.first_block_line - 1;
+  for (const FrontmatterKey& key : split.keys) {
+    if (names.count(key.key) != 0) {
+      last_read_line = std::max(last_read_line, key.first_line);
+      continue;
+    }
+    // The stray line: unindented, not blank, not a comment, not a list item.
+    int stop = key.first_line;
+    const std::vector<TextLine> lines = split_lines(block);
+    for (int line = last_read_line + 1; line < key.first_line; ++line) {
+      const std::size_t index = static_cast<std::size_t>(line - split.first_block_line);
+      if (index >= lines.size()) {
+        break;
+      }
+      const std::string_view text = line_text(block, lines[index]);
+      if (!text.empty() && !util::is_space(text[0]) && text[0] != '#' && text[0] != '-') {
+        stop = line;
+        break;
+      }
+    }
+    return FrontmatterError{
+        stop,
+        fmt::format("YAML stops reading the frontmatter here, so field {} (line {}) and the ones "
+                    "after it are never read",
+                    key.key, key.first_line),
+        stop == key.first_line
+            ? fmt::format("rewrite line {} as key: value", stop)
+            : fmt::format("remove or fix line {} (a line may not start with %, and a quote must "
+                          "close on its line)",
+                          stop)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string memory_id_from_path(std::string_view path) {
@@ -270,8 +321,9 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   if (split.status == FrontmatterStatus::missing) {
     checker.add(Severity::error, 1,
                 "unreadable: no frontmatter: the file must start with a --- line",
-                "start the file with a frontmatter block: ---, title: \"...\", created: "
-                "2026-01-31, --- (.memory/30-Templates/memory-template.md has one)");
+                "`git vault migrate` converts the older layouts (see `git vault migrate "
+                "--dry-run`); or start the file with a frontmatter block: ---, title: \"...\", "
+                "created: 2026-01-31, ---");
     result.findings = checker.take();
     return result;
   }
@@ -322,6 +374,14 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
     }
     if (root && *root != flat) {
       scanner_disagrees(path, "the fields differ");
+    }
+    if (unreadable.empty()) {
+      if (auto skipped = fields_yaml_skipped(block, split, flat)) {
+        checker.add(Severity::error, skipped->line, std::move(skipped->message),
+                    std::move(skipped->fix));
+        result.findings = checker.take();
+        return result;
+      }
     }
     root = std::move(flat);
   }

@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (build-fuzz/) and runs each for FUZZ_SECONDS
-# (default 20) from its corpus in tests/fuzz/corpus/<name>. New inputs go to a scratch
-# directory; FUZZ_KEEP=1 merges them into the corpus. A crash stops the run with the input's
-# path: turn it into a regression test and add it to the corpus.
+# Builds the libFuzzer targets with clang (build-fuzz/) and runs each from its corpus in
+# tests/fuzz/corpus/<name>.
+#
+# Two modes:
+#   tests/fuzz/run.sh                  the check tests/run.sh (and CI) runs: FUZZ_RUNS inputs
+#                                      (default 20000) per target from a fixed seed, so the same
+#                                      sources always run the same inputs and a pass or a failure
+#                                      is reproducible, never luck
+#   FUZZ_SECONDS=600 tests/fuzz/run.sh exploration: each target for that many seconds from a
+#                                      random seed (FUZZ_SEED fixes it), to look for new crashes
+# New inputs go to a scratch directory; FUZZ_KEEP=1 merges them into the corpus. A crash stops
+# the run with the input's path: turn it into a regression test (tests/unit/
+# frontmatter_fuzz_regress_test.cpp shows how) and add it to the corpus.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-seconds=${FUZZ_SECONDS:-20}
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not installed; fuzz targets skipped" >&2
   exit 0
+fi
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+  budget=(-max_total_time="$FUZZ_SECONDS" -seed="${FUZZ_SEED:-0}")
+  what="${FUZZ_SECONDS}s"
+else
+  budget=(-runs="${FUZZ_RUNS:-20000}" -seed="${FUZZ_SEED:-1}")
+  what="${FUZZ_RUNS:-20000} runs, seed ${FUZZ_SEED:-1}"
 fi
 build="$here/build-fuzz"
 cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -21,8 +36,8 @@ trap 'rm -rf "$scratch"' EXIT
 for name in "${targets[@]}"; do
   corpus="$here/tests/fuzz/corpus/$name"
   mkdir -p "$scratch/$name" "$scratch/$name-crash"
-  echo "fuzz: $name for ${seconds}s" >&2
-  if ! "$build/tests/fuzz/fuzz_$name" "$scratch/$name" "$corpus" -max_total_time="$seconds" \
+  echo "fuzz: $name for $what" >&2
+  if ! "$build/tests/fuzz/fuzz_$name" "$scratch/$name" "$corpus" "${budget[@]}" \
     -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$scratch/$name-crash/" >"$scratch/$name.log" 2>&1; then
     tail -40 "$scratch/$name.log" >&2

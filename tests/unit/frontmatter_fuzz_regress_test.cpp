@@ -82,3 +82,23 @@ TEST_CASE("a comment after an empty value stays a comment when the value is set"
   CHECK(parsed.memory->retrieval_count == 4);
   CHECK(parsed.memory->keywords == std::vector<std::string>{"retry", "back off"});
 }
+
+TEST_CASE("fields YAML silently stops before are reported where the reading stopped",
+          "[frontmatter][fuzz]") {
+  // Found by tests/fuzz/fuzz_frontmatter_edit.cpp: yaml-cpp ends the document at a line that
+  // starts with `%` (a directive) or at a key that opens a quote it never closes, without an
+  // error. The fields after it vanished, so an edit of retrieval_count landed where nothing read
+  // it. Now the file is an error naming that line.
+  for (const std::string stray : {"%", "'", "%YAML 1.2"}) {
+    const std::string bytes = "---\ntitle: S\ncreated: 2026-08-19\n" + stray +
+                              "\nkeywords:\nretrieval_count: 3\nlast_retrieved:\n---\n";
+    const gv::ParsedMemory parsed =
+        gv::parse_memory(".memory/10-Memories/MEM-s.md", bytes, std::string(40, '0'));
+    INFO(stray);
+    CHECK_FALSE(parsed.memory.has_value());
+    REQUIRE(parsed.findings.size() == 1);
+    CHECK(parsed.findings[0].line == 4);
+    CHECK_THAT(parsed.findings[0].message, Catch::Contains("field keywords (line 5)"));
+    CHECK_THAT(parsed.findings[0].fix, Catch::Contains("line 4"));
+  }
+}
