@@ -56,6 +56,7 @@ Runner define_show(CLI::App& app);
 Runner define_context(CLI::App& app);
 Runner define_learn(CLI::App& app);
 Runner define_mcp(CLI::App& app);
+Runner define_migrate(CLI::App& app);
 Runner define_hook(CLI::App& app);
 Runner define_merge_driver(CLI::App& app);
 Runner define_diff_text(CLI::App& app);

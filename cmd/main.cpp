@@ -45,6 +45,8 @@ constexpr std::array k_commands{
             k_vault},
     Command{"learn", "Create or update a memory from text, a file or stdin", define_learn, k_vault},
     Command{"mcp", "Serve the vault to an agent over MCP (stdio)", define_mcp, k_vault},
+    Command{"migrate", "Convert memories in an older layout to frontmatter, as one commit",
+            define_migrate, k_vault},
     Command{"events", "Query the event store specs/events.jsonl", define_events, k_work_tree},
     Command{"hooks", "Install, remove or inspect the git hooks", define_hooks, k_repo},
     // Hooks open the repository themselves from git's environment, inside their own error
@@ -190,6 +192,18 @@ int run(int argc, char** argv) {
   const bool asks_help = std::any_of(argv + 1, argv + argc, [](std::string_view arg) {
     return arg == "-h" || arg == "--help" || arg == "--version";
   });
+  // Only the global options and no command: the command list. An unknown option goes on to
+  // the parser, which names it (`git vault --bogus` is a usage error, not a listing).
+  const auto is_global = [](std::string_view arg) {
+    return !arg.starts_with("-") || arg == "--json" || arg == "-v" || arg == "--verbose" ||
+           arg == "-q" || arg == "--quiet" || arg == "-P" || arg == "--no-pager" ||
+           arg == "--today" || arg == "--now" || arg == "--limit";
+  };
+  const auto unknown = std::find_if_not(argv + 1, argv + argc, is_global);
+  if (!asks_help && given.empty() && unknown != argv + argc) {
+    util::print_error(fmt::format("unknown option '{}'\nSee 'git vault -h'.", *unknown));
+    return exit_code::k_usage;
+  }
   if (!asks_help && (given.empty() || (given.size() == 1 && given[0] == "help"))) {
     print_command_list();
     return exit_code::k_ok;

@@ -375,6 +375,30 @@ std::vector<CommitInfo> Repo::commits_with_trailer(std::string_view key,
   return out;
 }
 
+std::map<std::string, std::int64_t> Repo::first_seen_times(const std::vector<std::string>& paths,
+                                                           std::size_t max_commits) const {
+  std::map<std::string, std::int64_t> out;
+  bool unborn = false;
+  const RevwalkPtr walk = walk_from_head(raw(), &unborn);
+  if (unborn || paths.empty()) {
+    return out;
+  }
+  git_oid id{};
+  for (std::size_t walked = 0; walked < max_commits && git_revwalk_next(&id, walk.get()) == 0;
+       ++walked) {
+    const CommitPtr commit = lookup_commit(raw(), id);
+    const std::string tree = to_hex(*git_commit_tree_id(commit.get()));
+    const std::int64_t time = git_commit_author(commit.get())->when.time;
+    // Newest first: every older commit that still holds the path moves its time back.
+    for (const std::string& path : paths) {
+      if (tree_blob_id(tree, path)) {
+        out[path] = time;
+      }
+    }
+  }
+  return out;
+}
+
 std::map<std::string, std::vector<std::string>> Repo::trailer_index(std::string_view key) const {
   bool unborn = false;
   const RevwalkPtr walk = walk_from_head(raw(), &unborn);

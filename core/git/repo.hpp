@@ -92,6 +92,13 @@ class Repo {
   [[nodiscard]] std::map<std::string, std::vector<std::string>> trailer_index(
       std::string_view key) const;
 
+  // For each of `paths`, the author time of the oldest commit reachable from HEAD whose tree
+  // holds it: when the file came into the repository, as far as the history says (`migrate`
+  // dates a memory that names no date with it). Walks at most `max_commits` commits, newest
+  // first; a path no walked commit holds is absent from the result.
+  [[nodiscard]] std::map<std::string, std::int64_t> first_seen_times(
+      const std::vector<std::string>& paths, std::size_t max_commits) const;
+
   // Repository configuration (all levels), e.g. `vault.summarizer`.
   [[nodiscard]] std::optional<std::string> config_string(std::string_view key) const;
   // Writes `key` into the repository's own config file (.git/config).
