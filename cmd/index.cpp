@@ -92,6 +92,7 @@ int run(const Options& options, Session& session) {
     draft.plan.subject = k_commit_subject;
     draft.plan.action = k_commit_action;
     target.guarded_paths = {std::string(vault_path::k_root)};
+    target.offers_allow_dirty = false;
   } else {
     target.commit = false;
     target.allow_dirty = true;

@@ -118,6 +118,14 @@ int run(const Options& options, Session& session) {
     std::fputs(fmt::format("No distill log ({}).\n", distill::k_log_path).c_str(), stdout);
     return code;
   }
+  if (entries.empty()) {
+    // Said, not left blank: an empty answer looks like a failure.
+    std::fputs(fmt::format("The distill log is empty: no maintenance action or recorded report "
+                           "yet (`git vault distill --record` records one).\n")
+                   .c_str(),
+               stdout);
+    return code;
+  }
   std::string lines;
   for (const distill::ResolvedEntry& entry : entries) {
     const std::size_t count = affected_count(entry.operation.raw);

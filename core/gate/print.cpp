@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "core/gate/gate.hpp"
@@ -36,11 +38,62 @@ std::string format_finding_line(const Finding& finding, bool color) {
   return fmt::format("{}: {}: {} [{}]", where, shown, finding.message, finding.check);
 }
 
+namespace {
+
+// `MEM-x is missing from the index` -> the part after the id, when the message starts with the
+// finding's id: findings that differ only in their id say the same thing.
+std::optional<std::string_view> shared_part(const Finding& finding) {
+  const std::string_view message = finding.message;
+  if (finding.id.empty() || message.size() <= finding.id.size() + 1 ||
+      !message.starts_with(finding.id) || message[finding.id.size()] != ' ') {
+    return std::nullopt;
+  }
+  return message.substr(finding.id.size() + 1);
+}
+
+// `is missing from the index` said of many: `are missing from the index`.
+std::string plural_predicate(std::string_view predicate) {
+  const std::size_t space = predicate.find(' ');
+  const std::string_view verb = predicate.substr(0, space);
+  const std::string_view rest = space == std::string_view::npos ? "" : predicate.substr(space);
+  static const std::map<std::string_view, std::string_view> k_irregular = {
+      {"is", "are"}, {"has", "have"}, {"was", "were"}, {"does", "do"}};
+  if (const auto found = k_irregular.find(verb); found != k_irregular.end()) {
+    return std::string(found->second) + std::string(rest);
+  }
+  if (verb.size() > 2 && verb.back() == 's' && verb[verb.size() - 2] != 's') {
+    return std::string(verb.substr(0, verb.size() - 1)) + std::string(rest);
+  }
+  return std::string(predicate);
+}
+
+// One line for many findings that say the same thing of different ids in one file:
+// `.memory/memory-index.json: error: 9990 memories are missing from the index (MEM-a, MEM-b,
+// MEM-c, ...) [stale-index]`.
+std::string format_run(const std::vector<const Finding*>& run, bool color) {
+  const Finding& first = *run.front();
+  const bool memories = std::all_of(run.begin(), run.end(), [](const Finding* f) {
+    return std::string_view(f->id).starts_with("MEM-");
+  });
+  std::string examples;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, run.size()); ++i) {
+    examples += (i == 0 ? "" : ", ") + run[i]->id;
+  }
+  Finding summary = first;
+  summary.line.reset();
+  summary.message = fmt::format("{} {} {} ({}, ...)", run.size(), memories ? "memories" : "ids",
+                                plural_predicate(*shared_part(first)), examples);
+  return format_finding_line(summary, color);
+}
+
+}  // namespace
+
 std::string format_finding_lines(const std::vector<Finding>& findings, FindingStyle style) {
   const std::size_t limit = style.limit;
   // Findings of one check form a group, in order of first appearance: its lines, cut after
-  // `limit`, then the fix once when the group shares one. Ten thousand memories missing from
-  // the index are twenty lines and one fix, not twenty thousand lines.
+  // `limit`, then the fix once when the group shares one. Inside a group, more than `limit`
+  // findings that say the same thing of different ids in one file become one line, so ten
+  // thousand memories missing from the index are one line and one fix, not twenty thousand.
   std::vector<std::vector<const Finding*>> groups;
   std::map<std::pair<std::string, Severity>, std::size_t> group_of;
   for (const Finding& finding : findings) {
@@ -56,18 +109,43 @@ std::string format_finding_lines(const std::vector<Finding>& findings, FindingSt
     const Finding& first = *group.front();
     const bool one_fix = std::all_of(group.begin(), group.end(),
                                      [&](const Finding* f) { return f->fix == first.fix; });
-    const std::size_t shown = limit == 0 ? group.size() : std::min(limit, group.size());
-    for (std::size_t i = 0; i < shown; ++i) {
-      out += format_finding_line(*group[i], style.color);
-      out += '\n';
-      if (!one_fix && !group[i]->fix.empty()) {
-        out += fmt::format("  fix: {}\n", group[i]->fix);
+    // Runs of the same message in the same file, by first appearance.
+    std::vector<std::vector<const Finding*>> runs;
+    std::map<std::pair<std::string_view, std::string_view>, std::size_t> run_of;
+    for (const Finding* finding : group) {
+      const std::optional<std::string_view> shared = shared_part(*finding);
+      if (!shared) {
+        runs.push_back({finding});
+        continue;
+      }
+      const auto [it, added] =
+          run_of.emplace(std::make_pair(std::string_view(finding->path), *shared), runs.size());
+      if (added) {
+        runs.emplace_back();
+      }
+      runs[it->second].push_back(finding);
+    }
+    std::size_t shown = 0;
+    std::size_t hidden = 0;
+    for (const std::vector<const Finding*>& run : runs) {
+      const bool summarise = limit != 0 && run.size() > limit && run.size() >= 3;
+      const std::size_t lines = summarise ? 1 : run.size();
+      for (std::size_t i = 0; i < lines; ++i) {
+        if (limit != 0 && shown >= limit) {
+          hidden += summarise ? run.size() : lines - i;
+          break;
+        }
+        ++shown;
+        out += summarise ? format_run(run, style.color) : format_finding_line(*run[i], style.color);
+        out += '\n';
+        if (!one_fix && !run[i]->fix.empty()) {
+          out += fmt::format("  fix: {}\n", run[i]->fix);
+        }
       }
     }
-    if (shown < group.size()) {
-      const std::size_t rest = group.size() - shown;
-      out += fmt::format("  ... and {} more {}{} [{}] (--limit 0 lists them all)\n", rest,
-                         severity_name(first.severity), rest == 1 ? "" : "s", first.check);
+    if (hidden > 0) {
+      out += fmt::format("  ... and {} more {}{} [{}] (--limit 0 lists them all)\n", hidden,
+                         severity_name(first.severity), hidden == 1 ? "" : "s", first.check);
     }
     if (one_fix && !first.fix.empty()) {
       out += fmt::format("  fix: {}\n", first.fix);

@@ -946,8 +946,12 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   if (!options.allow_dirty && !options.guarded_paths.empty()) {
     const std::vector<std::string> dirty = repo.dirty_paths(options.guarded_paths);
     if (!dirty.empty()) {
-      throw Error("uncommitted changes in vault paths (commit or stash them first): {}",
-                  join_paths(dirty, 5));
+      throw Error("uncommitted changes in vault paths: {} (commit or stash them first{})",
+                  join_paths(dirty, 5),
+                  options.offers_allow_dirty
+                      ? ", or pass --allow-dirty to run anyway: it says which of them the "
+                        "commit takes"
+                      : "");
     }
   }
 

@@ -61,6 +61,9 @@ struct ApplyOptions {
   // plan's subject names the change in the reflog only. The post-merge hook folds its index
   // regeneration into the merge commit it follows this way (doc/merges.md).
   bool amend = false;
+  // The command has an `--allow-dirty` flag, so the refusal names it as the way on (a commit
+  // that init's new files block is otherwise a dead end: the gate stops `git commit` too).
+  bool offers_allow_dirty = true;
 };
 
 // Applies `plan` as exactly one commit (doc/decisions.md, D7) and returns its id; with

@@ -130,6 +130,7 @@ Landed apply(git::Repo& repo, Built built, const Target& target) {
   git::ApplyOptions options;
   options.commit = target.commit;
   options.allow_dirty = target.allow_dirty;
+  options.offers_allow_dirty = target.offers_allow_dirty;
   options.guarded_paths = target.guarded_paths;
   options.amend = target.amend;
   options.read_state = target.read_state;

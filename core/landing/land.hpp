@@ -73,6 +73,7 @@ struct Target {
   // What the caller read the repository from (git::capture_read_state, taken before the read):
   // the landing refuses when HEAD, an index entry or a work tree file under it moved since.
   std::optional<git::ReadState> read_state;
+  bool offers_allow_dirty = true;  // git::ApplyOptions::offers_allow_dirty
 };
 
 struct Landed : Built {

@@ -104,6 +104,12 @@ TEST_CASE("option errors start with git-vault: error: and exit 129", "[e2e][conv
   const auto missing_value = sandbox.vault({"distill", "--select"});
   CHECK(missing_value.code == 129);
   CHECK(missing_value.err.starts_with("git-vault: error: "));
+  // An unknown option with no command is an error too, not the command list.
+  const auto global = sandbox.vault({"--bogus"});
+  CHECK(global.code == 129);
+  CHECK(global.out.empty());
+  CHECK(global.err.starts_with("git-vault: error: "));
+  CHECK(contains(global.err, "--bogus"));
 }
 
 TEST_CASE("an action prints its commit and the command that undoes it", "[e2e][conventions]") {

@@ -161,6 +161,14 @@ TEST_CASE("log without a distill log says so", "[log]") {
         json::parse(R"({"schema":1,"entries":[]})"));
 }
 
+TEST_CASE("log of an empty distill log says so", "[log]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--no-hooks"}).code == 0);  // writes an empty log
+  const auto result = sandbox.vault({"log"});
+  CHECK(result.code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("The distill log is empty"));
+}
+
 TEST_CASE("log of a malformed distill log names the file and line", "[log]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);

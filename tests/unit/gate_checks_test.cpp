@@ -281,6 +281,35 @@ TEST_CASE("findings of one check are grouped, cut at the limit, with one shared 
                                   "  fix: git vault index --check\n"));
 }
 
+TEST_CASE("many findings that say the same of different ids in one file are one line",
+          "[gate][print]") {
+  std::vector<Finding> findings;
+  for (int i = 0; i < 30; ++i) {
+    Finding stale;
+    stale.check = "stale-index";
+    stale.path = ".memory/memory-index.json";
+    stale.id = fmt::format("MEM-{:02}", i);
+    stale.message = stale.id + " is missing from the index";
+    stale.fix = "git vault index";
+    findings.push_back(stale);
+  }
+  Finding readme;
+  readme.check = "stale-index";
+  readme.path = ".memory/10-Memories/README.md";
+  readme.line = 3;
+  readme.message = "differs from a regeneration";
+  readme.fix = "git vault index";
+  findings.push_back(readme);
+  CHECK(gv::format_finding_lines(findings, {20}) ==
+        ".memory/memory-index.json: error: 30 memories are missing from the index (MEM-00, "
+        "MEM-01, MEM-02, ...) [stale-index]\n"
+        ".memory/10-Memories/README.md:3: error: differs from a regeneration [stale-index]\n"
+        "  fix: git vault index\n");
+  // Within the limit, each stays on its own line; --limit 0 lists them all.
+  CHECK_THAT(gv::format_finding_lines(findings, {40}), Catch::Contains("MEM-29 is missing"));
+  CHECK_THAT(gv::format_finding_lines(findings, {0}), Catch::Contains("MEM-29 is missing"));
+}
+
 TEST_CASE("a finding's severity is coloured only when asked", "[gate][print]") {
   Finding finding;
   finding.check = "schema";
