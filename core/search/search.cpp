@@ -72,8 +72,9 @@ std::string_view kind_name(Hit::Kind kind) {
 
 void SearchIndex::set_memory(const Memory& memory, std::string_view body, Stamp stamp) {
   const std::string keywords = util::join(memory.keywords, " ; ");
-  Document document = make_document({memory.title, keywords, memory.topic, memory.summary, body});
   MemorySlot slot;
+  slot.document = m_memory_index.add(
+      document_terms({memory.title, keywords, memory.topic, memory.summary, body}));
   slot.stamp = stamp;
   slot.blob_oid = memory.blob_oid;
   slot.path = memory.path;
@@ -82,12 +83,9 @@ void SearchIndex::set_memory(const Memory& memory, std::string_view body, Stamp 
   slot.summary = memory.summary;
   slot.keywords = memory.keywords;
   slot.topic = memory.topic;
-  slot.document = m_memory_documents.size();
-  m_memory_documents.push_back(std::move(document));
   const auto found = m_memory_slots.find(memory.id);
   if (found != m_memory_slots.end()) {
-    m_memory_documents[found->second.document].live = false;
-    ++m_dead_documents;
+    m_memory_index.remove(found->second.document);
     found->second = std::move(slot);
   } else {
     m_memory_slots.emplace(memory.id, std::move(slot));
@@ -99,12 +97,12 @@ void SearchIndex::drop_memory(std::string_view id) {
   if (found == m_memory_slots.end()) {
     return;
   }
-  m_memory_documents[found->second.document].live = false;
-  ++m_dead_documents;
+  m_memory_index.remove(found->second.document);
   m_memory_slots.erase(found);
 }
 
 void SearchIndex::refresh(const std::vector<Memory>& memories, const Snapshot& snapshot) {
+  thaw();
   std::set<std::string, std::less<>> current;
   for (const Memory& memory : memories) {
     if (!memory.active()) {
@@ -131,21 +129,17 @@ void SearchIndex::refresh(const std::vector<Memory>& memories, const Snapshot& s
   for (const std::string& id : gone) {
     drop_memory(id);
   }
-  if (m_dead_documents > m_memory_slots.size()) {
+  if (m_memory_index.dead() > m_memory_slots.size()) {
     compact();
   }
   refresh_working(snapshot);
 }
 
 void SearchIndex::compact() {
-  std::vector<Document> documents;
-  documents.reserve(m_memory_slots.size());
+  const std::vector<std::uint32_t> renumbered = m_memory_index.compact();
   for (auto& [id, slot] : m_memory_slots) {
-    documents.push_back(std::move(m_memory_documents[slot.document]));
-    slot.document = documents.size() - 1;
+    slot.document = renumbered[slot.document];
   }
-  m_memory_documents = std::move(documents);
-  m_dead_documents = 0;
 }
 
 void SearchIndex::refresh_working(const Snapshot& snapshot) {
@@ -181,42 +175,79 @@ void SearchIndex::refresh_working(const Snapshot& snapshot) {
 
 std::vector<Hit> SearchIndex::memory_hits(
     const std::vector<std::string>& terms,
-    const std::unordered_map<std::string, std::int64_t>& extra_retrievals) const {
-  std::vector<const std::pair<const std::string, MemorySlot>*> by_document(
-      m_memory_documents.size(), nullptr);
-  for (const auto& entry : m_memory_slots) {
-    by_document[entry.second.document] = &entry;
+    const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t limit,
+    std::map<std::string, Shown, std::less<>>& shown) const {
+  // Every match is ordered by score, then retrievals, then id; only the best `limit` become
+  // hits, so a term that thousands of memories hold costs no string per match.
+  struct Candidate {
+    Ranked ranked;
+    std::string_view id;
+    std::int64_t retrievals = 0;
+    const MemorySlot* slot = nullptr;  // without a saved file
+  };
+  std::vector<Candidate> candidates;
+  const auto extra = [&](std::string_view id) -> std::int64_t {
+    if (extra_retrievals.empty()) {
+      return 0;
+    }
+    const auto found = extra_retrievals.find(std::string(id));
+    return found == extra_retrievals.end() ? 0 : found->second;
+  };
+  if (m_saved) {
+    for (Ranked& ranked : m_saved->rank(terms)) {
+      const auto document = static_cast<std::uint32_t>(ranked.document);
+      std::string_view id = m_saved->memory_path(document);
+      id = id.substr(id.rfind('/') + 1);
+      id.remove_suffix(id.ends_with(".md") ? 3 : 0);
+      const std::int64_t retrievals = m_saved->retrieval_count(document) + extra(id);
+      candidates.push_back({std::move(ranked), id, retrievals, nullptr});
+    }
+  } else {
+    std::vector<const std::pair<const std::string, MemorySlot>*> by_document(m_memory_index.size(),
+                                                                             nullptr);
+    for (const auto& entry : m_memory_slots) {
+      by_document[entry.second.document] = &entry;
+    }
+    for (Ranked& ranked : m_memory_index.rank(terms)) {
+      const auto& [id, slot] = *by_document[ranked.document];
+      candidates.push_back({std::move(ranked), id, slot.retrieval_count + extra(id), &slot});
+    }
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) {
+                     if (!same_score(a.ranked.score, b.ranked.score)) {
+                       return a.ranked.score > b.ranked.score;
+                     }
+                     if (a.retrievals != b.retrievals) {
+                       return a.retrievals > b.retrievals;
+                     }
+                     return a.id < b.id;
+                   });
+  if (candidates.size() > limit) {
+    candidates.resize(limit);
   }
   std::vector<Hit> hits;
-  for (Ranked& ranked : rank(m_memory_documents, terms)) {
-    const auto& [id, slot] = *by_document[ranked.document];
+  hits.reserve(candidates.size());
+  for (Candidate& candidate : candidates) {
+    Shown show;
+    if (candidate.slot != nullptr) {
+      show = {candidate.slot->path, candidate.slot->title, candidate.slot->summary,
+              candidate.slot->keywords, candidate.slot->topic};
+    } else {
+      SavedMemory saved = m_saved->memory(static_cast<std::uint32_t>(candidate.ranked.document));
+      show = {std::move(saved.path), std::move(saved.title), std::move(saved.summary),
+              std::move(saved.keywords), std::move(saved.topic)};
+    }
     Hit hit;
     hit.kind = Hit::Kind::memory;
-    hit.id = id;
-    hit.path = slot.path;
-    hit.score = ranked.score;
-    hit.title = slot.title;
-    hit.terms = std::move(ranked.terms);
+    hit.id = std::string(candidate.id);
+    hit.path = show.path;
+    hit.score = candidate.ranked.score;
+    hit.title = show.title;
+    hit.terms = std::move(candidate.ranked.terms);
+    shown.emplace(hit.id, std::move(show));
     hits.push_back(std::move(hit));
   }
-  auto retrievals = [&](const Hit& hit) {
-    std::int64_t count = m_memory_slots.find(hit.id)->second.retrieval_count;
-    if (const auto found = extra_retrievals.find(hit.id); found != extra_retrievals.end()) {
-      count += found->second;
-    }
-    return count;
-  };
-  std::stable_sort(hits.begin(), hits.end(), [&](const Hit& a, const Hit& b) {
-    if (!same_score(a.score, b.score)) {
-      return a.score > b.score;
-    }
-    const std::int64_t count_a = retrievals(a);
-    const std::int64_t count_b = retrievals(b);
-    if (count_a != count_b) {
-      return count_a > count_b;
-    }
-    return a.id < b.id;
-  });
   return hits;
 }
 
@@ -244,8 +275,9 @@ std::vector<Hit> SearchIndex::search(
     const std::unordered_map<std::string, std::int64_t>& extra_retrievals) const {
   const std::vector<std::string> terms = query_terms(query);
   std::vector<Hit> hits;
+  std::map<std::string, Shown, std::less<>> shown_memories;
   if (scope != Scope::working) {
-    hits = memory_hits(terms, extra_retrievals);
+    hits = memory_hits(terms, extra_retrievals, limit, shown_memories);
   }
   if (scope != Scope::memories) {
     std::vector<Hit> entries = entry_hits(terms);
@@ -278,7 +310,7 @@ std::vector<Hit> SearchIndex::search(
     if (hit.kind != Hit::Kind::memory) {
       continue;
     }
-    const MemorySlot& slot = m_memory_slots.find(hit.id)->second;
+    const Shown& slot = shown_memories.at(hit.id);
     const std::optional<std::string> bytes = snapshot.read(slot.path);
     if (bytes) {
       const FrontmatterSplit split = split_frontmatter(*bytes);

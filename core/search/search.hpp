@@ -13,6 +13,9 @@
 
 #include "core/memory/memory.hpp"
 #include "core/search/bm25.hpp"
+#include "core/search/postings.hpp"
+#include "core/search/saved_index.hpp"
+#include "core/util/mapped_file.hpp"
 
 namespace gv {
 class Snapshot;
@@ -64,7 +67,9 @@ class SearchIndex {
       std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
       const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {}) const;
 
-  [[nodiscard]] std::size_t memory_count() const { return m_memory_slots.size(); }
+  [[nodiscard]] std::size_t memory_count() const {
+    return m_saved ? m_saved->memory_count() : m_memory_slots.size();
+  }
 
   // For one-shot commands on large vaults: like refresh(), but the memory files are found by
   // listing `<root>/.memory/10-Memories/` and comparing each file's stat data (inode, size,
@@ -78,16 +83,10 @@ class SearchIndex {
                       const Snapshot& snapshot, const std::function<ParseCache*()>& parse_cache);
 
  private:
-  struct Stamp {
-    std::uint64_t inode = 0;
-    std::int64_t size = 0;
-    std::int64_t mtime_ns = 0;
-    std::int64_t ctime_ns = 0;
-    std::int64_t listed_ns = 0;  // when the file was read
-  };
+  using Stamp = FileStamp;
   struct MemorySlot {
-    std::size_t document = 0;  // index into m_memory_documents
-    Stamp stamp;               // refresh_cached() only
+    std::uint32_t document = 0;  // in m_memory_index
+    Stamp stamp;                 // refresh_cached() only
     std::string blob_oid;
     std::string path;
     std::string title;
@@ -104,24 +103,40 @@ class SearchIndex {
     int line = 0;
     std::string text;
   };
+  // What a memory hit shows besides its score: its file and the frontmatter values snippets
+  // fall back to.
+  struct Shown {
+    std::string path;
+    std::string title;
+    std::string summary;
+    std::vector<std::string> keywords;
+    std::string topic;
+  };
 
+  // The best `limit` memory hits, best first (score, then retrievals, then id), with what each
+  // shows, by id.
   [[nodiscard]] std::vector<Hit> memory_hits(
       const std::vector<std::string>& terms,
-      const std::unordered_map<std::string, std::int64_t>& extra_retrievals) const;
+      const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t limit,
+      std::map<std::string, Shown, std::less<>>& shown) const;
   [[nodiscard]] std::vector<Hit> entry_hits(const std::vector<std::string>& terms) const;
   void refresh_working(const Snapshot& snapshot);
   void compact();
   void set_memory(const Memory& memory, std::string_view body, Stamp stamp);
   void drop_memory(std::string_view id);
-  [[nodiscard]] bool load_cache(const std::string& bytes);
-  [[nodiscard]] std::string save_cache() const;
+  // Moves what the saved file holds into the members, so they can change.
+  void thaw();
+  [[nodiscard]] std::string save_cache();
 
-  std::vector<Document> m_memory_documents;
+  InvertedIndex m_memory_index;
   std::map<std::string, MemorySlot, std::less<>> m_memory_slots;  // by memory id
-  std::size_t m_dead_documents = 0;
   // refresh_cached(): memory files that are not indexed (tombstoned or invalid), by path, so an
   // unchanged one is not read again.
   std::map<std::string, Stamp, std::less<>> m_skipped;
+  // refresh_cached() found the saved file current: memories are ranked and shown straight from
+  // it (mapped, read in place) and the three members above stay empty.
+  std::optional<util::MappedFile> m_saved_file;
+  std::optional<SavedIndex> m_saved;
 
   std::vector<EntrySlot> m_entries;  // scan order, superseded ones left out
   std::vector<Document> m_entry_documents;

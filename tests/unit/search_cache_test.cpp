@@ -104,3 +104,36 @@ TEST_CASE("the search cache reads only memory files whose stat changed", "[searc
   CHECK(search(dir.path, cache, fourth, "cherry") == std::vector<std::string>{"MEM-b"});
   CHECK(fourth.reads >= 2);
 }
+
+TEST_CASE("a search ranked from the saved file equals the one that wrote it", "[search]") {
+  const TempDir dir;
+  const fs::path cache = dir.path / "git/search-cache";
+  for (int i = 0; i < 40; ++i) {
+    std::string body;
+    for (int w = 0; w < 5 + i % 7; ++w) {
+      body += (w % 3 == 0 ? "retry " : w % 3 == 1 ? "caches " : "backoff ");
+    }
+    write_memory(dir.path, "MEM-" + std::to_string(100 + i), body,
+                 i % 4 == 0 ? "keywords: [retry]\nretrieval_count: " + std::to_string(i) + "\n"
+                            : std::string{});
+  }
+  const auto run = [&](int& reads) {
+    CountingSnapshot snapshot(dir.path);
+    SearchIndex index;
+    index.refresh_cached(dir.path, cache, snapshot, {});
+    std::vector<std::pair<std::string, double>> out;
+    for (const Hit& hit : index.search("retry cache", Scope::memories, 25, snapshot)) {
+      out.emplace_back(hit.id + " " + hit.snippet + " " + std::to_string(hit.line), hit.score);
+    }
+    reads = snapshot.reads;
+    return out;
+  };
+  int cold_reads = 0;
+  int warm_reads = 0;
+  const auto cold = run(cold_reads);
+  const auto warm = run(warm_reads);
+  CHECK(cold_reads == 40 + 25);
+  CHECK(warm_reads == 25);  // only the snippets of the hits shown
+  CHECK(warm == cold);
+  REQUIRE(cold.size() == 25);
+}

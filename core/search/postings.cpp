@@ -1,0 +1,246 @@
+#include "core/search/postings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/search/terms.hpp"
+
+namespace gv::search {
+
+std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std::string>& terms,
+                                  const RankingParams& params) {
+  if (terms.empty() || view.live == 0) {
+    return {};
+  }
+  std::array<double, k_field_count> average_length{};
+  for (std::size_t f = 0; f < k_field_count; ++f) {
+    average_length[f] = view.total_length[f] / static_cast<double>(view.live);
+  }
+  const auto is_dead = [&](std::uint32_t document) {
+    return view.dead != nullptr && (*view.dead)[document];
+  };
+
+  // Pass 1: the weighted, length-normalised term frequency of every matching document, summed
+  // over its fields in field order, as rank() sums them.
+  const std::size_t term_count = terms.size();
+  std::vector<double> weighted;  // by matched document, then term
+  std::vector<std::uint32_t> slot_of(view.documents, std::numeric_limits<std::uint32_t>::max());
+  std::vector<std::uint32_t> matched;  // documents, in the order first met
+  for (std::size_t t = 0; t < term_count && t < view.terms.size(); ++t) {
+    for (const Posting& posting : view.terms[t]) {
+      if (posting.document >= view.documents || posting.field >= k_field_count ||
+          is_dead(posting.document)) {
+        continue;
+      }
+      std::uint32_t& slot = slot_of[posting.document];
+      if (slot == std::numeric_limits<std::uint32_t>::max()) {
+        slot = static_cast<std::uint32_t>(matched.size());
+        matched.push_back(posting.document);
+        weighted.resize(weighted.size() + term_count, 0.0);
+      }
+      const FieldParams& field = params.fields[posting.field];
+      const std::uint32_t length = view.lengths[posting.document * view.stride + posting.field];
+      const double norm = average_length[posting.field] > 0
+                              ? 1.0 - field.b + field.b * length / average_length[posting.field]
+                              : 1.0;
+      const std::uint32_t count = posting.count;
+      weighted[slot * term_count + t] += field.weight * count / norm;
+    }
+  }
+  std::sort(matched.begin(), matched.end());  // document order, as rank() visits them
+
+  std::vector<std::size_t> document_frequency(term_count, 0);
+  for (const std::uint32_t document : matched) {
+    for (std::size_t t = 0; t < term_count; ++t) {
+      if (weighted[slot_of[document] * term_count + t] > 0) {
+        ++document_frequency[t];
+      }
+    }
+  }
+  // Pass 2: BM25 saturation and the inverse document frequency.
+  std::vector<double> idf(term_count, 0.0);
+  for (std::size_t t = 0; t < term_count; ++t) {
+    const double n = static_cast<double>(document_frequency[t]);
+    idf[t] = std::log(1.0 + (static_cast<double>(view.live) - n + 0.5) / (n + 0.5));
+  }
+  std::vector<Ranked> ranked;
+  ranked.reserve(matched.size());
+  for (const std::uint32_t document : matched) {
+    Ranked entry;
+    entry.document = document;
+    for (std::size_t t = 0; t < term_count; ++t) {
+      const double tf = weighted[slot_of[document] * term_count + t];
+      if (tf > 0) {
+        entry.score += idf[t] * tf * (params.k1 + 1.0) / (params.k1 + tf);
+        entry.terms.push_back(terms[t]);
+      }
+    }
+    ranked.push_back(std::move(entry));
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+  return ranked;
+}
+
+DocumentTerms document_terms(const std::array<std::string_view, k_field_count>& fields) {
+  DocumentTerms out;
+  std::unordered_map<std::string, std::array<std::uint32_t, k_field_count>> counts;
+  std::string normalized;
+  for (std::size_t f = 0; f < k_field_count; ++f) {
+    for_each_word(fields[f], [&](std::string_view word, std::size_t) {
+      ++out.length[f];
+      normalize_term(word, normalized);
+      ++counts[normalized][f];
+    });
+  }
+  out.entries.reserve(counts.size());
+  for (auto& [term, per_field] : counts) {
+    DocumentTerms::Entry entry;
+    entry.term = term;
+    for (std::size_t f = 0; f < k_field_count; ++f) {
+      entry.count[f] = static_cast<std::uint16_t>(std::min<std::uint32_t>(per_field[f], 65535));
+    }
+    out.entries.push_back(std::move(entry));
+  }
+  std::sort(
+      out.entries.begin(), out.entries.end(),
+      [](const DocumentTerms::Entry& a, const DocumentTerms::Entry& b) { return a.term < b.term; });
+  return out;
+}
+
+std::vector<Posting>& InvertedIndex::postings_of(std::string_view term) {
+  if (const auto found = m_term_ids.find(term); found != m_term_ids.end()) {
+    return m_postings[found->second];
+  }
+  const auto id = static_cast<std::uint32_t>(m_terms.size());
+  m_terms.emplace_back(term);
+  m_postings.emplace_back();
+  m_term_ids.emplace(std::string(term), id);
+  return m_postings.back();
+}
+
+std::uint32_t InvertedIndex::add(const DocumentTerms& document) {
+  const std::uint32_t id = add_saved(document.length);
+  for (const DocumentTerms::Entry& entry : document.entries) {
+    std::vector<Posting>& postings = postings_of(entry.term);
+    for (std::size_t f = 0; f < k_field_count; ++f) {
+      if (entry.count[f] > 0) {
+        postings.push_back({id, static_cast<std::uint16_t>(f), entry.count[f]});
+      }
+    }
+  }
+  return id;
+}
+
+std::array<std::uint32_t, k_field_count> InvertedIndex::lengths(std::uint32_t document) const {
+  std::array<std::uint32_t, k_field_count> out{};
+  std::copy_n(m_lengths.begin() + static_cast<std::ptrdiff_t>(document * k_field_count),
+              k_field_count, out.begin());
+  return out;
+}
+
+std::uint32_t InvertedIndex::add_saved(const std::array<std::uint32_t, k_field_count>& lengths) {
+  const auto id = static_cast<std::uint32_t>(m_dead.size());
+  m_lengths.insert(m_lengths.end(), lengths.begin(), lengths.end());
+  m_dead.push_back(false);
+  for (std::size_t f = 0; f < k_field_count; ++f) {
+    m_total_length[f] += lengths[f];
+  }
+  return id;
+}
+
+void InvertedIndex::add_postings(std::string_view term, const std::vector<Posting>& postings) {
+  std::vector<Posting>& list = postings_of(term);
+  list.insert(list.end(), postings.begin(), postings.end());
+}
+
+void InvertedIndex::remove(std::uint32_t document) {
+  if (document >= m_dead.size() || m_dead[document]) {
+    return;
+  }
+  m_dead[document] = true;
+  ++m_dead_count;
+  for (std::size_t f = 0; f < k_field_count; ++f) {
+    m_total_length[f] -= m_lengths[document * k_field_count + f];
+  }
+}
+
+std::vector<std::uint32_t> InvertedIndex::compact() {
+  std::vector<std::uint32_t> order;
+  order.reserve(live());
+  for (std::uint32_t d = 0; d < m_dead.size(); ++d) {
+    if (!m_dead[d]) {
+      order.push_back(d);
+    }
+  }
+  std::vector<std::uint32_t> renumbered(m_dead.size(), std::numeric_limits<std::uint32_t>::max());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    renumbered[order[i]] = static_cast<std::uint32_t>(i);
+  }
+  reorder(order);
+  return renumbered;
+}
+
+void InvertedIndex::reorder(const std::vector<std::uint32_t>& order) {
+  constexpr std::uint32_t k_gone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> renumbered(m_dead.size(), k_gone);
+  std::vector<std::uint32_t> lengths;
+  lengths.reserve(order.size() * k_field_count);
+  m_total_length = {};
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::uint32_t d = order[i];
+    renumbered[d] = static_cast<std::uint32_t>(i);
+    for (std::size_t f = 0; f < k_field_count; ++f) {
+      const std::uint32_t length = m_lengths[d * k_field_count + f];
+      lengths.push_back(length);
+      m_total_length[f] += length;
+    }
+  }
+  for (std::vector<Posting>& postings : m_postings) {
+    std::size_t kept = 0;
+    for (const Posting& posting : postings) {
+      if (renumbered[posting.document] != k_gone) {
+        postings[kept] = posting;
+        postings[kept].document = renumbered[posting.document];
+        ++kept;
+      }
+    }
+    postings.resize(kept);
+  }
+  m_lengths = std::move(lengths);
+  m_dead.assign(order.size(), false);
+  m_dead_count = 0;
+}
+
+std::vector<Ranked> InvertedIndex::rank(const std::vector<std::string>& terms,
+                                        const RankingParams& params) const {
+  PostingView view;
+  for (const std::string& term : terms) {
+    const auto found = m_term_ids.find(std::string_view(term));
+    view.terms.push_back(found == m_term_ids.end()
+                             ? std::span<const Posting>{}
+                             : std::span<const Posting>(m_postings[found->second]));
+  }
+  view.documents = size();
+  view.live = live();
+  view.total_length = m_total_length;
+  view.lengths = m_lengths.data();
+  view.stride = k_field_count;
+  view.dead = &m_dead;
+  return rank_postings(view, terms, params);
+}
+
+std::vector<std::pair<std::string_view, std::span<const Posting>>> InvertedIndex::sorted_terms()
+    const {
+  std::vector<std::pair<std::string_view, std::span<const Posting>>> out;
+  for (std::size_t id = 0; id < m_terms.size(); ++id) {
+    if (!m_postings[id].empty()) {
+      out.emplace_back(m_terms[id], m_postings[id]);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+}  // namespace gv::search

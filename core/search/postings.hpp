@@ -1,0 +1,117 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/search/bm25.hpp"
+
+// The inverted form of a set of documents: for every term, the documents holding it with its
+// count in each field. Ranking reads only the query's terms, so a query costs what it matches,
+// not the size of the vault (doc/search.md, "Cost").
+namespace gv::search {
+
+// One term in one field of one document. 8 bytes, the same in memory and in the search cache
+// file, so a saved index is ranked in place.
+struct Posting {
+  std::uint32_t document = 0;
+  std::uint16_t field = 0;  // Field
+  std::uint16_t count = 0;  // occurrences, saturated at 65535
+};
+static_assert(sizeof(Posting) == 8);
+
+// What ranking reads: the postings of each query term (by document, then field), each
+// document's field lengths, which documents are live, and the totals the averages come from.
+struct PostingView {
+  std::vector<std::span<const Posting>> terms;  // parallel to the query terms
+  std::size_t documents = 0;                    // ids run from 0 to documents - 1
+  std::size_t live = 0;
+  std::array<double, k_field_count> total_length{};
+  // Document d's field lengths are at lengths[d * stride], stride >= k_field_count.
+  const std::uint32_t* lengths = nullptr;
+  std::size_t stride = k_field_count;
+  const std::vector<bool>* dead = nullptr;  // null: every document is live
+};
+
+// BM25F over the view: the same scores and order as rank() over the same documents
+// (doc/search.md). Ties keep document order.
+[[nodiscard]] std::vector<Ranked> rank_postings(const PostingView& view,
+                                                const std::vector<std::string>& terms,
+                                                const RankingParams& params = {});
+
+// The terms of one document and their counts per field, in term order: what an index stores.
+struct DocumentTerms {
+  struct Entry {
+    std::string term;
+    std::array<std::uint16_t, k_field_count> count{};
+  };
+  std::vector<Entry> entries;  // sorted by term
+  std::array<std::uint32_t, k_field_count> length{};
+};
+
+// Splits the fields into terms (normalize_term) and counts them.
+[[nodiscard]] DocumentTerms document_terms(
+    const std::array<std::string_view, k_field_count>& fields);
+
+// A mutable inverted index. Documents are numbered in the order they are added; removing one
+// leaves its number dead (skipped by ranking, its postings kept) until compact().
+class InvertedIndex {
+ public:
+  std::uint32_t add(const DocumentTerms& document);
+  void remove(std::uint32_t document);
+
+  [[nodiscard]] std::size_t size() const { return m_dead.size(); }
+  [[nodiscard]] std::size_t live() const { return m_dead.size() - m_dead_count; }
+  [[nodiscard]] std::size_t dead() const { return m_dead_count; }
+  [[nodiscard]] bool is_live(std::uint32_t document) const { return !m_dead[document]; }
+
+  // Keeps the live documents, renumbered in their old order; returns the new number of each old
+  // one (dead ones map to UINT32_MAX).
+  std::vector<std::uint32_t> compact();
+  // Keeps only the documents `order` names (live ones, each once), numbered by their position in
+  // it: the search cache file numbers its documents in path order.
+  void reorder(const std::vector<std::uint32_t>& order);
+
+  [[nodiscard]] std::vector<Ranked> rank(const std::vector<std::string>& terms,
+                                         const RankingParams& params = {}) const;
+
+  // Every term with its postings, sorted by term; for writing the index out (after compact(),
+  // so no dead document is written).
+  [[nodiscard]] std::vector<std::pair<std::string_view, std::span<const Posting>>> sorted_terms()
+      const;
+  [[nodiscard]] std::array<std::uint32_t, k_field_count> lengths(std::uint32_t document) const;
+  [[nodiscard]] const std::array<double, k_field_count>& total_length() const {
+    return m_total_length;
+  }
+
+  // Restores documents as a saved index held them: each one's lengths, then each term's
+  // postings.
+  std::uint32_t add_saved(const std::array<std::uint32_t, k_field_count>& lengths);
+  void add_postings(std::string_view term, const std::vector<Posting>& postings);
+
+ private:
+  std::vector<Posting>& postings_of(std::string_view term);
+
+  // Transparent, so a term is looked up by string_view without a copy.
+  struct TermHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view term) const noexcept {
+      return std::hash<std::string_view>{}(term);
+    }
+  };
+  std::unordered_map<std::string, std::uint32_t, TermHash, std::equal_to<>> m_term_ids;
+  std::vector<std::string> m_terms;              // by term id
+  std::vector<std::vector<Posting>> m_postings;  // by term id, by document then field
+  std::vector<std::uint32_t> m_lengths;          // k_field_count per document, in field order
+  std::vector<bool> m_dead;
+  std::size_t m_dead_count = 0;
+  std::array<double, k_field_count> m_total_length{};
+};
+
+}  // namespace gv::search

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gv::util {
+
+// A file's bytes, mapped read-only (only the pages read are loaded), or read into memory where
+// mapping fails. Move-only; the view lives as long as the object.
+class MappedFile {
+ public:
+  // nullopt when the file does not exist or cannot be opened.
+  [[nodiscard]] static std::optional<MappedFile> open(const std::filesystem::path& path);
+
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  [[nodiscard]] std::string_view view() const;
+
+ private:
+  MappedFile() = default;
+
+  void* m_mapping = nullptr;
+  std::size_t m_size = 0;
+  std::string m_owned;  // when not mapped
+};
+
+}  // namespace gv::util
