@@ -482,7 +482,8 @@ std::string infer_category(std::string_view title, std::string_view content) {
 }
 
 LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
-                     const std::optional<LearnOverride>& override, Date today, ParseCache* cache) {
+                     const std::optional<LearnOverride>& override, Date today, ParseCache* cache,
+                     const std::filesystem::path& search_cache) {
   if (trim(input.title).empty()) {
     throw UsageError("a memory needs a title (--title)");
   }
@@ -500,6 +501,9 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
 
   // The five best search hits for the key terms, then the overlap with each.
   search::SearchIndex index;
+  if (!search_cache.empty()) {
+    index.load_saved(search_cache);
+  }
   index.refresh(vault.memories, snapshot);
   std::string query;
   for (const std::string& term : decision.key_terms) {
@@ -633,7 +637,8 @@ LearnOutcome learn(git::Repo& repo, const LearnInput& input,
   }
   const WorktreeSnapshot snapshot(repo.workdir());
   LearnOutcome outcome;
-  outcome.learned = plan_learn(snapshot, input, override, today, cache);
+  outcome.learned = plan_learn(snapshot, input, override, today, cache,
+                               search::search_cache_path(repo.common_dir()));
   if (flags.dry_run) {
     return outcome;
   }

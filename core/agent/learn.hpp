@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -96,9 +97,12 @@ struct LearnPlan {
 // content that would not be a valid memory, a target that does not exist or is tombstoned, and
 // content with `## History` / `## Connections` headings; gv::UsageError for an empty title or
 // content. Secrets are the caller's to refuse first.
+// `search_cache` (search::search_cache_path), when given, seeds the search for overlapping
+// memories, so only memories changed since it was written are split into terms again.
 [[nodiscard]] LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
                                    const std::optional<LearnOverride>& override, Date today,
-                                   ParseCache* cache = nullptr);
+                                   ParseCache* cache = nullptr,
+                                   const std::filesystem::path& search_cache = {});
 
 }  // namespace gv::agent
 

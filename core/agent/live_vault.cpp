@@ -192,6 +192,9 @@ void LiveVault::refresh() {
                                  return a.path == b.path && a.oid == b.oid;
                                });
   if (!same) {
+    if (!m_loaded) {
+      m_index.load_saved(m_search_cache);  // the first call starts from the saved index
+    }
     m_vault = load_vault(m_snapshot, m_cache);
     m_listing = std::move(listing);
     m_loaded = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/search/terms.hpp"
 
@@ -83,52 +84,104 @@ std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std
   return ranked;
 }
 
-DocumentTerms document_terms(const std::array<std::string_view, k_field_count>& fields) {
-  DocumentTerms out;
-  std::unordered_map<std::string, std::array<std::uint32_t, k_field_count>> counts;
-  std::string normalized;
-  for (std::size_t f = 0; f < k_field_count; ++f) {
-    for_each_word(fields[f], [&](std::string_view word, std::size_t) {
-      ++out.length[f];
-      normalize_term(word, normalized);
-      ++counts[normalized][f];
-    });
+namespace {
+
+// FNV-1a: terms are short, and a byte at a time is as fast as anything for them.
+std::uint64_t term_hash(std::string_view term) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : term) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
   }
-  out.entries.reserve(counts.size());
-  for (auto& [term, per_field] : counts) {
-    DocumentTerms::Entry entry;
-    entry.term = term;
-    for (std::size_t f = 0; f < k_field_count; ++f) {
-      entry.count[f] = static_cast<std::uint16_t>(std::min<std::uint32_t>(per_field[f], 65535));
-    }
-    out.entries.push_back(std::move(entry));
-  }
-  std::sort(
-      out.entries.begin(), out.entries.end(),
-      [](const DocumentTerms::Entry& a, const DocumentTerms::Entry& b) { return a.term < b.term; });
-  return out;
+  return hash;
 }
 
-std::vector<Posting>& InvertedIndex::postings_of(std::string_view term) {
-  if (const auto found = m_term_ids.find(term); found != m_term_ids.end()) {
-    return m_postings[found->second];
+}  // namespace
+
+std::uint32_t InvertedIndex::term_id(std::string_view term) {
+  const std::uint64_t hash = term_hash(term);
+  if (!m_slots.empty()) {
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      const std::uint32_t held = m_slots[slot];
+      if (held == 0) {
+        break;
+      }
+      if (m_hashes[held - 1] == hash && m_terms[held - 1] == term) {
+        return held - 1;
+      }
+    }
   }
   const auto id = static_cast<std::uint32_t>(m_terms.size());
   m_terms.emplace_back(term);
+  m_hashes.push_back(hash);
   m_postings.emplace_back();
-  m_term_ids.emplace(std::string(term), id);
-  return m_postings.back();
+  // At most half full, so probes stay short; growing re-inserts every id.
+  if ((m_terms.size() + 1) * 2 > m_slots.size()) {
+    m_slots.assign(std::max<std::size_t>(1024, m_slots.size() * 2), 0);
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::uint32_t held = 0; held < m_terms.size(); ++held) {
+      std::size_t slot = m_hashes[held] & mask;
+      while (m_slots[slot] != 0) {
+        slot = (slot + 1) & mask;
+      }
+      m_slots[slot] = held + 1;
+    }
+  } else {
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t slot = hash & mask;
+    while (m_slots[slot] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    m_slots[slot] = id + 1;
+  }
+  return id;
 }
 
-std::uint32_t InvertedIndex::add(const DocumentTerms& document) {
-  const std::uint32_t id = add_saved(document.length);
-  for (const DocumentTerms::Entry& entry : document.entries) {
-    std::vector<Posting>& postings = postings_of(entry.term);
-    for (std::size_t f = 0; f < k_field_count; ++f) {
-      if (entry.count[f] > 0) {
-        postings.push_back({id, static_cast<std::uint16_t>(f), entry.count[f]});
-      }
+std::optional<std::uint32_t> InvertedIndex::find_term(std::string_view term) const {
+  if (m_slots.empty()) {
+    return std::nullopt;
+  }
+  const std::uint64_t hash = term_hash(term);
+  const std::size_t mask = m_slots.size() - 1;
+  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    const std::uint32_t held = m_slots[slot];
+    if (held == 0) {
+      return std::nullopt;
     }
+    if (m_hashes[held - 1] == hash && m_terms[held - 1] == term) {
+      return held - 1;
+    }
+  }
+}
+
+std::vector<Posting>& InvertedIndex::postings_of(std::string_view term) {
+  return m_postings[term_id(term)];
+}
+
+std::uint32_t InvertedIndex::add(const std::array<std::string_view, k_field_count>& fields) {
+  // Each word becomes its term id and field in one number; sorting those numbers groups a
+  // term's occurrences by field, so the counts come out in one pass without a map per document.
+  std::array<std::uint32_t, k_field_count> lengths{};
+  m_scratch.clear();
+  std::string normalized;
+  for (std::size_t f = 0; f < k_field_count; ++f) {
+    for_each_word(fields[f], [&](std::string_view word, std::size_t) {
+      ++lengths[f];
+      normalize_term(word, normalized);
+      m_scratch.push_back(static_cast<std::uint64_t>(term_id(normalized)) << 3 | f);
+    });
+  }
+  std::sort(m_scratch.begin(), m_scratch.end());
+  const std::uint32_t id = add_saved(lengths);
+  for (std::size_t i = 0; i < m_scratch.size();) {
+    std::size_t j = i;
+    while (j < m_scratch.size() && m_scratch[j] == m_scratch[i]) {
+      ++j;
+    }
+    const auto count = static_cast<std::uint16_t>(std::min<std::size_t>(j - i, 65535));
+    m_postings[m_scratch[i] >> 3].push_back(
+        {id, static_cast<std::uint16_t>(m_scratch[i] & 7U), count});
+    i = j;
   }
   return id;
 }
@@ -217,10 +270,9 @@ std::vector<Ranked> InvertedIndex::rank(const std::vector<std::string>& terms,
                                         const RankingParams& params) const {
   PostingView view;
   for (const std::string& term : terms) {
-    const auto found = m_term_ids.find(std::string_view(term));
-    view.terms.push_back(found == m_term_ids.end()
-                             ? std::span<const Posting>{}
-                             : std::span<const Posting>(m_postings[found->second]));
+    const std::optional<std::uint32_t> id = find_term(term);
+    view.terms.push_back(id ? std::span<const Posting>(m_postings[*id])
+                            : std::span<const Posting>{});
   }
   view.documents = size();
   view.live = live();

@@ -4,10 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/search/bm25.hpp"
@@ -45,25 +45,13 @@ struct PostingView {
                                                 const std::vector<std::string>& terms,
                                                 const RankingParams& params = {});
 
-// The terms of one document and their counts per field, in term order: what an index stores.
-struct DocumentTerms {
-  struct Entry {
-    std::string term;
-    std::array<std::uint16_t, k_field_count> count{};
-  };
-  std::vector<Entry> entries;  // sorted by term
-  std::array<std::uint32_t, k_field_count> length{};
-};
-
-// Splits the fields into terms (normalize_term) and counts them.
-[[nodiscard]] DocumentTerms document_terms(
-    const std::array<std::string_view, k_field_count>& fields);
-
 // A mutable inverted index. Documents are numbered in the order they are added; removing one
 // leaves its number dead (skipped by ranking, its postings kept) until compact().
 class InvertedIndex {
  public:
-  std::uint32_t add(const DocumentTerms& document);
+  // Adds a document made of the fields' texts, split into terms (normalize_term) and counted;
+  // returns its number.
+  std::uint32_t add(const std::array<std::string_view, k_field_count>& fields);
   void remove(std::uint32_t document);
 
   [[nodiscard]] std::size_t size() const { return m_dead.size(); }
@@ -97,18 +85,18 @@ class InvertedIndex {
 
  private:
   std::vector<Posting>& postings_of(std::string_view term);
+  [[nodiscard]] std::uint32_t term_id(std::string_view term);
+  [[nodiscard]] std::optional<std::uint32_t> find_term(std::string_view term) const;
 
-  // Transparent, so a term is looked up by string_view without a copy.
-  struct TermHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view term) const noexcept {
-      return std::hash<std::string_view>{}(term);
-    }
-  };
-  std::unordered_map<std::string, std::uint32_t, TermHash, std::equal_to<>> m_term_ids;
+  // Term ids by open addressing: slot -> id + 1 (0 is empty), probed linearly, each id's hash
+  // kept so a probe compares strings only when the hashes agree. Splitting a vault into terms
+  // looks up every word, so this is the hot loop of building the index.
+  std::vector<std::uint32_t> m_slots;
+  std::vector<std::uint64_t> m_hashes;           // by term id
   std::vector<std::string> m_terms;              // by term id
   std::vector<std::vector<Posting>> m_postings;  // by term id, by document then field
   std::vector<std::uint32_t> m_lengths;          // k_field_count per document, in field order
+  std::vector<std::uint64_t> m_scratch;          // add(): (term id << 3 | field) of every word
   std::vector<bool> m_dead;
   std::size_t m_dead_count = 0;
   std::array<double, k_field_count> m_total_length{};

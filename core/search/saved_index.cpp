@@ -28,7 +28,7 @@ class Out {
   void u32(std::uint32_t value) { append(&value, 4); }
   void u16(std::uint16_t value) { append(&value, 2); }
   void bytes(std::string_view text) { m_out.append(text); }
-  void stamp(const FileStamp& stamp) {
+  void stamp(const SavedStamp& stamp) {
     u64(stamp.inode);
     u64(static_cast<std::uint64_t>(stamp.size));
     u64(static_cast<std::uint64_t>(stamp.mtime_ns));
@@ -194,8 +194,8 @@ std::string_view SavedIndex::text(std::size_t at) const {
   return m_bytes.substr(m_strings_at + offset, size);
 }
 
-FileStamp SavedIndex::stamp_at(std::size_t at) const {
-  FileStamp stamp;
+SavedStamp SavedIndex::stamp_at(std::size_t at) const {
+  SavedStamp stamp;
   stamp.inode = u64(at);
   stamp.size = static_cast<std::int64_t>(u64(at + 8));
   stamp.mtime_ns = static_cast<std::int64_t>(u64(at + 16));
@@ -249,7 +249,7 @@ std::string_view SavedIndex::memory_path(std::uint32_t document) const {
   return text(m_memories_at + document * k_memory_size);
 }
 
-FileStamp SavedIndex::memory_stamp(std::uint32_t document) const {
+SavedStamp SavedIndex::memory_stamp(std::uint32_t document) const {
   return stamp_at(m_memories_at + document * k_memory_size + 24);
 }
 
@@ -261,7 +261,7 @@ std::string_view SavedIndex::skipped_path(std::uint32_t skipped) const {
   return text(m_skipped_at + skipped * k_skip_size);
 }
 
-FileStamp SavedIndex::skipped_stamp(std::uint32_t skipped) const {
+SavedStamp SavedIndex::skipped_stamp(std::uint32_t skipped) const {
   return stamp_at(m_skipped_at + skipped * k_skip_size + 16);
 }
 

@@ -19,20 +19,20 @@
 namespace gv::search {
 
 // A file's stat data when it was read, and when that was.
-struct FileStamp {
+struct SavedStamp {
   std::uint64_t inode = 0;
   std::int64_t size = 0;
   std::int64_t mtime_ns = 0;
   std::int64_t ctime_ns = 0;
   std::int64_t listed_ns = 0;
 
-  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+  friend bool operator==(const SavedStamp&, const SavedStamp&) = default;
 };
 
 // One memory as the file keeps it: what a hit shows and what ties are broken by.
 struct SavedMemory {
   std::string path;
-  FileStamp stamp;
+  SavedStamp stamp;
   std::string blob_oid;
   std::string title;
   std::int64_t retrieval_count = 0;
@@ -45,7 +45,7 @@ struct SavedMemory {
 // A file that is listed but not indexed (tombstoned, or not a readable memory).
 struct SavedSkip {
   std::string path;
-  FileStamp stamp;
+  SavedStamp stamp;
 };
 
 // Writes the file. `memories` sorted by path; document d of `index` is memories[d] (the index
@@ -70,10 +70,10 @@ class SavedIndex {
   [[nodiscard]] std::optional<std::uint32_t> find_skipped(std::string_view path) const;
 
   [[nodiscard]] std::string_view memory_path(std::uint32_t document) const;
-  [[nodiscard]] FileStamp memory_stamp(std::uint32_t document) const;
+  [[nodiscard]] SavedStamp memory_stamp(std::uint32_t document) const;
   [[nodiscard]] std::int64_t retrieval_count(std::uint32_t document) const;
   [[nodiscard]] std::string_view skipped_path(std::uint32_t skipped) const;
-  [[nodiscard]] FileStamp skipped_stamp(std::uint32_t skipped) const;
+  [[nodiscard]] SavedStamp skipped_stamp(std::uint32_t skipped) const;
   // Everything the file holds of one memory.
   [[nodiscard]] SavedMemory memory(std::uint32_t document) const;
 
@@ -91,7 +91,7 @@ class SavedIndex {
   [[nodiscard]] std::uint64_t u64(std::size_t at) const;
   [[nodiscard]] std::uint32_t u32(std::size_t at) const;
   [[nodiscard]] std::string_view text(std::size_t at) const;  // (u64 offset, u32 length) at `at`
-  [[nodiscard]] FileStamp stamp_at(std::size_t at) const;
+  [[nodiscard]] SavedStamp stamp_at(std::size_t at) const;
   [[nodiscard]] std::vector<Posting> postings(std::uint32_t term) const;
   [[nodiscard]] std::optional<std::uint32_t> find_term(std::string_view term) const;
 

@@ -73,8 +73,7 @@ std::string_view kind_name(Hit::Kind kind) {
 void SearchIndex::set_memory(const Memory& memory, std::string_view body, Stamp stamp) {
   const std::string keywords = util::join(memory.keywords, " ; ");
   MemorySlot slot;
-  slot.document = m_memory_index.add(
-      document_terms({memory.title, keywords, memory.topic, memory.summary, body}));
+  slot.document = m_memory_index.add({memory.title, keywords, memory.topic, memory.summary, body});
   slot.stamp = stamp;
   slot.blob_oid = memory.blob_oid;
   slot.path = memory.path;

@@ -71,6 +71,13 @@ class SearchIndex {
     return m_saved ? m_saved->memory_count() : m_memory_slots.size();
   }
 
+  // Starts from the search cache file a one-shot search wrote (refresh_cached), when this
+  // index is still empty and the file is readable: the next refresh() then splits into terms
+  // only the memories whose blob id differs from the saved one. A long-lived process or a
+  // command that searches its own vault (learn) starts in milliseconds instead of re-reading
+  // every memory. Never writes the file.
+  void load_saved(const std::filesystem::path& cache_file);
+
   // For one-shot commands on large vaults: like refresh(), but the memory files are found by
   // listing `<root>/.memory/10-Memories/` and comparing each file's stat data (inode, size,
   // modification and change times) with what `cache_file` saved, so only files that changed
@@ -83,7 +90,7 @@ class SearchIndex {
                       const Snapshot& snapshot, const std::function<ParseCache*()>& parse_cache);
 
  private:
-  using Stamp = FileStamp;
+  using Stamp = SavedStamp;
   struct MemorySlot {
     std::uint32_t document = 0;  // in m_memory_index
     Stamp stamp;                 // refresh_cached() only

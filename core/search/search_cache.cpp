@@ -34,7 +34,7 @@ std::int64_t now_ns() {
 
 struct Listed {
   std::string path;
-  FileStamp stamp;  // listed_ns unset
+  SavedStamp stamp;  // listed_ns unset
 };
 
 // The memory files in `<root>/.memory/10-Memories/` with their stat data, as `git status`
@@ -61,7 +61,7 @@ std::vector<Listed> list_memory_files(const std::filesystem::path& root) {
         !S_ISREG(info.st_mode)) {
       continue;
     }
-    FileStamp stamp;
+    SavedStamp stamp;
     stamp.inode = static_cast<std::uint64_t>(info.st_ino);
     stamp.size = static_cast<std::int64_t>(info.st_size);
     stamp.mtime_ns = nanoseconds(info.st_mtim);
@@ -74,7 +74,7 @@ std::vector<Listed> list_memory_files(const std::filesystem::path& root) {
 
 // The saved stat data still describes the file. A file modified less than two seconds before
 // it was read may have changed again within the same timestamp tick: read it again.
-bool same_file(const FileStamp& saved, const FileStamp& now) {
+bool same_file(const SavedStamp& saved, const SavedStamp& now) {
   return saved.inode == now.inode && saved.size == now.size && saved.mtime_ns == now.mtime_ns &&
          saved.ctime_ns == now.ctime_ns && saved.listed_ns - saved.mtime_ns > k_racy_ns;
 }
@@ -83,6 +83,24 @@ bool same_file(const FileStamp& saved, const FileStamp& now) {
 
 std::filesystem::path search_cache_path(const std::filesystem::path& common_dir) {
   return common_dir / "git-vault" / "search-cache";
+}
+
+void SearchIndex::load_saved(const std::filesystem::path& cache_file) {
+  if (m_saved || !m_memory_slots.empty() || !m_skipped.empty()) {
+    return;
+  }
+  m_saved_file = util::MappedFile::open(cache_file);
+  if (m_saved_file) {
+    m_saved = SavedIndex::open(m_saved_file->view());
+  }
+  if (!m_saved) {
+    m_saved_file.reset();
+    return;
+  }
+  thaw();
+  // refresh() goes by blob id and keeps nothing stat-based: the skipped files' stamps would
+  // only go stale here.
+  m_skipped.clear();
 }
 
 void SearchIndex::thaw() {
@@ -210,7 +228,7 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
       present.erase(file.path);
       continue;
     }
-    FileStamp stamp = file.stamp;
+    SavedStamp stamp = file.stamp;
     stamp.listed_ns = listed_at;
     const std::string oid = blob_oid(*bytes);
     ParseCache* const cache = parse_cache ? parse_cache() : nullptr;

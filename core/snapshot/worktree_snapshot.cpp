@@ -98,15 +98,26 @@ std::optional<std::string> read_regular(const fs::path& file, std::string_view s
 
 std::string blob_oid(std::string_view bytes) { return git::hash_blob(bytes); }
 
-WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {
-  if (std::optional<fs::path> file = StatCache::file_for(m_root)) {
-    m_stat_cache = StatCache(std::move(*file));
+WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {}
+
+WorktreeSnapshot::~WorktreeSnapshot() {
+  if (m_stat_cache) {
+    (void)m_stat_cache->save();
   }
 }
 
-WorktreeSnapshot::~WorktreeSnapshot() { (void)m_stat_cache.save(); }
+StatCache& WorktreeSnapshot::stat_cache() const {
+  // Loaded by the first list(): a command that only reads files (search, show) never pays for
+  // the ten thousand entries.
+  if (!m_stat_cache) {
+    std::optional<fs::path> file = StatCache::file_for(m_root);
+    m_stat_cache = file ? StatCache(std::move(*file)) : StatCache();
+  }
+  return *m_stat_cache;
+}
 
 std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const {
+  StatCache& stat_cache = this->stat_cache();
   std::vector<SnapshotEntry> entries;
   // Walk the deepest directory the prefix names in full; a partial last component
   // (`specs/sta`) is matched by the filter below.
@@ -165,7 +176,7 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     // its id is already out of date and the next run hashes it again.
     const std::optional<FileStamp> stamp = stamp_of(entry.path());
     if (stamp) {
-      if (std::optional<std::string> oid = m_stat_cache.find(rel, *stamp)) {
+      if (std::optional<std::string> oid = stat_cache.find(rel, *stamp)) {
         entries.push_back(SnapshotEntry{std::move(rel), std::move(*oid)});
         continue;
       }
@@ -177,7 +188,7 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     }
     std::string oid = blob_oid(*bytes);
     if (stamp && S_ISREG(stamp->mode)) {
-      m_stat_cache.store(rel, *stamp, oid, hashed_at);
+      stat_cache.store(rel, *stamp, oid, hashed_at);
     }
     entries.push_back(SnapshotEntry{std::move(rel), std::move(oid)});
   }

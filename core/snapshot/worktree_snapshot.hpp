@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 
 #include "core/snapshot/snapshot.hpp"
 #include "core/snapshot/stat_cache.hpp"
@@ -37,8 +38,10 @@ class WorktreeSnapshot final : public Snapshot {
   [[nodiscard]] const std::filesystem::path& root() const { return m_root; }
 
  private:
+  [[nodiscard]] StatCache& stat_cache() const;
+
   std::filesystem::path m_root;
-  mutable StatCache m_stat_cache;
+  mutable std::optional<StatCache> m_stat_cache;
 };
 
 // The git blob id (40 hex chars) of `bytes`, as `git hash-object` computes it.

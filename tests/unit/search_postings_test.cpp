@@ -8,7 +8,6 @@
 #include "core/search/saved_index.hpp"
 #include "core/search/terms.hpp"
 
-using gv::search::DocumentTerms;
 using gv::search::InvertedIndex;
 using gv::search::k_field_count;
 using gv::search::Ranked;
@@ -64,7 +63,7 @@ TEST_CASE("the inverted index and the saved file rank exactly as a scan of the d
   InvertedIndex index;
   for (const Fields& f : fields) {
     documents.push_back(gv::search::make_document(views(f)));
-    index.add(gv::search::document_terms(views(f)));
+    index.add(views(f));
   }
   std::vector<SavedMemory> saved(fields.size());
   for (std::size_t d = 0; d < fields.size(); ++d) {
@@ -107,7 +106,7 @@ TEST_CASE("a saved index keeps what a hit shows and finds paths by binary search
   std::vector<SavedMemory> memories;
   for (int i = 0; i < 3; ++i) {
     const std::string body = "apple banana " + std::to_string(i);
-    index.add(gv::search::document_terms({"Title", "kw", "topic", "summary", body}));
+    index.add({"Title", "kw", "topic", "summary", body});
     SavedMemory memory;
     memory.path = ".memory/10-Memories/MEM-" + std::string(1, static_cast<char>('a' + i)) + ".md";
     memory.stamp = {11U + static_cast<unsigned>(i), 22, 33, 44, 55};
@@ -126,7 +125,7 @@ TEST_CASE("a saved index keeps what a hit shows and finds paths by binary search
   CHECK(file->find_memory(".memory/10-Memories/MEM-b.md") == 1U);
   CHECK_FALSE(file->find_memory(".memory/10-Memories/MEM-z.md").has_value());
   CHECK(file->find_skipped(".memory/10-Memories/MEM-z.md") == 0U);
-  CHECK(file->skipped_stamp(0) == gv::search::FileStamp{1, 2, 3, 4, 5});
+  CHECK(file->skipped_stamp(0) == gv::search::SavedStamp{1, 2, 3, 4, 5});
   const SavedMemory read = file->memory(2);
   CHECK(read.path == memories[2].path);
   CHECK(read.stamp == memories[2].stamp);
