@@ -73,7 +73,7 @@ int run_report(const Options& options, Session& session) {
     landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   }
   const WorktreeSnapshot snapshot(repo.workdir());
-  if (snapshot.list(vault_path::k_root).empty()) {
+  if (!vault_present(repo.workdir())) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
                 vault_path::k_root);
   }

@@ -4,11 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <vector>
+
+#include "core/util/file.hpp"
 
 namespace gv {
 namespace fs = std::filesystem;
@@ -108,11 +112,16 @@ std::optional<FileStamp> stamp_of(const fs::path& path) {
 }
 
 StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
-  std::ifstream in(m_file, std::ios::binary);
-  if (!in) {
-    return;
+  std::string bytes;
+  try {
+    std::optional<std::string> read = util::read_file_if_exists(m_file);
+    if (!read) {
+      return;
+    }
+    bytes = std::move(*read);
+  } catch (const std::exception&) {
+    return;  // unreadable: an empty cache
   }
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() < k_magic.size() + 2 * sizeof(std::uint64_t) ||
       std::string_view(bytes).substr(0, k_magic.size()) != k_magic) {
     return;
@@ -129,7 +138,11 @@ StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
   if (!take(in_view, count)) {
     return;
   }
-  std::map<std::string, Entry, std::less<>> entries;
+  if (count > in_view.size()) {
+    return;
+  }
+  Entries entries;
+  entries.reserve(static_cast<std::size_t>(count));
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint32_t length = 0;
     Entry entry;
@@ -146,7 +159,7 @@ StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
     }
     std::memcpy(entry.oid, in_view.data(), sizeof entry.oid);
     in_view.remove_prefix(sizeof entry.oid);
-    entries.emplace_hint(entries.end(), std::move(path), entry);
+    entries.emplace(std::move(path), entry);
   }
   if (in_view.empty()) {
     m_entries = std::move(entries);
@@ -191,9 +204,18 @@ bool StatCache::save() const {
   if (!m_dirty || m_file.empty()) {
     return true;
   }
+  // In path order, so the same entries always make the same file.
+  std::vector<const Entries::value_type*> sorted;
+  sorted.reserve(m_entries.size());
+  for (const auto& entry : m_entries) {
+    sorted.push_back(&entry);
+  }
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
   std::string out(k_magic);
   put<std::uint64_t>(out, m_entries.size());
-  for (const auto& [path, entry] : m_entries) {
+  for (const auto* item : sorted) {
+    const auto& [path, entry] = *item;
     put<std::uint32_t>(out, static_cast<std::uint32_t>(path.size()));
     out += path;
     put(out, entry.stamp.device);

@@ -2,10 +2,11 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <map>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace gv {
@@ -65,8 +66,17 @@ class StatCache {
     std::uint8_t oid[20] = {};
   };
 
+  // By path; transparent, so a lookup by string_view makes no copy.
+  struct PathHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view path) const noexcept {
+      return std::hash<std::string_view>{}(path);
+    }
+  };
+  using Entries = std::unordered_map<std::string, Entry, PathHash, std::equal_to<>>;
+
   std::filesystem::path m_file;
-  std::map<std::string, Entry, std::less<>> m_entries;
+  Entries m_entries;
   bool m_dirty = false;
 };
 

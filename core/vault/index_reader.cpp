@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/json/parse.hpp"
+#include "core/vault/index_scan.hpp"
 
 namespace gv {
 
@@ -239,6 +240,16 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
 }  // namespace
 
 IndexReadResult read_index(std::string_view path, std::string_view bytes) {
+  // The files git-vault writes read cleanly: the one-pass scanner answers for them.
+  if (std::optional<ExistingIndex> clean = scan_clean_index(bytes)) {
+    IndexReadResult result;
+    result.index = std::move(clean);
+    return result;
+  }
+  return read_index_fully(path, bytes);
+}
+
+IndexReadResult read_index_fully(std::string_view path, std::string_view bytes) {
   IndexReadResult result;
   // The same depth limit as json_text::parse, checked before the parser walks the bytes.
   std::optional<json_text::ParseFailure> failure;

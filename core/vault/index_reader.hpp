@@ -39,4 +39,8 @@ struct IndexReadResult {
 // be read give warnings and fall back to "never retrieved". Never throws on bad bytes.
 [[nodiscard]] IndexReadResult read_index(std::string_view path, std::string_view bytes);
 
+// read_index without its fast path (core/vault/index_scan.hpp): the general reader, which the
+// fast path must agree with wherever it answers.
+[[nodiscard]] IndexReadResult read_index_fully(std::string_view path, std::string_view bytes);
+
 }  // namespace gv

@@ -227,4 +227,19 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   return vault;
 }
 
+bool vault_present(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path folder = root / std::string(vault_path::k_root);
+  if (!fs::is_directory(fs::symlink_status(folder, ec))) {
+    return false;
+  }
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec) && !it->is_symlink(ec)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace gv

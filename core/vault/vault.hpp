@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,6 +68,10 @@ class InMemoryParseCache final : public ParseCache {
 // A warning for a Markdown file in `10-Memories/` that is not named like a memory (README.md
 // aside), which load_vault would otherwise skip in silence; nullopt for any other path.
 [[nodiscard]] std::optional<Finding> non_memory_note_finding(std::string_view path);
+
+// True when `<root>/.memory/` is a real directory holding at least one regular file: the
+// question "is there a vault here" answered without listing (and hashing) every memory.
+[[nodiscard]] bool vault_present(const std::filesystem::path& root);
 
 struct Vault {
   std::vector<Memory> memories;   // sorted by id (byte order), tombstoned included

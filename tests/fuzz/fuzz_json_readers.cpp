@@ -1,7 +1,8 @@
 // libFuzzer target: every JSON file git-vault reads. The first byte picks the reader, the rest
 // is the file: memory-index.json, distill-log.json, recall metadata.json, specs/state.json.
 // A reader may reject the file only with gv::Error (a message naming the file); any other
-// exception (a raw nlohmann message) or a crash is a finding.
+// exception (a raw nlohmann message) or a crash is a finding, and so is the index reader's fast
+// path disagreeing with the full one.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/recall/metadata.hpp"
 #include "core/vault/index_reader.hpp"
+#include "core/vault/index_scan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) {
@@ -23,6 +25,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const gv::IndexReadResult read = gv::read_index(".memory/memory-index.json", text);
         if (!read.index && read.findings.empty()) {
           __builtin_trap();  // a rejected file always says why
+        }
+        // Where the fast path answers, the full reader agrees and finds nothing to report.
+        if (const auto fast = gv::scan_clean_index(text)) {
+          const gv::IndexReadResult full = gv::read_index_fully(".memory/memory-index.json", text);
+          if (!full.index || !full.findings.empty() ||
+              full.index->entries.size() != fast->entries.size()) {
+            __builtin_trap();
+          }
+          for (std::size_t i = 0; i < fast->entries.size(); ++i) {
+            const gv::IndexEntryRecord& a = fast->entries[i];
+            const gv::IndexEntryRecord& b = full.index->entries[i];
+            if (a.id != b.id || a.retrieval_count != b.retrieval_count ||
+                a.last_retrieved != b.last_retrieved || a.tombstoned_at != b.tombstoned_at) {
+              __builtin_trap();
+            }
+          }
         }
         break;
       }
