@@ -14,10 +14,11 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view k_total_operations = "total_operations";
 
-Json empty_summary() {
+// The registry comes from the caller so that reading a log links no sub-mode.
+Json empty_summary(const SubModeRegistry& sub_modes) {
   Json summary = Json::object();
   summary[std::string{k_total_operations}] = 0;
-  for (const LogCounter& counter : builtin_sub_modes().log_counters()) {
+  for (const LogCounter& counter : sub_modes.log_counters()) {
     summary[std::string{counter.counter}] = 0;
   }
   summary["last_operation"] = nullptr;
@@ -43,12 +44,14 @@ Json metrics_json(const scoring::VaultMetrics& metrics) {
               {"compress_candidates", metrics.compress_candidates}};
 }
 
-DistillLog::DistillLog()
-    : m_doc(Json{
-          {"version", "1.0.0"}, {"operations", Json::array()}, {"summary", empty_summary()}}) {}
+DistillLog::DistillLog(const SubModeRegistry& sub_modes)
+    : m_doc(Json{{"version", "1.0.0"},
+                 {"operations", Json::array()},
+                 {"summary", empty_summary(sub_modes)}}) {}
 
-DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
-  DistillLog log;
+DistillLog DistillLog::parse(std::string_view path, std::string_view text,
+                             const SubModeRegistry& sub_modes) {
+  DistillLog log(sub_modes);
   auto parsed = json_text::parse<Json>(text);
   if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
     throw Error("{}:{}: distill log is not valid JSON ({})", path, failure->line, failure->reason);
@@ -59,7 +62,7 @@ DistillLog DistillLog::parse(std::string_view path, std::string_view text) {
     throw Error("{}:1: distill log has no `operations` array", path);
   }
   if (!log.m_doc.contains("summary") || !log.m_doc["summary"].is_object()) {
-    log.m_doc["summary"] = empty_summary();
+    log.m_doc["summary"] = empty_summary(sub_modes);
   }
   return log;
 }

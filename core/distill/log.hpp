@@ -43,12 +43,13 @@ struct OperationView {
 // existing entries keep their bytes.
 class DistillLog {
  public:
-  // An empty log: version 1.0.0, no operations, zeroed summary.
-  DistillLog();
+  // An empty log: version 1.0.0, no operations, every summary counter of `sub_modes` at 0.
+  explicit DistillLog(const SubModeRegistry& sub_modes = builtin_sub_modes());
 
-  // Parses the file's text. Throws gv::Error `path:line: ...` when it is not valid JSON or not
-  // a log (no `operations` array).
-  [[nodiscard]] static DistillLog parse(std::string_view path, std::string_view text);
+  // Parses the file's text; a missing summary is `sub_modes`' zeroed one. Throws gv::Error
+  // `path:line: ...` when it is not valid JSON or not a log (no `operations` array).
+  [[nodiscard]] static DistillLog parse(std::string_view path, std::string_view text,
+                                        const SubModeRegistry& sub_modes = builtin_sub_modes());
 
   // Appends an operation, updates the summary counters (`total_operations`, and the counter
   // `sub_modes` names for its type), and returns the new entry's id (`distill_<epoch seconds>`,

@@ -21,6 +21,7 @@ constexpr std::size_t k_memory_size = 96;  // path(off u64, len u32), meta len u
 constexpr std::size_t k_skip_size = 56;    // path(off u64, len u32), pad u32, stamp @16
 constexpr std::size_t k_term_size = 24;    // term(off u64, len u32), postings u32, first u64
 constexpr std::size_t k_stamp_size = 40;
+static_assert(k_skip_size == 16 + k_stamp_size, "a skip record ends with its stamp");
 
 class Out {
  public:
