@@ -8,6 +8,7 @@
 
 #include "core/gate/index_json.hpp"
 #include "core/memory/parse.hpp"
+#include "core/memory/parse_parallel.hpp"
 #include "core/vault/parse_cache_file.hpp"
 #include "core/vault/vault.hpp"
 
@@ -41,26 +42,56 @@ void sort_by_id(VaultRows& out) {
 
 VaultRows vault_rows(const Snapshot& snapshot, const std::vector<SnapshotEntry>& vault_entries,
                      PersistentParseCache& cache) {
+  // The memories the cache does not know are read first and parsed together on every core,
+  // so a cold run costs the parse divided by the cores; the loop below then finds them all.
+  // What the first lookup found is kept: looking up 10,000 rows twice is a warm run's cost.
+  std::vector<std::optional<PersistentParseCache::Row>> found(vault_entries.size());
+  std::vector<const SnapshotEntry*> misses;
+  for (std::size_t i = 0; i < vault_entries.size(); ++i) {
+    const SnapshotEntry& entry = vault_entries[i];
+    if (is_memory_path(entry.path)) {
+      found[i] = cache.find_row(entry.path, entry.oid);
+      if (!found[i]) {
+        misses.push_back(&entry);
+      }
+    }
+  }
+  // A batch at a time, so the bytes held stay bounded however large the vault.
+  constexpr std::size_t k_batch = 1024;
+  std::vector<std::optional<std::string>> bytes;
+  std::vector<ParseJob> jobs;
+  for (std::size_t at = 0; at < misses.size(); at += k_batch) {
+    const std::size_t end = std::min(misses.size(), at + k_batch);
+    bytes.assign(end - at, std::nullopt);
+    jobs.clear();
+    for (std::size_t i = at; i < end; ++i) {
+      bytes[i - at] = snapshot.read(misses[i]->path);
+      jobs.push_back({misses[i]->path, &bytes[i - at], misses[i]->oid});
+    }
+    std::vector<std::optional<ParsedMemory>> parsed = parse_in_parallel(jobs);
+    for (std::size_t i = at; i < end; ++i) {
+      if (parsed[i - at]) {
+        cache.store(misses[i]->path, misses[i]->oid, std::move(*parsed[i - at]));
+      }
+    }
+  }
+
   VaultRows out;
   out.rows.reserve(vault_entries.size());
   out.entry_texts.reserve(vault_entries.size());
-  for (const SnapshotEntry& entry : vault_entries) {
+  for (std::size_t i = 0; i < vault_entries.size(); ++i) {
+    const SnapshotEntry& entry = vault_entries[i];
     if (!is_memory_path(entry.path)) {
       if (std::optional<Finding> finding = non_memory_note_finding(entry.path)) {
         out.findings.push_back(std::move(*finding));
       }
       continue;
     }
-    std::optional<PersistentParseCache::Row> cached = cache.find_row(entry.path, entry.oid);
+    std::optional<PersistentParseCache::Row>& cached = found[i];
     if (!cached) {
-      const std::optional<std::string> bytes = snapshot.read(entry.path);
-      if (!bytes) {
-        continue;  // removed between list and read
-      }
-      cache.store(entry.path, entry.oid, parse_memory(entry.path, *bytes, entry.oid));
-      cached = cache.find_row(entry.path, entry.oid);
+      cached = cache.find_row(entry.path, entry.oid);  // parsed above
       if (!cached) {
-        continue;  // cannot happen: the entry was just stored
+        continue;  // removed between list and read
       }
     }
     if (cached->has_findings) {

@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
+#include "core/memory/parse_parallel.hpp"
 #include "core/util/progress.hpp"
 #include "core/util/text.hpp"
 
@@ -110,33 +109,8 @@ const Memory* find_memory(const Vault& vault, std::string_view id) {
 
 namespace {
 
-// Files are read in batches of this many (the snapshot is read from one thread: a git-backed one
-// holds a libgit2 repository, which is not thread-safe) and parsed on every core.
+// Files are read in batches of this many and parsed on every core (parse_in_parallel).
 constexpr std::size_t k_parse_batch = 1024;
-// Below this many files to parse, starting threads costs more than it saves.
-constexpr std::size_t k_parallel_minimum = 64;
-
-// Parses `bytes[i]` into `out[i]` for every i, on up to `threads` threads.
-void parse_all(const std::vector<const SnapshotEntry*>& entries,
-               const std::vector<std::optional<std::string>>& bytes,
-               std::vector<std::optional<ParsedMemory>>& out, unsigned threads) {
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < entries.size(); i = next++) {
-      if (bytes[i]) {
-        out[i] = parse_memory(entries[i]->path, *bytes[i], entries[i]->oid);
-      }
-    }
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads && entries.size() >= k_parallel_minimum; ++t) {
-    helpers.emplace_back(work);
-  }
-  work();
-  for (std::thread& helper : helpers) {
-    helper.join();
-  }
-}
 
 }  // namespace
 
@@ -144,13 +118,13 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   Vault vault;
   const std::vector<SnapshotEntry> entries = snapshot.list(vault_path::k_memories);
   vault.memories.reserve(entries.size());
-  const unsigned threads = std::max(1U, std::min(8U, std::thread::hardware_concurrency()));
 
   // Memory files in path order, with the files the cache does not know parsed a batch at a
   // time; results are added in path order, so the outcome does not depend on the threads.
   std::vector<const SnapshotEntry*> batch;
   std::vector<std::optional<std::string>> batch_bytes;
   std::vector<std::optional<ParsedMemory>> batch_parsed;
+  std::vector<ParseJob> jobs;
   std::vector<const ParsedMemory*> hits;
   util::Progress progress("Reading memories", entries.size());
   std::size_t at = 0;
@@ -175,8 +149,11 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       batch_bytes[i] = snapshot.read(batch[i]->path);  // nullopt: removed between list and read
     }
-    batch_parsed.assign(batch.size(), std::nullopt);
-    parse_all(batch, batch_bytes, batch_parsed, threads);
+    jobs.clear();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      jobs.push_back({batch[i]->path, &batch_bytes[i], batch[i]->oid});
+    }
+    batch_parsed = parse_in_parallel(jobs);
 
     // A store may move what find() returned, so once this batch has stored, hits are found again.
     std::size_t parsed_at = 0;
