@@ -59,6 +59,7 @@ VaultRows vault_rows(const Snapshot& snapshot, const std::vector<SnapshotEntry>&
   // A batch at a time, so the bytes held stay bounded however large the vault.
   constexpr std::size_t k_batch = 1024;
   std::vector<std::optional<std::string>> bytes;
+  std::vector<std::optional<std::string>> fragments;
   std::vector<ParseJob> jobs;
   for (std::size_t at = 0; at < misses.size(); at += k_batch) {
     const std::size_t end = std::min(misses.size(), at + k_batch);
@@ -68,10 +69,19 @@ VaultRows vault_rows(const Snapshot& snapshot, const std::vector<SnapshotEntry>&
       bytes[i - at] = snapshot.read(misses[i]->path);
       jobs.push_back({misses[i]->path, &bytes[i - at], misses[i]->oid});
     }
-    std::vector<std::optional<ParsedMemory>> parsed = parse_in_parallel(jobs);
+    fragments.assign(end - at, std::nullopt);
+    std::vector<std::optional<ParsedMemory>> parsed =
+        parse_in_parallel(jobs, [&](std::size_t i, const ParsedMemory& memory) {
+          if (memory.memory) {
+            fragments[i] = index_entry_text(*memory.memory);
+          }
+        });
     for (std::size_t i = at; i < end; ++i) {
       if (parsed[i - at]) {
         cache.store(misses[i]->path, misses[i]->oid, std::move(*parsed[i - at]));
+        if (fragments[i - at]) {
+          cache.store_fragment(misses[i]->path, misses[i]->oid, std::move(*fragments[i - at]));
+        }
       }
     }
   }

@@ -12,13 +12,18 @@ constexpr std::size_t k_parallel_minimum = 64;
 
 }  // namespace
 
-std::vector<std::optional<ParsedMemory>> parse_in_parallel(const std::vector<ParseJob>& jobs) {
+std::vector<std::optional<ParsedMemory>> parse_in_parallel(
+    const std::vector<ParseJob>& jobs,
+    const std::function<void(std::size_t, const ParsedMemory&)>& then) {
   std::vector<std::optional<ParsedMemory>> out(jobs.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       if (jobs[i].bytes != nullptr && *jobs[i].bytes) {
         out[i] = parse_memory(jobs[i].path, **jobs[i].bytes, jobs[i].blob_oid);
+        if (then) {
+          then(i, *out[i]);
+        }
       }
     }
   };

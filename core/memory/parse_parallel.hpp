@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,8 +21,11 @@ struct ParseJob {
 // parse_memory for every job, on every core when there are enough of them: the cold read of a
 // vault is parsing, and it divides. `out[i]` is job i's parse, nullopt when it had no bytes, so
 // the result never depends on the number of threads. Reading stays with the caller, whose
-// snapshot may hold a libgit2 repository, which is not thread-safe.
+// snapshot may hold a libgit2 repository, which is not thread-safe. `then(i, parsed)`, when
+// given, runs on the same thread right after job i's parse: work derived from one parse (the
+// gate renders its index entry) divides across the cores too. It must touch only slot i.
 [[nodiscard]] std::vector<std::optional<ParsedMemory>> parse_in_parallel(
-    const std::vector<ParseJob>& jobs);
+    const std::vector<ParseJob>& jobs,
+    const std::function<void(std::size_t, const ParsedMemory&)>& then = {});
 
 }  // namespace gv

@@ -96,6 +96,10 @@ std::optional<std::string> read_regular(const fs::path& file, std::string_view s
 
 }  // namespace
 
+// What list() may keep for read() to hand out: the files of a cold 10,000-memory vault, not
+// those of an arbitrarily large tree.
+constexpr std::size_t k_read_ahead_limit = std::size_t{64} << 20;
+
 std::string blob_oid(std::string_view bytes) { return git::hash_blob(bytes); }
 
 WorktreeSnapshot::WorktreeSnapshot(fs::path root) : m_root(std::move(root)) {}
@@ -189,6 +193,10 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     std::string oid = blob_oid(*bytes);
     if (stamp && S_ISREG(stamp->mode)) {
       stat_cache.store(rel, *stamp, oid, hashed_at);
+      if (m_read_ahead_bytes + bytes->size() <= k_read_ahead_limit) {
+        m_read_ahead_bytes += bytes->size();
+        m_read_ahead.insert_or_assign(rel, ReadAhead{*stamp, std::move(*bytes)});
+      }
     }
     entries.push_back(SnapshotEntry{std::move(rel), std::move(oid)});
   }
@@ -208,6 +216,15 @@ std::optional<std::string> WorktreeSnapshot::read(std::string_view path) const {
   fs::path file = m_root;
   for (const std::string& part : *parts) {
     file /= part;
+  }
+  if (const auto it = m_read_ahead.find(std::string(path)); it != m_read_ahead.end()) {
+    // Handed out once; a file changed since list() read it is read again.
+    ReadAhead kept = std::move(it->second);
+    m_read_ahead.erase(it);
+    m_read_ahead_bytes -= kept.bytes.size();
+    if (const std::optional<FileStamp> now = stamp_of(file); now && *now == kept.stamp) {
+      return std::move(kept.bytes);
+    }
   }
   return read_regular(file, path);
 }

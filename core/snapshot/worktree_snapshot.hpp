@@ -1,7 +1,10 @@
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 #include "core/snapshot/snapshot.hpp"
 #include "core/snapshot/stat_cache.hpp"
@@ -15,7 +18,9 @@ namespace gv {
 // (git::hash_blob, no repository needed), so a parse cache keyed by oid can skip the parse. A
 // file whose lstat stamp is the one it had when last hashed takes its id from the work tree's
 // StatCache without being read; the cache is saved when the snapshot is destroyed. read() reads
-// the file. List narrow prefixes: `` hashes the whole tree.
+// the file; a file list() had to read to hash it is kept (up to a bound) and handed to the first
+// read() whose lstat stamp still matches, so a cold run reads each file once. List narrow
+// prefixes: `` hashes the whole tree.
 //
 // Paths are confined to the root: `..`, absolute paths and any symlinked component are
 // refused, so a link pointing outside the work tree is never followed.
@@ -42,6 +47,13 @@ class WorktreeSnapshot final : public Snapshot {
 
   std::filesystem::path m_root;
   mutable std::optional<StatCache> m_stat_cache;
+  // Bytes list() read to hash, by path, with the stamp they were read under.
+  struct ReadAhead {
+    FileStamp stamp;
+    std::string bytes;
+  };
+  mutable std::unordered_map<std::string, ReadAhead> m_read_ahead;
+  mutable std::size_t m_read_ahead_bytes = 0;
 };
 
 // The git blob id (40 hex chars) of `bytes`, as `git hash-object` computes it.

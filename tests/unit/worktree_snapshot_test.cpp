@@ -109,3 +109,21 @@ TEST_CASE("symlinks are neither listed nor followed", "[snapshot]") {
   CHECK_FALSE(snapshot.read("notes/linked/secret.md"));
   CHECK_FALSE(snapshot.read("linkdir/secret.md"));
 }
+
+TEST_CASE("a file list() read is read again once it has changed", "[snapshot]") {
+  TempDir dir;
+  dir.write(".memory/10-Memories/MEM-a.md", "first\n");
+  dir.write(".memory/10-Memories/MEM-b.md", "kept\n");
+  const gv::WorktreeSnapshot snapshot(dir.path());
+  const auto entries = snapshot.list(".memory/");
+  REQUIRE(entries.size() == 2);
+  // A different size changes the stamp whatever the clock's resolution.
+  dir.write(".memory/10-Memories/MEM-a.md", "second, longer\n");
+  CHECK(snapshot.read(".memory/10-Memories/MEM-a.md") == "second, longer\n");
+  CHECK(snapshot.read(".memory/10-Memories/MEM-b.md") == "kept\n");
+  // Handed out once: a second read goes to the file.
+  dir.write(".memory/10-Memories/MEM-b.md", "edited\n");
+  CHECK(snapshot.read(".memory/10-Memories/MEM-b.md") == "edited\n");
+  fs::remove(dir.path() / ".memory/10-Memories/MEM-b.md");
+  CHECK_FALSE(snapshot.read(".memory/10-Memories/MEM-b.md"));
+}
