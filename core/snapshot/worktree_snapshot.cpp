@@ -193,9 +193,13 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     std::string oid = blob_oid(*bytes);
     if (stamp && S_ISREG(stamp->mode)) {
       stat_cache.store(rel, *stamp, oid, hashed_at);
+      if (const auto kept = m_read_ahead.find(rel); kept != m_read_ahead.end()) {
+        m_read_ahead_bytes -= kept->second.bytes.size();  // listed again: the newer read wins
+        m_read_ahead.erase(kept);
+      }
       if (m_read_ahead_bytes + bytes->size() <= k_read_ahead_limit) {
         m_read_ahead_bytes += bytes->size();
-        m_read_ahead.insert_or_assign(rel, ReadAhead{*stamp, std::move(*bytes)});
+        m_read_ahead.emplace(rel, ReadAhead{*stamp, std::move(*bytes)});
       }
     }
     entries.push_back(SnapshotEntry{std::move(rel), std::move(oid)});
