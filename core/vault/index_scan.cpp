@@ -133,6 +133,48 @@ class Scanner {
     return m_at < m_text.size() ? m_text[m_at] : '\0';
   }
 
+  // An object, each member's value read by `member(key)`; keys hold no escapes. Counts depth.
+  template <typename Member>
+  bool object(Member&& member) {
+    if (!expect('{') || ++m_depth > k_fast_depth) {
+      return false;
+    }
+    if (!at('}')) {
+      do {
+        std::string_view key;
+        bool escaped = false;
+        if (!string(key, escaped) || escaped || !expect(':') || !member(key)) {
+          return false;
+        }
+      } while (expect(','));
+    }
+    if (!expect('}')) {
+      return false;
+    }
+    --m_depth;
+    return true;
+  }
+
+  // An array, each element read by `element()`. Counts depth.
+  template <typename Element>
+  bool array(Element&& element) {
+    if (!expect('[') || ++m_depth > k_fast_depth) {
+      return false;
+    }
+    if (!at(']')) {
+      do {
+        if (!element()) {
+          return false;
+        }
+      } while (expect(','));
+    }
+    if (!expect(']')) {
+      return false;
+    }
+    --m_depth;
+    return true;
+  }
+
   // Any value, checked and skipped.
   bool skip_value() {
     const char c = peek();
@@ -204,143 +246,91 @@ class Scanner {
 // non-negative integer retrieval_count when present, a date (or null, or "") as
 // last_retrieved, and no key twice.
 bool scan_entry(Scanner& in, IndexEntryRecord& record) {
-  if (!in.expect('{')) {
-    return false;
-  }
-  if (++in.m_depth > k_fast_depth) {
-    return false;
-  }
   bool seen_id = false;
   bool seen_count = false;
   bool seen_last = false;
   bool seen_tombstoned = false;
-  if (!in.at('}')) {
-    while (true) {
-      std::string_view key;
-      bool escaped = false;
-      if (!in.string(key, escaped) || escaped || !in.expect(':')) {
+  const bool read = in.object([&](std::string_view key) {
+    bool escaped = false;
+    if (key == "id") {
+      std::string_view id;
+      if (seen_id || in.peek() != '"' || !in.string(id, escaped) || escaped || id.empty()) {
         return false;
       }
-      if (key == "id") {
-        std::string_view id;
-        if (seen_id || in.peek() != '"' || !in.string(id, escaped) || escaped || id.empty()) {
-          return false;
-        }
-        seen_id = true;
-        record.id = std::string(id);
-      } else if (key == "retrieval_count") {
-        std::int64_t count = 0;
-        if (seen_count || !in.integer(count) || count < 0) {
-          return false;
-        }
-        seen_count = true;
-        record.retrieval_count = count;
-      } else if (key == "last_retrieved") {
-        if (seen_last) {
-          return false;
-        }
-        seen_last = true;
-        if (in.peek() == 'n') {
-          if (!in.literal("null")) {
-            return false;
-          }
-        } else {
-          std::string_view date;
-          if (in.peek() != '"' || !in.string(date, escaped) || escaped) {
-            return false;
-          }
-          if (!date.empty()) {
-            record.last_retrieved = parse_date(date);
-            if (!record.last_retrieved) {
-              return false;
-            }
-          }
-        }
-      } else if (key == "tombstoned_at") {
-        if (seen_tombstoned) {
-          return false;
-        }
-        seen_tombstoned = true;
-        if (in.peek() == '"') {
-          std::string_view text;
-          if (!in.string(text, escaped) || escaped) {
-            return false;
-          }
-          record.tombstoned_at = std::string(text);
-        } else if (!in.skip_value()) {
-          return false;
-        }
-      } else if (!in.skip_value()) {
-        return false;
-      }
-      if (in.at(',')) {
-        (void)in.expect(',');
-        continue;
-      }
-      break;
+      seen_id = true;
+      record.id = std::string(id);
+      return true;
     }
-  }
-  if (!in.expect('}')) {
-    return false;
-  }
-  --in.m_depth;
-  return seen_id;
+    if (key == "retrieval_count") {
+      std::int64_t count = 0;
+      if (seen_count || !in.integer(count) || count < 0) {
+        return false;
+      }
+      seen_count = true;
+      record.retrieval_count = count;
+      return true;
+    }
+    if (key == "last_retrieved") {
+      if (seen_last) {
+        return false;
+      }
+      seen_last = true;
+      if (in.peek() == 'n') {
+        return in.literal("null");
+      }
+      std::string_view date;
+      if (in.peek() != '"' || !in.string(date, escaped) || escaped) {
+        return false;
+      }
+      if (!date.empty()) {
+        record.last_retrieved = parse_date(date);
+      }
+      return date.empty() || record.last_retrieved.has_value();
+    }
+    if (key == "tombstoned_at") {
+      if (seen_tombstoned) {
+        return false;
+      }
+      seen_tombstoned = true;
+      if (in.peek() != '"') {
+        return in.skip_value();
+      }
+      std::string_view text;
+      if (!in.string(text, escaped) || escaped) {
+        return false;
+      }
+      record.tombstoned_at = std::string(text);
+      return true;
+    }
+    return in.skip_value();
+  });
+  return read && seen_id;
 }
 
 }  // namespace
 
 std::optional<ExistingIndex> scan_clean_index(std::string_view bytes) {
   Scanner in(bytes);
-  if (!in.expect('{')) {
-    return std::nullopt;
-  }
-  in.m_depth = 1;
   ExistingIndex index;
   bool seen_entries = false;
-  if (!in.at('}')) {
-    while (true) {
-      std::string_view key;
-      bool escaped = false;
-      if (!in.string(key, escaped) || escaped || !in.expect(':')) {
-        return std::nullopt;
-      }
-      if (key == "entries") {
-        if (seen_entries || !in.expect('[')) {
-          return std::nullopt;
-        }
-        seen_entries = true;
-        if (++in.m_depth > k_fast_depth) {
-          return std::nullopt;
-        }
-        if (!in.at(']')) {
-          while (true) {
-            IndexEntryRecord record;
-            if (!scan_entry(in, record)) {
-              return std::nullopt;
-            }
-            index.entries.push_back(std::move(record));
-            if (in.at(',')) {
-              (void)in.expect(',');
-              continue;
-            }
-            break;
-          }
-        }
-        if (!in.expect(']')) {
-          return std::nullopt;
-        }
-        --in.m_depth;
-      } else if (!in.skip_value()) {
-        return std::nullopt;
-      }
-      if (in.at(',')) {
-        (void)in.expect(',');
-        continue;
-      }
-      break;
+  const bool read = in.object([&](std::string_view key) {
+    if (key != "entries") {
+      return in.skip_value();
     }
-  }
-  if (!in.expect('}') || !in.at_end() || !seen_entries) {
+    if (seen_entries) {
+      return false;
+    }
+    seen_entries = true;
+    return in.array([&] {
+      IndexEntryRecord record;
+      if (!scan_entry(in, record)) {
+        return false;
+      }
+      index.entries.push_back(std::move(record));
+      return true;
+    });
+  });
+  if (!read || !in.at_end() || !seen_entries) {
     return std::nullopt;
   }
   return index;
