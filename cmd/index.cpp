@@ -8,7 +8,9 @@
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/gate/input.hpp"
 #include "core/gate/print.hpp"
+#include "core/gate/registry.hpp"
 #include "core/git/repo.hpp"
 #include "core/landing/land.hpp"
 #include "core/session/session.hpp"
@@ -16,6 +18,7 @@
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"
+#include "core/vault/generated_records.hpp"
 #include "core/vault/index_check.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/vault.hpp"
@@ -49,9 +52,17 @@ void refuse_on_schema_errors(const Vault& vault, FindingStyle style) {
 }
 
 int run_check(Session& session, const Snapshot& snapshot) {
-  const Vault vault = load_vault(snapshot, session.parse_cache());
-  const std::vector<Finding> findings = check_index_files(
-      render_index_files(vault.memories, session.clock().today), read_index_files(snapshot));
+  // The gate's own stale-index check over the work tree: current at once when a recorded
+  // regeneration wrote exactly these generated files from exactly these memories; otherwise the
+  // memories the parse cache does not know are parsed on every core and the generated files are
+  // compared by blob id, read and diagnosed only when they differ.
+  const GeneratedRecords records =
+      GeneratedRecords::load(generated_records_path(session.repo().common_dir()));
+  GateInput input(snapshot, session.persistent_parse_cache(), &records);
+  std::vector<Finding> findings = find_gate_check(builtin_gate_checks(), "stale-index")->run(input);
+  for (Finding& finding : findings) {
+    finding.fix = "git vault index";  // the work tree is what was checked: nothing to stage
+  }
   if (session.output().json) {
     util::print_json(findings_json(findings));
   } else if (!findings.empty()) {

@@ -31,6 +31,7 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
       regenerate_index_files(done.plan, before, pre.existing_index, today, cache, verbatim);
   done.regenerated = std::move(regeneration.regenerated);
   done.carried = std::move(regeneration.carried);
+  done.generated = std::move(regeneration.record);
   done.post = scoring::vault_metrics(scoring::build_report(regeneration.after.memories, today));
 
   DistillLog log;

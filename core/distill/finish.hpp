@@ -10,6 +10,7 @@
 #include "core/dates.hpp"
 #include "core/plan.hpp"
 #include "core/scoring/report.hpp"
+#include "core/vault/generated_records.hpp"
 #include "core/vault/index_reader.hpp"
 #include "core/vault/regenerate.hpp"
 #include "core/vault/vault.hpp"
@@ -57,8 +58,9 @@ struct FinishedAction {
   std::string log_id;
   scoring::VaultMetrics pre;
   scoring::VaultMetrics post;
-  std::vector<std::string> regenerated;  // generated index files the plan rewrites
-  std::vector<std::string> carried;      // memories whose retrieval counts came from the index
+  std::vector<std::string> regenerated;      // generated index files the plan rewrites
+  std::vector<std::string> carried;          // memories whose retrieval counts came from the index
+  std::optional<GeneratedRecord> generated;  // see Regeneration::record
 };
 
 // The regeneration moved to the vault layer (core/vault/regenerate.hpp); these names stay

@@ -4,13 +4,30 @@
 
 #include "core/recall/gate.hpp"
 #include "core/recall/scan.hpp"
+#include "core/vault/generated_records.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/parse_cache_file.hpp"
 
 namespace gv {
 
-GateInput::GateInput(const Snapshot& snapshot, PersistentParseCache* cache)
-    : m_snapshot(snapshot), m_cache(cache), m_vault_entries(snapshot.list(vault_path::k_root)) {}
+GateInput::GateInput(const Snapshot& snapshot, PersistentParseCache* cache,
+                     const GeneratedRecords* generated,
+                     std::function<PersistentParseCache*()> load_cache)
+    : m_snapshot(snapshot),
+      m_cache(cache),
+      m_generated(generated),
+      m_load_cache(std::move(load_cache)) {}
+
+const std::vector<SnapshotEntry>& GateInput::vault_entries() const {
+  if (!m_vault_entries) {
+    m_vault_entries = m_snapshot.list(vault_path::k_root);
+  }
+  return *m_vault_entries;
+}
+
+bool GateInput::generated_files_recorded() const {
+  return m_generated != nullptr && m_generated->current(vault_entries());
+}
 
 std::vector<Finding> GateInput::working_memory_findings(std::string_view check) {
   if (!m_working_memory) {
@@ -27,6 +44,9 @@ const GateVault& GateInput::vault() {
     return *m_vault;
   }
   GateVault& out = m_vault.emplace();
+  if (m_cache == nullptr && m_load_cache) {
+    m_cache = m_load_cache();
+  }
   if (m_cache == nullptr) {
     Vault& loaded = m_loaded.emplace(load_vault(m_snapshot));
     out.rows = index_rows(loaded.memories);
@@ -38,7 +58,7 @@ const GateVault& GateInput::vault() {
   }
   // The rows view the cache; rendering the slow way only finds what vault_rows stored, so it
   // never stores again while they are in use.
-  VaultRows& rows = m_rows.emplace(vault_rows(m_snapshot, m_vault_entries, *m_cache));
+  VaultRows& rows = m_rows.emplace(vault_rows(m_snapshot, vault_entries(), *m_cache));
   out.rows = std::move(rows.rows);
   out.parse_findings = std::move(rows.findings);
   const bool texts_complete = std::none_of(rows.entry_texts.begin(), rows.entry_texts.end(),

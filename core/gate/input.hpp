@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/finding.hpp"
+#include "core/gate/baseline.hpp"
 #include "core/gate/vault_rows.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/vault/index_row.hpp"
@@ -15,6 +16,7 @@
 namespace gv {
 
 class PersistentParseCache;
+class GeneratedRecords;
 
 // The memories of a vault state as the vault checks read them.
 struct GateVault {
@@ -33,14 +35,21 @@ struct GateVault {
 // itself and skipping a check never makes another one parse more.
 class GateInput {
  public:
-  // `cache` may be null (everything is parsed); it must outlive the input.
-  GateInput(const Snapshot& snapshot, PersistentParseCache* cache);
+  // `cache` may be null (everything is parsed), and `generated` (generated files are always
+  // rendered); both must outlive the input. Without a cache, `load_cache`, when given, is
+  // called the first time memories are read: a run answered otherwise never loads it.
+  GateInput(const Snapshot& snapshot, PersistentParseCache* cache,
+            const GeneratedRecords* generated = nullptr,
+            std::function<PersistentParseCache*()> load_cache = {});
   GateInput(const GateInput&) = delete;
   GateInput& operator=(const GateInput&) = delete;
 
   [[nodiscard]] const Snapshot& snapshot() const { return m_snapshot; }
-  // The snapshot's listing of `.memory/`.
-  [[nodiscard]] const std::vector<SnapshotEntry>& vault_entries() const { return m_vault_entries; }
+  // The snapshot's listing of `.memory/`, made on first use.
+  [[nodiscard]] const std::vector<SnapshotEntry>& vault_entries() const;
+  // Whether a recorded regeneration produced exactly the listed generated files from exactly
+  // the listed memories (core/vault/generated_records.hpp).
+  [[nodiscard]] bool generated_files_recorded() const;
 
   // The working-memory id findings of every managed file (core/recall/gate.hpp): one scan,
   // shared by the id checks, each taking the findings with its own name.
@@ -49,10 +58,22 @@ class GateInput {
   // The memories under `.memory/`, read through the cache when there is one.
   [[nodiscard]] const GateVault& vault();
 
+  // The dangling-link check leaves the source and target stem of each of its findings here,
+  // in their order, for the gate's baseline (core/gate/baseline.hpp).
+  void set_dangling_targets(std::vector<GateBaseline::DanglingTarget> targets) {
+    m_dangling_targets = std::move(targets);
+  }
+  [[nodiscard]] const std::vector<GateBaseline::DanglingTarget>& dangling_targets() const {
+    return m_dangling_targets;
+  }
+
  private:
   const Snapshot& m_snapshot;
   PersistentParseCache* m_cache;
-  std::vector<SnapshotEntry> m_vault_entries;
+  const GeneratedRecords* m_generated;
+  std::function<PersistentParseCache*()> m_load_cache;
+  mutable std::optional<std::vector<SnapshotEntry>> m_vault_entries;
+  std::vector<GateBaseline::DanglingTarget> m_dangling_targets;
   std::optional<std::vector<Finding>> m_working_memory;
   std::optional<Vault> m_loaded;
   std::optional<VaultRows> m_rows;

@@ -15,6 +15,7 @@
 #include "core/git/blob_hasher.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/digest.hpp"
 #include "core/vault/index_check.hpp"
 #include "core/vault/index_files.hpp"
 
@@ -83,63 +84,42 @@ std::optional<std::string> committed_generated_at(std::string_view bytes) {
   return std::string(value);
 }
 
-std::uint64_t rotate_left(std::uint64_t value, int bits) {
-  return (value << bits) | (value >> (64 - bits));
-}
-
-std::uint64_t final_mix(std::uint64_t hash) {
-  hash ^= hash >> 33;
-  hash *= 0xff51afd7ed558ccdULL;
-  hash ^= hash >> 33;
-  hash *= 0xc4ceb9fe1a85ec53ULL;
-  hash ^= hash >> 33;
-  return hash;
-}
-
-// 128 bits from two differently seeded multiply-rotate lanes over 8-byte words (murmur-style).
-// The digest only tells vault states apart on one machine, where nobody gains by forging a
-// collision (a commit can skip the hook outright), so a cryptographic hash is not needed, and
-// this one runs at memory speed.
-std::string digest_128(std::string_view bytes) {
-  std::uint64_t a = 0x243f6a8885a308d3ULL ^ bytes.size();
-  std::uint64_t b = 0x13198a2e03707344ULL + bytes.size();
-  std::size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, bytes.data() + i, 8);
-    a = rotate_left(a ^ (word * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-    b = rotate_left(b ^ (word * 0x9e3779b97f4a7c15ULL), 27) * 0xc2b2ae3d27d4eb4fULL + a;
-  }
-  std::uint64_t last = 0;
-  std::memcpy(&last, bytes.data() + i, bytes.size() - i);
-  a = rotate_left(a ^ (last * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-  b = rotate_left(b ^ (last * 0x9e3779b97f4a7c15ULL), 27) * 0xc2b2ae3d27d4eb4fULL + a;
-  return fmt::format("{:016x}{:016x}", final_mix(a), final_mix(b ^ a));
-}
-
 }  // namespace
 
 std::string vault_state_digest(const std::vector<SnapshotEntry>& vault_entries) {
-  std::string text;
-  text.reserve(vault_entries.size() * 96);
+  VaultStateDigest digest;
   for (const SnapshotEntry& entry : vault_entries) {
-    text += entry.path;
-    text += '\0';
-    text += entry.oid;
-    text += '\n';
+    digest.add(entry.path, entry.oid);
   }
-  return digest_128(text);
+  return digest.hex();
+}
+
+void default_schema_fix(Finding& finding) {
+  if (finding.fix.empty()) {
+    finding.fix =
+        "correct the frontmatter on that line (.memory/30-Templates/memory-template.md shows "
+        "every field)";
+  }
 }
 
 std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& vault_entries) {
+  std::vector<std::string_view> paths;
+  paths.reserve(vault_entries.size());
+  for (const SnapshotEntry& entry : vault_entries) {
+    paths.push_back(entry.path);
+  }
+  return case_collision_findings(paths);
+}
+
+std::vector<Finding> case_collision_findings(const std::vector<std::string_view>& vault_paths) {
   // Nearly every vault has no collision: distinct hashes of the lower-cased paths prove that
   // without building 10,000 strings.
   std::vector<std::uint64_t> hashes;
-  hashes.reserve(vault_entries.size());
-  for (const SnapshotEntry& entry : vault_entries) {
-    if (is_memory_path(entry.path)) {
+  hashes.reserve(vault_paths.size());
+  for (const std::string_view path : vault_paths) {
+    if (is_memory_path(path)) {
       std::uint64_t hash = 0xcbf29ce484222325ULL;
-      for (char c : entry.path) {
+      for (char c : path) {
         if (c >= 'A' && c <= 'Z') {
           c = static_cast<char>(c - 'A' + 'a');
         }
@@ -152,10 +132,10 @@ std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& v
   if (std::adjacent_find(hashes.begin(), hashes.end()) == hashes.end()) {
     return {};
   }
-  std::map<std::string, std::vector<const SnapshotEntry*>> groups;
-  for (const SnapshotEntry& entry : vault_entries) {
-    if (is_memory_path(entry.path)) {
-      groups[ascii_lower(entry.path)].push_back(&entry);
+  std::map<std::string, std::vector<std::string_view>> groups;
+  for (const std::string_view path : vault_paths) {
+    if (is_memory_path(path)) {
+      groups[ascii_lower(path)].push_back(path);
     }
   }
   std::vector<Finding> findings;
@@ -164,12 +144,12 @@ std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& v
       Finding finding;
       finding.check = "id-case-collision";
       finding.severity = Severity::error;
-      finding.path = members[i]->path;
-      finding.id = memory_id_from_path(members[i]->path);
+      finding.path = std::string(members[i]);
+      finding.id = memory_id_from_path(members[i]);
       finding.message = fmt::format(
           "memory id {} differs from {} only in case: they are one file on macOS and "
           "Windows",
-          finding.id, memory_id_from_path(members[0]->path));
+          finding.id, memory_id_from_path(members[0]));
       finding.fix = fmt::format("rename one of them with git mv and update links to it");
       findings.push_back(std::move(finding));
     }
@@ -177,9 +157,65 @@ std::vector<Finding> case_collision_findings(const std::vector<SnapshotEntry>& v
   return findings;
 }
 
+std::string_view link_target_stem(std::string_view target) { return link_stem(target); }
+
+void dangling_links_of(const IndexRow& source, const LinkResolver& resolve,
+                       const Snapshot& snapshot, std::vector<Finding>& findings,
+                       std::vector<std::string>* stems) {
+  if (!source.active() || source.links.empty()) {
+    return;
+  }
+  // The parse recorded each link's line; a row without them reads the file once, if a link
+  // is bad.
+  const bool lines_known = source.link_lines.size() == source.links.size();
+  std::optional<std::optional<std::string>> bytes;
+  std::set<std::string_view> reported;
+  for (std::size_t link = 0; link < source.links.size(); ++link) {
+    const std::string_view target = source.links[link];
+    const std::string_view stem = link_stem(target);
+    std::string message;
+    switch (stem.empty() ? LinkTarget::note : resolve(stem)) {
+      case LinkTarget::active:
+      case LinkTarget::note:
+        continue;
+      case LinkTarget::none:
+        message = fmt::format("link [[{}]] names no memory", target);
+        break;
+      case LinkTarget::tombstoned:
+        message = fmt::format("link [[{}]] names a tombstoned memory", target);
+        break;
+    }
+    if (!reported.insert(target).second) {
+      continue;
+    }
+    Finding finding;
+    finding.check = "dangling-link";
+    finding.severity = Severity::warning;
+    finding.path = std::string(source.path);
+    if (lines_known) {
+      finding.line = source.link_lines[link];
+    } else {
+      if (!bytes) {
+        bytes = snapshot.read(source.path);
+      }
+      finding.line = link_line(*bytes, target);
+    }
+    finding.id = std::string(source.id);
+    finding.message = std::move(message);
+    finding.fix = fmt::format(
+        "point [[{}]] at an active memory (`git vault search` finds one) or delete the link",
+        target);
+    findings.push_back(std::move(finding));
+    if (stems != nullptr) {
+      stems->emplace_back(stem);
+    }
+  }
+}
+
 std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
                                             const std::vector<IndexRow>& rows,
-                                            const std::vector<SnapshotEntry>& vault_entries) {
+                                            const std::vector<SnapshotEntry>& vault_entries,
+                                            std::vector<std::string>* stems) {
   const bool any_links =
       std::any_of(rows.begin(), rows.end(), [](const IndexRow& row) { return !row.links.empty(); });
   if (!any_links) {
@@ -190,51 +226,21 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
   for (const IndexRow& row : rows) {
     by_id.emplace(row.id, &row);
   }
-  std::unordered_set<std::string> other_notes;  // stems of non-memory files under .memory/
+  std::unordered_set<std::string_view> other_notes;  // stems of non-memory files under .memory/
   for (const SnapshotEntry& entry : vault_entries) {
     if (!is_memory_path(entry.path)) {
-      other_notes.insert(std::string(link_stem(entry.path)));
+      other_notes.insert(link_stem(entry.path));
     }
   }
+  const LinkResolver resolve = [&](std::string_view stem) {
+    if (const auto it = by_id.find(stem); it != by_id.end()) {
+      return it->second->tombstoned ? LinkTarget::tombstoned : LinkTarget::active;
+    }
+    return other_notes.contains(stem) ? LinkTarget::note : LinkTarget::none;
+  };
   std::vector<Finding> findings;
   for (const IndexRow& memory : rows) {
-    if (!memory.active() || memory.links.empty()) {
-      continue;
-    }
-    std::optional<std::optional<std::string>> bytes;  // read once, only if a link is bad
-    std::set<std::string_view> reported;
-    for (const std::string_view target : memory.links) {
-      const std::string_view stem = link_stem(target);
-      const auto it = by_id.find(stem);
-      std::string message;
-      if (it == by_id.end()) {
-        if (stem.empty() || other_notes.contains(std::string(stem))) {
-          continue;
-        }
-        message = fmt::format("link [[{}]] names no memory", target);
-      } else if (it->second->tombstoned) {
-        message = fmt::format("link [[{}]] names a tombstoned memory", target);
-      } else {
-        continue;
-      }
-      if (!reported.insert(target).second) {
-        continue;
-      }
-      if (!bytes) {
-        bytes = snapshot.read(memory.path);
-      }
-      Finding finding;
-      finding.check = "dangling-link";
-      finding.severity = Severity::warning;
-      finding.path = std::string(memory.path);
-      finding.line = link_line(*bytes, target);
-      finding.id = std::string(memory.id);
-      finding.message = std::move(message);
-      finding.fix = fmt::format(
-          "point [[{}]] at an active memory (`git vault search` finds one) or delete the link",
-          target);
-      findings.push_back(std::move(finding));
-    }
+    dangling_links_of(memory, resolve, snapshot, findings, stems);
   }
   return findings;
 }

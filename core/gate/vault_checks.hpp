@@ -7,6 +7,7 @@
 
 #include "core/finding.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/digest.hpp"
 #include "core/vault/index_row.hpp"
 #include "core/vault/vault.hpp"
 
@@ -19,18 +20,52 @@ namespace gv {
 // gate gives equal findings, so they can be remembered per digest.
 [[nodiscard]] std::string vault_state_digest(const std::vector<SnapshotEntry>& vault_entries);
 
+// The same digest fed one entry at a time, in path order.
+class VaultStateDigest {
+ public:
+  void add(std::string_view path, std::string_view oid) {
+    m_digest.add(path);
+    m_digest.add('\0');
+    m_digest.add(oid);
+    m_digest.add('\n');
+  }
+  [[nodiscard]] std::string hex() const { return m_digest.hex(); }
+
+ private:
+  util::Digest128 m_digest;
+};
+
+// The fix a schema finding without one of its own gets.
+void default_schema_fix(Finding& finding);
+
 // Memory files whose ids differ only in ASCII case: they are one file on macOS and Windows.
 // One `id-case-collision` error per file after the first of each group (paths in byte order).
 [[nodiscard]] std::vector<Finding> case_collision_findings(
     const std::vector<SnapshotEntry>& vault_entries);
+// The same over the paths of such a listing.
+[[nodiscard]] std::vector<Finding> case_collision_findings(
+    const std::vector<std::string_view>& vault_paths);
 
 // `[[target]]` links in active memories that name no memory (or a tombstoned one): warnings
 // (`dangling-link`). A target names a memory when, with any folders and a trailing `.md`
 // removed, it equals a memory id; a target that names another file under `.memory/` (an index,
-// a template) is not a memory link and is left alone. The line is found by reading the file.
+// a template) is not a memory link and is left alone. Each finding's line is the one the parse
+// recorded (the file is read only for a row without them). With `stems`, the target stem of
+// each finding is appended to it, in the findings' order.
 [[nodiscard]] std::vector<Finding> dangling_link_findings(
     const Snapshot& snapshot, const std::vector<IndexRow>& rows,
-    const std::vector<SnapshotEntry>& vault_entries);
+    const std::vector<SnapshotEntry>& vault_entries, std::vector<std::string>* stems = nullptr);
+
+// What a link target (its stem: folders and a trailing `.md` removed) names in a vault state.
+enum class LinkTarget { none, active, tombstoned, note };
+using LinkResolver = std::function<LinkTarget(std::string_view stem)>;
+// The stem dangling_link_findings compares with memory ids.
+[[nodiscard]] std::string_view link_target_stem(std::string_view target);
+// dangling_link_findings for one source memory, its targets resolved by `resolve`: appends its
+// findings (and their stems) in the order of its links. Nothing for a tombstoned source.
+void dangling_links_of(const IndexRow& source, const LinkResolver& resolve,
+                       const Snapshot& snapshot, std::vector<Finding>& findings,
+                       std::vector<std::string>* stems = nullptr);
 
 // Validate-on-read of the three generated files against `rows` (every memory, tombstoned too,
 // sorted by id). The fresh memory-index.json carries the committed file's own `generated_at`,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -17,7 +18,8 @@ namespace gv::git {
 // It is several times faster, which matters for hashing megabytes of index on every commit.
 class BlobHasher {
  public:
-  explicit BlobHasher(std::size_t size);
+  // `type` is the object's: a tree is hashed the same way with "tree".
+  explicit BlobHasher(std::size_t size, std::string_view type = "blob");
   BlobHasher(const BlobHasher&) = delete;
   BlobHasher& operator=(const BlobHasher&) = delete;
   ~BlobHasher();
@@ -25,6 +27,8 @@ class BlobHasher {
   void update(std::string_view bytes);
   // 40 lower-case hex chars. Throws gv::Error when fewer or more bytes were fed than announced.
   [[nodiscard]] std::string finish();
+  // The same id as 20 bytes, as a tree entry holds it.
+  [[nodiscard]] std::array<unsigned char, 20> finish_bytes();
 
  private:
   struct State;

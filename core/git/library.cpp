@@ -7,9 +7,31 @@
 // Debian's libgit2 1.5 speaks HTTPS through mbedTLS and, inside git_libgit2_init, parses the
 // system's whole CA bundle (about 140 certificates, some 200 KiB of PEM): half of what a hook's
 // start-up costs, for network access git-vault never makes (it opens local repositories only).
-// These two definitions take the place of mbedTLS's loaders for libgit2, whose calls the dynamic
-// linker binds to the executable's symbols first; they load nothing and report success, so the
-// trust store stays empty. Nothing else in the program calls them.
+// The definitions below take the place of mbedTLS's loaders for libgit2; they load nothing and
+// report success, so the trust store stays empty. Nothing else in the program calls them.
+#if defined(GIT_VAULT_STATIC_LIBGIT2)
+// Linked from the archives (CMakeLists.txt, GIT_VAULT_STATIC_DEPS), libgit2's calls are routed
+// here by the linker's --wrap. libssh2_init is wrapped too: it would initialise OpenSSL for SSH
+// transports that never run, and libgit2 only checks that it did not fail.
+extern "C" {
+int __wrap_mbedtls_x509_crt_parse_file(void* chain, const char* path) {
+  (void)chain;
+  (void)path;
+  return 0;
+}
+int __wrap_mbedtls_x509_crt_parse_path(void* chain, const char* path) {
+  (void)chain;
+  (void)path;
+  return 0;
+}
+int __wrap_libssh2_init(int flags) {
+  (void)flags;
+  return 0;
+}
+}
+#else
+// Linked against the shared libraries, the dynamic linker binds libgit2's calls to the
+// executable's symbols first.
 extern "C" {
 int mbedtls_x509_crt_parse_file(void* chain, const char* path) {
   (void)chain;
@@ -22,6 +44,7 @@ int mbedtls_x509_crt_parse_path(void* chain, const char* path) {
   return 0;
 }
 }
+#endif
 
 namespace gv::git {
 

@@ -1,6 +1,7 @@
 #include "core/git/repo.hpp"
 
 #include <git2/sys/repository.h>  // git_repository_set_index
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -8,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/git/handle.hpp"
+#include "core/git/index_file.hpp"
 #include "core/git/loose_object.hpp"
 
 namespace gv::git {
@@ -174,7 +176,14 @@ void use_config_environment(git_repository* repo) {
 
 void Repo::Deleter::operator()(git_repository* repo) const noexcept { git_repository_free(repo); }
 
-Repo::Repo(std::unique_ptr<git_repository, Deleter> repo) : m_repo(std::move(repo)) {
+struct Repo::IndexCache {
+  bool valid = false;
+  struct stat stamp {};
+  std::shared_ptr<const IndexFile> file;
+};
+
+Repo::Repo(std::unique_ptr<git_repository, Deleter> repo)
+    : m_repo(std::move(repo)), m_index_cache(std::make_unique<IndexCache>()) {
   use_config_environment(m_repo.get());
 }
 Repo::Repo(Repo&&) noexcept = default;
@@ -192,19 +201,55 @@ Repo Repo::discover(const fs::path& start) {
   return Repo(std::move(repo));
 }
 
+namespace {
+
+// Hides one environment variable while libgit2 opens the repository, then puts it back for the
+// processes git-vault starts. Only used at start-up, before any other thread exists.
+class HiddenVariable {
+ public:
+  explicit HiddenVariable(const char* name) : m_name(name) {
+    if (const char* value = std::getenv(name); value != nullptr) {
+      m_value = value;
+      ::unsetenv(name);
+    }
+  }
+  ~HiddenVariable() {
+    if (m_value) {
+      ::setenv(m_name, m_value->c_str(), 1);
+    }
+  }
+  HiddenVariable(const HiddenVariable&) = delete;
+  HiddenVariable& operator=(const HiddenVariable&) = delete;
+
+ private:
+  const char* m_name;
+  std::optional<std::string> m_value;
+};
+
+}  // namespace
+
 Repo Repo::open_from_env() {
   const char* work_tree = std::getenv("GIT_WORK_TREE");
   const char* common_dir = std::getenv("GIT_COMMON_DIR");
+  std::optional<fs::path> index_file;
+  if (const char* value = std::getenv("GIT_INDEX_FILE"); value != nullptr) {
+    index_file = fs::absolute(value);
+  }
+  // libgit2 would parse the whole index named by GIT_INDEX_FILE while opening; git-vault reads
+  // it itself (index_entries) and hands it to libgit2 only when a call needs it there.
+  const HiddenVariable hidden("GIT_INDEX_FILE");
   git_repository* raw = nullptr;
   if (work_tree == nullptr && common_dir == nullptr) {
     const int rc = git_repository_open_ext(&raw, nullptr, GIT_REPOSITORY_OPEN_FROM_ENV, nullptr);
     std::unique_ptr<git_repository, Deleter> repo{raw};
     check(rc, "open repository from the git environment");
-    return Repo(std::move(repo));
+    Repo out(std::move(repo));
+    out.m_index_override = std::move(index_file);
+    return out;
   }
   // libgit2 1.5 refuses FROM_ENV when GIT_WORK_TREE or GIT_COMMON_DIR is set, so do its work by
-  // hand: open GIT_DIR (or search from the current directory), then apply the work tree and the
-  // index file git chose. The common dir follows from GIT_DIR's own `commondir` file.
+  // hand: open GIT_DIR (or search from the current directory), then apply the work tree. The
+  // common dir follows from GIT_DIR's own `commondir` file.
   const char* git_dir = std::getenv("GIT_DIR");
   const fs::path start = git_dir != nullptr ? fs::absolute(git_dir) : fs::current_path();
   const unsigned flags =
@@ -222,15 +267,48 @@ Repo Repo::open_from_env() {
             "use GIT_WORK_TREE " + wanted.string());
     }
   }
-  if (const char* index_file = std::getenv("GIT_INDEX_FILE"); index_file != nullptr) {
-    const std::string absolute = fs::absolute(index_file).string();
+  Repo out(std::move(repo));
+  out.m_index_override = std::move(index_file);
+  return out;
+}
+
+git_repository* Repo::raw_with_index() const {
+  if (m_index_override && !m_index_override_applied) {
+    const std::string path = m_index_override->string();
     git_index* raw_index = nullptr;
-    check(git_index_open(&raw_index, absolute.c_str()), "open GIT_INDEX_FILE " + absolute);
+    check(git_index_open(&raw_index, path.c_str()), "open GIT_INDEX_FILE " + path);
     const IndexPtr index{raw_index};
     // git_repository_set_index takes its own reference; ours is released by IndexPtr.
-    check(git_repository_set_index(repo.get(), index.get()), "use GIT_INDEX_FILE " + absolute);
+    check(git_repository_set_index(raw(), index.get()), "use GIT_INDEX_FILE " + path);
+    m_index_override_applied = true;
   }
-  return Repo(std::move(repo));
+  return raw();
+}
+
+fs::path Repo::index_path() const {
+  return m_index_override ? *m_index_override : git_dir() / "index";
+}
+
+std::shared_ptr<const IndexFile> Repo::index_file() const {
+  IndexCache& cache = *m_index_cache;
+  struct stat now {};
+  const fs::path path = index_path();
+  if (::stat(path.c_str(), &now) != 0) {
+    now = {};  // absent: an empty index, re-read once it appears
+  }
+  const bool same = cache.valid && now.st_ino == cache.stamp.st_ino &&
+                    now.st_dev == cache.stamp.st_dev && now.st_size == cache.stamp.st_size &&
+                    now.st_mtim.tv_sec == cache.stamp.st_mtim.tv_sec &&
+                    now.st_mtim.tv_nsec == cache.stamp.st_mtim.tv_nsec &&
+                    now.st_ctim.tv_sec == cache.stamp.st_ctim.tv_sec &&
+                    now.st_ctim.tv_nsec == cache.stamp.st_ctim.tv_nsec;
+  if (!same) {
+    std::optional<IndexFile> file = IndexFile::read(path);
+    cache.file = file ? std::make_shared<const IndexFile>(std::move(*file)) : nullptr;
+    cache.stamp = now;
+    cache.valid = true;
+  }
+  return cache.file;
 }
 
 fs::path Repo::workdir() const { return dir_path(git_repository_workdir(raw())); }
@@ -470,7 +548,7 @@ std::vector<std::string> Repo::dirty_paths(const std::vector<std::string>& paths
   options.pathspec.strings = spec_ptrs.data();
   options.pathspec.count = spec_ptrs.size();
   git_status_list* raw_list = nullptr;
-  check(git_status_list_new(&raw_list, raw(), &options), "read the work tree status");
+  check(git_status_list_new(&raw_list, raw_with_index(), &options), "read the work tree status");
   const StatusListPtr list{raw_list};
   std::vector<std::string> out;
   const std::size_t count = git_status_list_entrycount(list.get());
@@ -501,11 +579,19 @@ bool Repo::is_ignored(std::string_view path) const {
 }
 
 std::vector<SnapshotEntry> Repo::index_entries(std::string_view prefix) const {
-  const IndexPtr index = repo_index(raw());
+  std::vector<SnapshotEntry> out;
+  if (const std::shared_ptr<const IndexFile> file = index_file()) {
+    for (const IndexFile::Entry& entry : file->with_prefix(prefix)) {
+      if (entry.is_committed_file()) {
+        out.push_back({std::string(entry.path()), entry.oid_hex()});
+      }
+    }
+    return out;
+  }
+  const IndexPtr index = repo_index(raw_with_index());
   const std::string prefix_text(prefix);
   std::size_t position = 0;
   const int rc = git_index_find_prefix(&position, index.get(), prefix_text.c_str());
-  std::vector<SnapshotEntry> out;
   if (rc == GIT_ENOTFOUND) {
     return out;
   }
@@ -524,7 +610,14 @@ std::vector<SnapshotEntry> Repo::index_entries(std::string_view prefix) const {
 }
 
 std::optional<std::string> Repo::index_blob_id(std::string_view path) const {
-  const IndexPtr index = repo_index(raw());
+  if (const std::shared_ptr<const IndexFile> file = index_file()) {
+    const IndexFile::Entry* entry = file->find(path);
+    if (entry == nullptr || !entry->is_committed_file()) {
+      return std::nullopt;
+    }
+    return entry->oid_hex();
+  }
+  const IndexPtr index = repo_index(raw_with_index());
   const std::string path_text(path);
   const git_index_entry* entry = git_index_get_bypath(index.get(), path_text.c_str(), 0);
   if (entry == nullptr || !index_entry_is_file(*entry)) {
@@ -580,6 +673,22 @@ std::optional<std::string> Repo::tree_blob_id(std::string_view tree_id,
   check(rc, "look up " + path_text);
   if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
       !is_regular_mode(git_tree_entry_filemode(entry.get()))) {
+    return std::nullopt;
+  }
+  return to_hex(*git_tree_entry_id(entry.get()));
+}
+
+std::optional<std::string> Repo::subtree_id(std::string_view tree_id, std::string_view path) const {
+  const TreePtr tree = lookup_tree(raw(), tree_id);
+  const std::string path_text(path);
+  git_tree_entry* raw_entry = nullptr;
+  const int rc = git_tree_entry_bypath(&raw_entry, tree.get(), path_text.c_str());
+  const TreeEntryPtr entry{raw_entry};
+  if (rc == GIT_ENOTFOUND) {
+    return std::nullopt;
+  }
+  check(rc, "look up " + path_text);
+  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_TREE) {
     return std::nullopt;
   }
   return to_hex(*git_tree_entry_id(entry.get()));

@@ -115,14 +115,25 @@ class Repo {
   [[nodiscard]] bool is_ignored(std::string_view path) const;
 
   // The index (GIT_INDEX_FILE when opened from the environment), stage 0 regular files only.
+  // Read from the file directly (core/git/index_file.hpp) and kept while its stat data holds;
+  // layouts that reader leaves alone go through libgit2.
   [[nodiscard]] std::vector<SnapshotEntry> index_entries(std::string_view prefix) const;
   [[nodiscard]] std::optional<std::string> index_blob_id(std::string_view path) const;
+  // The index file git uses for this repository: GIT_INDEX_FILE when opened from the
+  // environment, else `index` in the git dir.
+  [[nodiscard]] std::filesystem::path index_path() const;
+  // The index file parsed (core/git/index_file.hpp), re-read when its stat data changed; null
+  // when its layout is one only libgit2 reads.
+  [[nodiscard]] std::shared_ptr<const class IndexFile> index_file() const;
 
   // A tree's regular files under `prefix`, descending only into the prefix's own subtree.
   [[nodiscard]] std::vector<SnapshotEntry> tree_entries(std::string_view tree_id,
                                                         std::string_view prefix) const;
   [[nodiscard]] std::optional<std::string> tree_blob_id(std::string_view tree_id,
                                                         std::string_view path) const;
+  // The id of the folder `path` (no trailing slash) in a tree, or nullopt when there is none.
+  [[nodiscard]] std::optional<std::string> subtree_id(std::string_view tree_id,
+                                                      std::string_view path) const;
   // The regular files under `prefix` (a directory ending in `/`) that differ between two trees,
   // sorted by path. Only subtrees whose ids differ are read, so the cost follows the change.
   [[nodiscard]] std::vector<TreeChange> diff_trees(std::string_view old_tree_id,
@@ -131,14 +142,22 @@ class Repo {
 
   // For code inside core/git only: the libgit2 handle, valid while this Repo lives.
   [[nodiscard]] git_repository* raw() const noexcept { return m_repo.get(); }
+  // The same handle, for libgit2 calls that read the repository's index (status, the index
+  // itself): it first points libgit2 at GIT_INDEX_FILE, which is applied only when needed so
+  // that opening a repository never parses the whole index.
+  [[nodiscard]] git_repository* raw_with_index() const;
 
  private:
   struct Deleter {
     void operator()(git_repository* repo) const noexcept;
   };
+  struct IndexCache;
   explicit Repo(std::unique_ptr<git_repository, Deleter> repo);
 
   std::unique_ptr<git_repository, Deleter> m_repo;
+  std::optional<std::filesystem::path> m_index_override;  // GIT_INDEX_FILE, absolute
+  mutable bool m_index_override_applied = false;
+  std::unique_ptr<IndexCache> m_index_cache;
 };
 
 }  // namespace gv::git

@@ -1,5 +1,6 @@
 #include "core/hooks/commit_gate.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,39 @@
 #include "core/snapshot/index_snapshot.hpp"
 
 namespace gv::hooks {
+namespace {
+
+bool is_warning(const Finding& finding) { return finding.severity == Severity::warning; }
+
+// Keeps the warnings of files the commit changes: those whose staged blob differs from HEAD's.
+void keep_warnings_of_changed_files(const git::Repo& repo, const GateRunInfo& info,
+                                    std::vector<Finding>& findings) {
+  if (std::none_of(findings.begin(), findings.end(), is_warning)) {
+    return;
+  }
+  const std::optional<std::string> head = repo.head_tree();
+  if (!head) {
+    return;  // the first commit changes every file
+  }
+  // When the state the gate compared with is the one HEAD holds (the last commit went through
+  // this hook), the files the commit changes are the ones that changed since: no tree of HEAD
+  // need be read.
+  if (info.baseline_tree && repo.subtree_id(*head, ".memory") == info.baseline_tree) {
+    const std::vector<std::string>& changed = info.changed_since_baseline;
+    std::erase_if(findings, [&](const Finding& finding) {
+      return is_warning(finding) &&
+             std::find(changed.begin(), changed.end(), finding.path) == changed.end();
+    });
+    return;
+  }
+  // Otherwise looked up per warning, so the cost follows the warnings, not the vault.
+  std::erase_if(findings, [&](const Finding& finding) {
+    return is_warning(finding) &&
+           repo.index_blob_id(finding.path) == repo.tree_blob_id(*head, finding.path);
+  });
+}
+
+}  // namespace
 
 CommitGate run_commit_gate(const git::Repo& repo) {
   CommitGate gate;
@@ -16,17 +50,14 @@ CommitGate run_commit_gate(const git::Repo& repo) {
   if (gate.skip.all) {
     return gate;
   }
-  // The cached gate re-parses only memory files whose blob changed since a state it has seen,
-  // so the hook costs what the commit changes, not what the vault holds.
+  // The cached gate compares the staged entries with the state it checked last and checks only
+  // what changed, so the hook costs what the commit changes, not what the vault holds.
   const IndexSnapshot snapshot(repo);
-  gate.findings = run_cached_gate(snapshot, gate_cache_file(repo), gate.skip.gate_options());
-  // Looked up per warning, so the cost follows the warnings, not the vault.
-  if (const std::optional<std::string> head = repo.head_tree()) {
-    std::erase_if(gate.findings, [&](const Finding& finding) {
-      return finding.severity == Severity::warning &&
-             repo.index_blob_id(finding.path) == repo.tree_blob_id(*head, finding.path);
-    });
-  }
+  GateRunInfo info;
+  GateOptions options = gate.skip.gate_options();
+  options.info = &info;
+  gate.findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
+  keep_warnings_of_changed_files(repo, info, gate.findings);
   return gate;
 }
 

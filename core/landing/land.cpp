@@ -26,6 +26,7 @@ Built build_regeneration(IndexRegeneration draft, const Snapshot& before, const 
       regenerate_index_files(built.plan, before, context.clock.today, context.cache);
   built.regenerated = std::move(done.regenerated);
   built.carried = std::move(done.carried);
+  built.generated = std::move(done.record);
   return built;
 }
 
@@ -41,6 +42,7 @@ Built build_action(distill::ActionDraft draft, const Snapshot& before, const Con
   built.log_id = std::move(done.log_id);
   built.regenerated = std::move(done.regenerated);
   built.carried = std::move(done.carried);
+  built.generated = std::move(done.generated);
   return built;
 }
 
@@ -121,7 +123,9 @@ Built build(Draft draft, const Snapshot& before, const Context& context) {
       std::move(draft));
 }
 
-Landed apply(git::Repo& repo, Built built, const Target& target) {
+namespace {
+
+Landed apply_plan(git::Repo& repo, Built built, const Target& target) {
   Landed landed;
   static_cast<Built&>(landed) = std::move(built);
   if (landed.plan.empty()) {
@@ -146,6 +150,19 @@ Landed apply(git::Repo& repo, Built built, const Target& target) {
     return landed;
   }
   landed.commit = git::apply(repo, landed.plan, options);
+  return landed;
+}
+
+}  // namespace
+
+Landed apply(git::Repo& repo, Built built, const Target& target) {
+  Landed landed = apply_plan(repo, std::move(built), target);
+  // Saved once the files are in place (or were already): the next commit's gate then knows
+  // them current from their blob ids (core/vault/generated_records.hpp). A landing that threw
+  // left the files as they were, so there is nothing to record.
+  if (landed.generated) {
+    remember_generated(repo.common_dir(), *landed.generated);
+  }
   return landed;
 }
 

@@ -53,6 +53,8 @@ struct Built {
   std::string log_id;                    // an action's log entry; empty for other drafts
   std::vector<std::string> regenerated;  // generated index files the plan rewrites
   std::vector<std::string> carried;      // memories whose retrieval counts came from the index
+  // What the regeneration produced, saved once the plan has landed (work tree or commit).
+  std::optional<GeneratedRecord> generated;
 };
 
 // Completes `draft` into the final Plan over the state `before`. Pure: reads only `before`.

@@ -148,18 +148,26 @@ void for_each_wiki_link(std::string_view body,
   }
 }
 
-std::vector<std::string> wiki_links(std::string_view body) {
-  std::vector<std::string> links;
+std::vector<WikiLink> wiki_link_targets(std::string_view body) {
+  std::vector<WikiLink> links;
   for_each_wiki_link(body, [&](const WikiLinkSpan& span) {
     std::string_view target = span.inner;
     target = target.substr(0, target.find('|'));
     target = target.substr(0, target.find('#'));
     target = trim(target);
     if (!target.empty() && target.find('[') == std::string_view::npos) {
-      links.emplace_back(target);
+      links.push_back({std::string(target), span.offset});
     }
   });
   return links;
+}
+
+std::vector<std::string> wiki_links(std::string_view body) {
+  std::vector<std::string> targets;
+  for (WikiLink& link : wiki_link_targets(body)) {
+    targets.push_back(std::move(link.target));
+  }
+  return targets;
 }
 
 }  // namespace gv

@@ -63,4 +63,11 @@ void for_each_wiki_link(std::string_view body,
 // `<!-- ... [[filename]] syntax -->` placeholder) are not links.
 [[nodiscard]] std::vector<std::string> wiki_links(std::string_view body);
 
+// The same targets, each with the offset in `body` where its text starts.
+struct WikiLink {
+  std::string target;
+  std::size_t offset = 0;
+};
+[[nodiscard]] std::vector<WikiLink> wiki_link_targets(std::string_view body);
+
 }  // namespace gv

@@ -35,6 +35,9 @@ struct Memory {
 
   std::int64_t token_count = 0;    // D3: computed from the body, never read from frontmatter
   std::vector<std::string> links;  // `[[target]]` wiki-link targets in the body, in order
+  // The file line (1-based) of each of `links`, so a finding about a link needs no second read
+  // of the file. Empty for a memory not read from a file.
+  std::vector<int> link_lines;
 
   [[nodiscard]] bool active() const { return !tombstoned; }
 };

@@ -410,7 +410,18 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
   if (usable) {
     const std::string_view body = split.body(bytes);
     memory.token_count = token_count(body);
-    memory.links = wiki_links(body);
+    // Lines are counted once, forward, from the file's start to each link in turn.
+    const std::size_t body_offset = static_cast<std::size_t>(body.data() - bytes.data());
+    int line = 1;
+    std::size_t counted = 0;
+    for (WikiLink& link : wiki_link_targets(body)) {
+      const std::size_t at = body_offset + link.offset;
+      line += static_cast<int>(std::count(bytes.begin() + static_cast<std::ptrdiff_t>(counted),
+                                          bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      counted = at;
+      memory.links.push_back(std::move(link.target));
+      memory.link_lines.push_back(line);
+    }
     result.memory = std::move(memory);
   }
   result.findings = checker.take();

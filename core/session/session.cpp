@@ -87,9 +87,8 @@ void Session::provide(Need needs) {
     throw Error("{}: this repository is bare; the vault lives in a work tree",
                 m_repo->git_dir().string());
   }
-  if (has(needs, Need::parse_cache)) {
-    (void)parse_cache();
-  }
+  // The parse cache is loaded on first use: mapping megabytes is wasted on a run answered
+  // without parsing (index --check of a recorded regeneration), and loading it cannot fail.
 }
 
 git::Repo& Session::repo() {

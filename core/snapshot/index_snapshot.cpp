@@ -8,6 +8,10 @@ std::vector<SnapshotEntry> IndexSnapshot::list(std::string_view prefix) const {
   return m_repo.index_entries(prefix);
 }
 
+std::shared_ptr<const git::IndexFile> IndexSnapshot::index_file() const {
+  return m_repo.index_file();
+}
+
 std::optional<std::string> IndexSnapshot::read(std::string_view path) const {
   const std::optional<std::string> oid = m_repo.index_blob_id(path);
   if (!oid) {

@@ -20,6 +20,7 @@ class IndexSnapshot final : public Snapshot {
   [[nodiscard]] std::optional<std::string> read_head(std::string_view path,
                                                      std::size_t max_bytes) const override;
   [[nodiscard]] std::string describe() const override { return "index"; }
+  [[nodiscard]] std::shared_ptr<const git::IndexFile> index_file() const override;
 
  private:
   const git::Repo& m_repo;

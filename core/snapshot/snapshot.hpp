@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,10 @@
 #include "core/snapshot_entry.hpp"
 
 namespace gv {
+
+namespace git {
+class IndexFile;
+}
 
 // A read-only view of the repository's files at one state: the work tree, the git index being
 // committed, or a commit's tree. Every analysis (index regeneration, scoring, gates, recall)
@@ -37,6 +42,11 @@ class Snapshot {
 
   // A short name for messages: `work tree`, `index`, or a commit id.
   [[nodiscard]] virtual std::string describe() const = 0;
+
+  // The git index file this snapshot lists, parsed, when it is one and its layout is read
+  // directly (core/git/index_file.hpp): the gate then compares entries with the state it
+  // checked last instead of checking every memory again.
+  [[nodiscard]] virtual std::shared_ptr<const git::IndexFile> index_file() const { return nullptr; }
 };
 
 }  // namespace gv

@@ -121,6 +121,39 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view bytes
   }
 }
 
+bool write_cache_file(const std::filesystem::path& path, std::string_view bytes) {
+  const std::string_view pieces[] = {bytes};
+  return write_cache_file(path, pieces);
+}
+
+bool write_cache_file(const std::filesystem::path& path, std::span<const std::string_view> pieces) {
+  std::error_code ec;
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::filesystem::create_directories(dir, ec);
+  const std::filesystem::path temp =
+      dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (fd.get() < 0) {
+    return false;
+  }
+  bool ok = true;
+  for (std::string_view piece : pieces) {
+    while (ok && !piece.empty()) {
+      const ssize_t n = ::write(fd.get(), piece.data(), piece.size());
+      if (n < 0 && errno == EINTR) {
+        continue;
+      }
+      ok = n > 0;
+      piece.remove_prefix(ok ? static_cast<std::size_t>(n) : piece.size());
+    }
+  }
+  ok = fd.close() && ok && ::rename(temp.c_str(), path.c_str()) == 0;
+  if (!ok) {
+    ::unlink(temp.c_str());
+  }
+  return ok;
+}
+
 bool create_file_exclusive(const std::filesystem::path& path, std::string_view bytes) {
   std::filesystem::create_directories(path.parent_path());
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

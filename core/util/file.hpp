@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,13 @@ namespace gv::util {
 // `executable` gives the file mode 0755 whatever the umask (git runs hooks only when they are).
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes,
                        bool executable = false);
+
+// Replaces `path` (creating its parent folders) with `bytes` through a temporary file renamed
+// over it, so a reader sees the old file or the new one, but without syncing: for caches kept in
+// the git dir, which may be lost in a crash and are rebuilt. Says whether it worked; never throws.
+bool write_cache_file(const std::filesystem::path& path, std::string_view bytes);
+// The same, from pieces written one after another (no buffer joins them first).
+bool write_cache_file(const std::filesystem::path& path, std::span<const std::string_view> pieces);
 
 // Creates `path` (and its parent folders) holding `bytes` only when nothing is there, and says
 // whether it did: O_EXCL makes "never rewrite an existing file" hold even against a file created

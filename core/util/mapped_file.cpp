@@ -11,7 +11,7 @@
 
 namespace gv::util {
 
-std::optional<MappedFile> MappedFile::open(const std::filesystem::path& path) {
+std::optional<MappedFile> MappedFile::open(const std::filesystem::path& path, Pages pages) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return std::nullopt;
@@ -19,8 +19,9 @@ std::optional<MappedFile> MappedFile::open(const std::filesystem::path& path) {
   MappedFile file;
   struct ::stat info {};
   if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    const int flags = MAP_PRIVATE | (pages == Pages::populate ? MAP_POPULATE : 0);
     void* mapping =
-        ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, flags, fd, 0);
     if (mapping != MAP_FAILED) {
       file.m_mapping = mapping;
       file.m_size = static_cast<std::size_t>(info.st_size);

@@ -13,6 +13,7 @@ IndexRow index_row(const Memory& memory) {
   row.tombstoned = memory.tombstoned;
   row.token_count = memory.token_count;
   row.links.assign(memory.links.begin(), memory.links.end());
+  row.link_lines = memory.link_lines;
   return row;
 }
 

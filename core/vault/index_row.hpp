@@ -23,6 +23,7 @@ struct IndexRow {
   bool tombstoned = false;
   std::int64_t token_count = 0;
   std::vector<std::string_view> links;  // `[[target]]` targets in the body, in order
+  std::vector<int> link_lines;          // the file line of each link; empty when not known
 
   [[nodiscard]] bool active() const { return !tombstoned; }
 };

@@ -11,10 +11,17 @@
 #include <memory>
 #include <system_error>
 
+#include "core/vault/cache_codec.hpp"
+
 namespace gv {
 namespace {
 
 namespace fs = std::filesystem;
+using cache_codec::checksum;
+using cache_codec::read_findings;
+using cache_codec::Reader;
+using cache_codec::write_findings;
+using cache_codec::Writer;
 
 // Layout: magic, format (u32 LE), check-set key (u64 LE), body size (u64 LE), checksum of the
 // body (u64 LE), body, then zero or more journal records.
@@ -36,29 +43,6 @@ constexpr std::size_t k_max_states = 16;
 // Entries kept beyond those used in this process: enough for a few branches' worth of edits.
 constexpr std::size_t k_min_kept_entries = 4096;
 
-// Word-at-a-time mixing in four independent lanes (so the CPU overlaps the multiplications):
-// the checksum only has to notice truncation and torn or random writes, and it runs over the
-// whole multi-megabyte file on every load.
-std::uint64_t checksum(std::string_view bytes) {
-  std::uint64_t lanes[4] = {0x9e3779b97f4a7c15ULL ^ bytes.size(), 0xc2b2ae3d27d4eb4fULL,
-                            0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL};
-  std::size_t i = 0;
-  for (; i + 32 <= bytes.size(); i += 32) {
-    for (int lane = 0; lane < 4; ++lane) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes.data() + i + 8 * static_cast<std::size_t>(lane), 8);
-      lanes[lane] = (lanes[lane] ^ word) * 0x100000001b3ULL;
-      lanes[lane] ^= lanes[lane] >> 29;
-    }
-  }
-  std::uint64_t hash = lanes[0] ^ (lanes[1] * 0x9e3779b97f4a7c15ULL) ^
-                       (lanes[2] * 0xc2b2ae3d27d4eb4fULL) ^ (lanes[3] * 0x165667b19e3779f9ULL);
-  for (; i < bytes.size(); ++i) {
-    hash = (hash ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ULL;
-  }
-  return hash ^ (hash >> 32);
-}
-
 void put_fixed(std::string& out, std::uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) {
     out += static_cast<char>((value >> (8 * i)) & 0xffU);
@@ -73,159 +57,6 @@ std::uint64_t get_fixed(std::string_view in, std::size_t at, int bytes) {
         << (8 * i);
   }
   return value;
-}
-
-class Writer {
- public:
-  explicit Writer(std::string& out) : m_out(out) {}
-
-  void u(std::uint64_t value) {
-    while (value >= 0x80) {
-      m_out += static_cast<char>((value & 0x7fU) | 0x80U);
-      value >>= 7;
-    }
-    m_out += static_cast<char>(value);
-  }
-  void i(std::int64_t value) {
-    u((static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63));
-  }
-  void str(std::string_view text) {
-    u(text.size());
-    m_out += text;
-  }
-  void strings(const std::vector<std::string>& list) {
-    u(list.size());
-    for (const std::string& item : list) {
-      str(item);
-    }
-  }
-  void date(std::optional<Date> value) {
-    u(value ? 1 : 0);
-    if (value) {
-      i(value->days);
-    }
-  }
-
- private:
-  std::string& m_out;
-};
-
-// Every read is bounds-checked; the first failure sets `failed` and later reads return zeros,
-// so a damaged record decodes to garbage that the caller discards, never out-of-bounds access.
-class Reader {
- public:
-  Reader(std::string_view in, std::size_t at, std::size_t end) : m_in(in), m_at(at), m_end(end) {}
-
-  std::uint64_t u() {
-    std::uint64_t value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (m_at >= m_end) {
-        m_failed = true;
-        return 0;
-      }
-      const auto byte = static_cast<unsigned char>(m_in[m_at++]);
-      value |= static_cast<std::uint64_t>(byte & 0x7fU) << shift;
-      if ((byte & 0x80U) == 0) {
-        return value;
-      }
-    }
-    m_failed = true;
-    return 0;
-  }
-  std::int64_t i() {
-    const std::uint64_t raw = u();
-    return static_cast<std::int64_t>(raw >> 1) ^ -static_cast<std::int64_t>(raw & 1U);
-  }
-  std::string_view view() {
-    const std::uint64_t size = u();
-    if (m_failed || size > m_end - m_at) {
-      m_failed = true;
-      return {};
-    }
-    const std::string_view out = m_in.substr(m_at, size);
-    m_at += size;
-    return out;
-  }
-  std::string str() { return std::string(view()); }
-  std::vector<std::string> strings() {
-    std::vector<std::string> out;
-    const std::uint64_t count = u();
-    for (std::uint64_t n = 0; n < count && !m_failed; ++n) {
-      out.push_back(str());
-    }
-    return out;
-  }
-  std::optional<Date> date() {
-    if (u() == 0) {
-      return std::nullopt;
-    }
-    return Date{i()};
-  }
-  void skip_strings() {
-    const std::uint64_t count = u();
-    for (std::uint64_t n = 0; n < count && !m_failed; ++n) {
-      (void)view();
-    }
-  }
-  void skip(std::size_t bytes) {
-    if (bytes > m_end - m_at) {
-      m_failed = true;
-      return;
-    }
-    m_at += bytes;
-  }
-
-  [[nodiscard]] bool failed() const { return m_failed; }
-  [[nodiscard]] std::size_t at() const { return m_at; }
-
- private:
-  std::string_view m_in;
-  std::size_t m_at;
-  std::size_t m_end;
-  bool m_failed = false;
-};
-
-void write_finding(Writer& out, const Finding& finding) {
-  out.str(finding.check);
-  out.u(finding.severity == Severity::error ? 0 : 1);
-  out.str(finding.path);
-  out.u(finding.line ? 1 : 0);
-  if (finding.line) {
-    out.i(*finding.line);
-  }
-  out.str(finding.id);
-  out.str(finding.message);
-  out.str(finding.fix);
-}
-
-Finding read_finding(Reader& in) {
-  Finding finding;
-  finding.check = in.str();
-  finding.severity = in.u() == 0 ? Severity::error : Severity::warning;
-  finding.path = in.str();
-  if (in.u() != 0) {
-    finding.line = static_cast<int>(in.i());
-  }
-  finding.id = in.str();
-  finding.message = in.str();
-  finding.fix = in.str();
-  return finding;
-}
-
-void write_findings(Writer& out, const std::vector<Finding>& findings) {
-  out.u(findings.size());
-  for (const Finding& finding : findings) {
-    write_finding(out, finding);
-  }
-}
-
-std::vector<Finding> read_findings(Reader& in) {
-  std::vector<Finding> findings;
-  const std::uint64_t count = in.u();
-  for (std::uint64_t n = 0; n < count && !in.failed(); ++n) {
-    findings.push_back(read_finding(in));
-  }
-  return findings;
 }
 
 // Every field of Memory, in declaration order. A field added to Memory must be added here and
@@ -250,6 +81,10 @@ void write_memory(Writer& out, const Memory& memory) {
   out.str(memory.tombstone_reason);
   out.i(memory.token_count);
   out.strings(memory.links);
+  out.u(memory.link_lines.size());
+  for (const int line : memory.link_lines) {
+    out.i(line);
+  }
 }
 
 Memory read_memory(Reader& in) {
@@ -273,6 +108,10 @@ Memory read_memory(Reader& in) {
   memory.tombstone_reason = in.str();
   memory.token_count = in.i();
   memory.links = in.strings();
+  const std::uint64_t lines = in.u();
+  for (std::uint64_t n = 0; n < lines && !in.failed(); ++n) {
+    memory.link_lines.push_back(static_cast<int>(in.i()));
+  }
   return memory;
 }
 
@@ -328,6 +167,10 @@ std::optional<PersistentParseCache::Row> decode_row(std::string_view record) {
     const std::uint64_t links = in.u();
     for (std::uint64_t n = 0; n < links && !in.failed(); ++n) {
       row.links.push_back(in.view());
+    }
+    const std::uint64_t lines = in.u();
+    for (std::uint64_t n = 0; n < lines && !in.failed(); ++n) {
+      row.link_lines.push_back(static_cast<int>(in.i()));
     }
     out.row = std::move(row);
   }

@@ -70,6 +70,9 @@ Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
     result.regenerated.push_back(write.path);
     plan.write(std::move(write.path), std::move(write.bytes));
   }
+  // Listed over the final plan: token counts refreshed above change memory files' blob ids.
+  result.record =
+      generated_record_of(OverlaySnapshot(before, plan.changes).list(vault_path::k_root));
   return result;
 }
 

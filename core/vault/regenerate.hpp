@@ -7,6 +7,7 @@
 
 #include "core/dates.hpp"
 #include "core/plan.hpp"
+#include "core/vault/generated_records.hpp"
 #include "core/vault/index_reader.hpp"
 #include "core/vault/vault.hpp"
 
@@ -18,6 +19,9 @@ struct Regeneration {
   Vault after;                           // the vault once the plan is applied
   std::vector<std::string> regenerated;  // generated index files added to the plan
   std::vector<std::string> carried;      // memories whose retrieval counts came from `existing`
+  // The blob ids of the regenerated files for the state `before` + plan, for the repository's
+  // records (core/vault/generated_records.hpp); the writer that lands the plan saves it.
+  std::optional<GeneratedRecord> record;
 };
 
 // The one index regeneration every writer uses (`git vault index`, every action commit, the

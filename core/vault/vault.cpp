@@ -27,10 +27,17 @@ namespace {
 // a control character (a newline would add lines to index.md), a backslash (a path separator
 // elsewhere) or bytes that are not UTF-8 (JSON cannot carry them) keep a file out of the vault.
 bool safe_name(std::string_view name) {
-  return util::valid_utf8(name) && std::none_of(name.begin(), name.end(), [](char c) {
-           const auto byte = static_cast<unsigned char>(c);
-           return byte < 0x20 || byte == 0x7f || byte == '\\';
-         });
+  // One pass for the common all-ASCII name; UTF-8 is validated only when a byte needs it. The
+  // gate asks this of every path of the vault on every commit.
+  bool ascii = true;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f || byte == '\\') {
+      return false;
+    }
+    ascii = ascii && byte < 0x80;
+  }
+  return ascii || util::valid_utf8(name);
 }
 
 // `name` with control characters, backslashes and bytes outside UTF-8 written as escapes, so a

@@ -33,6 +33,7 @@ Memory full_memory() {
   m.tombstone_reason = "purge";
   m.token_count = 123456789012;
   m.links = {"MEM-a", "MEM-b"};
+  m.link_lines = {12, 40};
   return m;
 }
 
@@ -68,6 +69,7 @@ void check_same(const Memory& a, const Memory& b) {
   CHECK(a.tombstone_reason == b.tombstone_reason);
   CHECK(a.token_count == b.token_count);
   CHECK(a.links == b.links);
+  CHECK(a.link_lines == b.link_lines);
 }
 
 PersistentParseCache filled_cache() {
@@ -130,6 +132,7 @@ TEST_CASE("a cached row reads the index fields straight from the stored bytes", 
   CHECK(row->row->tombstoned == full.tombstoned);
   CHECK(row->row->token_count == full.token_count);
   CHECK(row->row->links == std::vector<std::string_view>(full.links.begin(), full.links.end()));
+  CHECK(row->row->link_lines == full.link_lines);
   CHECK(row->has_findings);
   CHECK(row->fragment == std::optional<std::string_view>("    {\n      \"id\": 1\n    }"));
 

@@ -281,3 +281,21 @@ TEST_CASE("the id is the file name without .md", "[memory]") {
   CHECK(gv::memory_id_from_path(".memory/10-Memories/MEM-a-b.md") == "MEM-a-b");
   CHECK(gv::memory_id_from_path("MEM-x.md") == "MEM-x");
 }
+
+TEST_CASE("each link's line is counted from the top of the file", "[memory]") {
+  const auto parsed = parse(
+      "---\n"
+      "title: T\n"
+      "created: 2026-05-05\n"
+      "---\n"
+      "\n"
+      "See [[MEM-a]] and [[MEM-b|b]].\n"
+      "```\n"
+      "[[MEM-in-code]]\n"
+      "```\n"
+      "\n"
+      "Then [[MEM-c#part]].\n");
+  REQUIRE(parsed.memory);
+  CHECK(parsed.memory->links == std::vector<std::string>{"MEM-a", "MEM-b", "MEM-c"});
+  CHECK(parsed.memory->link_lines == std::vector<int>{6, 6, 11});
+}

@@ -1,4 +1,5 @@
 #include "core/gate/input.hpp"
+#include "core/gate/vault_checks.hpp"
 
 namespace gv::gate_checks {
 
@@ -7,11 +8,7 @@ namespace gv::gate_checks {
 std::vector<Finding> schema(GateInput& input) {
   std::vector<Finding> findings = input.vault().parse_findings;
   for (Finding& finding : findings) {
-    if (finding.fix.empty()) {
-      finding.fix =
-          "correct the frontmatter on that line (.memory/30-Templates/memory-template.md "
-          "shows every field)";
-    }
+    default_schema_fix(finding);
   }
   return findings;
 }

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/finding.hpp"
+#include "core/gate/baseline.hpp"
+
+namespace gv {
+
+class Snapshot;
+class GeneratedRecords;
+class GateInput;
+
+namespace git {
+class IndexFile;
+}
+
+// The `.memory/` entries of an index a commit records (stage 0, regular files), in path order.
+[[nodiscard]] std::vector<const git::IndexFile::Entry*> committed_vault_entries(
+    const git::IndexFile& index);
+
+// vault_state_digest (core/gate/vault_checks.hpp) of such entries.
+[[nodiscard]] std::string index_state_digest(
+    const std::vector<const git::IndexFile::Entry*>& entries);
+
+// Every vault check's findings for a state, with what the next baseline keeps beside them.
+struct VaultCheckResult {
+  std::vector<Finding> findings;
+  std::vector<GateBaseline::Status> not_active;  // sorted by path
+  std::vector<GateBaseline::DanglingTarget> dangling;
+  std::vector<std::string> changed;  // delta_vault_check: the paths that differ from the baseline
+};
+
+// The vault checks of the builtin table over the staged `entries`, from `baseline` (the last
+// state checked) and the entries that changed since: changed memory files are read and parsed,
+// their links resolved, ids compared for case, and everything else is the baseline's. Gives the
+// same findings as checking the whole vault, and nullopt for a change it cannot follow that
+// way, which the caller then checks in full: generated files no recorded regeneration covers,
+// a memory that was a link target deleted, tombstoned or made unreadable, a note under
+// `.memory/` removed, a new file whose name dangling links already named.
+[[nodiscard]] std::optional<VaultCheckResult> delta_vault_check(
+    const GateBaseline& baseline, const std::vector<const git::IndexFile::Entry*>& entries,
+    const Snapshot& snapshot, const GeneratedRecords* generated);
+
+// What a whole-vault check left in `input` (its rows and the targets of its dangling links),
+// for the baseline saved after it.
+[[nodiscard]] VaultCheckResult full_check_result(GateInput& input, std::vector<Finding> findings);
+
+}  // namespace gv

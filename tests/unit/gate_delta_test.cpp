@@ -1,0 +1,280 @@
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "core/gate/baseline.hpp"
+#include "core/gate/gate.hpp"
+#include "core/gate/print.hpp"
+#include "core/git/index_file.hpp"
+#include "core/vault/generated_records.hpp"
+#include "tests/unit/gate_test_snapshot.hpp"
+
+// The gate over a staged index answers from its baseline (the state it checked last) and the
+// entries that changed since. Over a long random history of vault edits it must give exactly
+// the findings of checking the whole vault, and it must take the short way often enough for
+// that comparison to mean something.
+
+using gv::Finding;
+using gv::test::MapSnapshot;
+using gv::test::note;
+using gv::test::regenerate;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A git index (version 2) listing `entries`: what `git add` leaves for these files.
+std::string index_bytes(const std::vector<gv::SnapshotEntry>& entries) {
+  const auto be32 = [](std::string& out, std::uint32_t value) {
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      out += static_cast<char>((value >> shift) & 0xffU);
+    }
+  };
+  std::string out = "DIRC";
+  be32(out, 2);
+  be32(out, static_cast<std::uint32_t>(entries.size()));
+  for (const gv::SnapshotEntry& entry : entries) {
+    const std::size_t start = out.size();
+    out.append(24, '\0');  // ctime, mtime, dev, ino
+    be32(out, 0100644);
+    out.append(12, '\0');  // uid, gid, size
+    for (std::size_t i = 0; i < 40; i += 2) {
+      out += static_cast<char>(std::stoi(entry.oid.substr(i, 2), nullptr, 16));
+    }
+    const auto length = static_cast<std::uint16_t>(std::min<std::size_t>(entry.path.size(), 0xfff));
+    out += static_cast<char>(length >> 8);
+    out += static_cast<char>(length & 0xff);
+    out += entry.path;
+    const std::size_t padded = (out.size() - start + 8) & ~std::size_t{7};
+    out.append(padded - (out.size() - start), '\0');
+  }
+  out.append(20, '\0');  // the checksum, which the reader does not verify
+  return out;
+}
+
+// The files of a MapSnapshot as a staged index lists them.
+class IndexedSnapshot final : public gv::Snapshot {
+ public:
+  explicit IndexedSnapshot(const MapSnapshot& files) : m_files(files) {
+    std::optional<gv::git::IndexFile> index =
+        gv::git::IndexFile::parse(index_bytes(files.list("")));
+    REQUIRE(index);
+    m_index = std::make_shared<const gv::git::IndexFile>(std::move(*index));
+  }
+  [[nodiscard]] std::vector<gv::SnapshotEntry> list(std::string_view prefix) const override {
+    return m_files.list(prefix);
+  }
+  [[nodiscard]] std::optional<std::string> read(std::string_view path) const override {
+    return m_files.read(path);
+  }
+  [[nodiscard]] std::string describe() const override { return "index"; }
+  [[nodiscard]] std::shared_ptr<const gv::git::IndexFile> index_file() const override {
+    return m_index;
+  }
+
+ private:
+  const MapSnapshot& m_files;
+  std::shared_ptr<const gv::git::IndexFile> m_index;
+};
+
+fs::path unique_temp_dir() {
+  std::string pattern = (fs::temp_directory_path() / "gv-gate-delta-XXXXXX").string();
+  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+  return pattern;
+}
+
+std::string shown(const std::vector<Finding>& findings) {
+  return gv::findings_json(findings).dump();
+}
+
+struct Spec {
+  std::string title;
+  std::string extra;  // frontmatter lines
+  std::string body;
+};
+
+// A vault as memory specs plus notes, written into a MapSnapshot on demand.
+struct Model {
+  std::map<std::string, Spec> memories;      // id -> spec
+  std::map<std::string, std::string> notes;  // path -> bytes
+  std::map<std::string, std::string> raw;    // memory path -> bytes that are not a spec
+
+  [[nodiscard]] MapSnapshot files() const {
+    MapSnapshot snapshot(std::map<std::string, std::string>{
+        {"CLAUDE.local.md", "# Working\n- Prefers tabs ^tr0000000001\n"}});
+    for (const auto& [id, spec] : memories) {
+      snapshot.set(gv::memory_path(id), note(spec.title, spec.extra, spec.body));
+    }
+    for (const auto& [path, bytes] : raw) {
+      snapshot.set(path, bytes);
+    }
+    for (const auto& [path, bytes] : notes) {
+      snapshot.set(path, bytes);
+    }
+    return snapshot;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the gate from its baseline gives the whole vault's findings through random edits",
+          "[gate][delta]") {
+  const fs::path dir = unique_temp_dir();
+  const fs::path baseline_file = dir / "gate-baseline";
+  std::mt19937 random(20261202);
+  const auto pick = [&](std::size_t n) {
+    return static_cast<std::size_t>(std::uniform_int_distribution<std::size_t>(0, n - 1)(random));
+  };
+
+  Model model;
+  for (int i = 0; i < 10; ++i) {
+    model.memories["MEM-m" + std::to_string(i)] = {"Memory " + std::to_string(i), "", ""};
+  }
+  model.memories["MEM-m1"].body = "See [[MEM-m2]] and [[MEM-ghost]].\n";
+  model.memories["MEM-m3"].extra = "status: tombstoned\ntombstoned_at: 2026-02-01\n";
+  model.memories["MEM-m4"].body = "Old: [[MEM-m3]]. Index: [[20-Indices/index]].\n";
+  model.notes[".memory/00-Inbox/idea.md"] = "# An idea\n";
+
+  gv::GeneratedRecords records;
+  bool regenerated_last = true;
+  std::map<gv::VaultAnswer, int> answers;
+  const std::vector<std::string> targets = {"MEM-m0",   "MEM-m2", "MEM-m3",    "MEM-ghost",
+                                            "MEM-new0", "idea",   "MEM-m5.md", "x/MEM-m6"};
+  for (int step = 0; step < 400; ++step) {
+    std::vector<std::string> ids;
+    for (const auto& [id, spec] : model.memories) {
+      ids.push_back(id);
+    }
+    const std::string id = ids.empty() ? "MEM-m0" : ids[pick(ids.size())];
+    switch (pick(11)) {
+      case 0:
+        if (model.memories.contains(id)) {
+          model.memories[id].body += "More text " + std::to_string(step) + ".\n";
+        }
+        break;
+      case 1:
+        if (model.memories.contains(id)) {
+          model.memories[id].body += "Link [[" + targets[pick(targets.size())] + "]].\n";
+        }
+        break;
+      case 2:
+        if (model.memories.contains(id)) {
+          model.memories[id].extra = "status: tombstoned\ntombstoned_at: 2026-02-01\n";
+        }
+        break;
+      case 3:
+        if (model.memories.contains(id)) {
+          model.memories[id].extra.clear();
+        }
+        break;
+      case 4:
+        if (model.memories.size() > 3) {
+          model.memories.erase(id);
+        }
+        break;
+      case 5: {
+        const std::string fresh = pick(3) == 0 ? "MEM-ghost" : "MEM-new" + std::to_string(pick(4));
+        model.memories[fresh] = {"Fresh " + fresh, "", pick(2) == 0 ? "[[MEM-m2]]\n" : ""};
+        break;
+      }
+      case 6: {
+        // Broken frontmatter (no `created`), or mended again.
+        const std::string path = gv::memory_path(id);
+        if (model.raw.contains(path)) {
+          model.raw.erase(path);
+        } else if (model.memories.contains(id)) {
+          model.raw[path] = "---\ntitle: \"Broken\"\n---\n\n# Broken [[MEM-m0]]\n";
+          model.memories.erase(id);
+        }
+        break;
+      }
+      case 7:
+        model.notes[".memory/00-Inbox/" + std::string(pick(2) == 0 ? "MEM-ghost" : "draft") +
+                    std::to_string(pick(2)) + ".md"] = "# Draft\n";
+        break;
+      case 8:
+        if (!model.notes.empty()) {
+          auto it = model.notes.begin();
+          std::advance(it, static_cast<long>(pick(model.notes.size())));
+          model.notes.erase(it);
+        }
+        break;
+      case 9:
+        model.memories["MEM-M" + std::to_string(pick(3))] = {"Upper", "", ""};
+        break;
+      default:
+        break;  // nothing changes: the baseline's own state
+    }
+    MapSnapshot files = model.files();
+    // Mostly regenerated and recorded, as `git vault index` leaves a vault; sometimes stale.
+    regenerated_last = pick(5) != 0;
+    if (regenerated_last) {
+      regenerate(files);
+      if (const std::optional<gv::GeneratedRecord> record =
+              gv::generated_record_of(files.list(".memory/"))) {
+        records.add(*record);
+      }
+    }
+    const IndexedSnapshot staged(files);
+    const std::vector<Finding> whole = gv::run_gate(files, {});
+    gv::GateOptions options;
+    options.baseline_file = baseline_file;
+    options.generated = &records;
+    gv::GateRunInfo info;
+    options.info = &info;
+    const std::vector<Finding> from_baseline = gv::run_gate(staged, options);
+    INFO("step " << step);
+    REQUIRE(shown(from_baseline) == shown(whole));
+    ++answers[info.answered];
+  }
+  // Each way of answering happened, the short one most of all.
+  CHECK(answers[gv::VaultAnswer::delta] > 100);
+  CHECK(answers[gv::VaultAnswer::baseline] > 10);
+  CHECK(answers[gv::VaultAnswer::full] > 10);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a damaged baseline file is ignored and replaced", "[gate][delta]") {
+  const fs::path dir = unique_temp_dir();
+  const fs::path baseline_file = dir / "gate-baseline";
+  MapSnapshot files(std::map<std::string, std::string>{
+      {".memory/10-Memories/MEM-a.md", note("A", "", "[[MEM-gone]]\n")}});
+  regenerate(files);
+  gv::GateOptions options;
+  options.baseline_file = baseline_file;
+  gv::GateRunInfo info;
+  options.info = &info;
+  const IndexedSnapshot staged(files);
+  const std::vector<Finding> first = gv::run_gate(staged, options);
+  CHECK(info.answered == gv::VaultAnswer::full);
+  REQUIRE(first.size() == 1);
+  CHECK(first[0].check == "dangling-link");
+  CHECK(gv::run_gate(staged, options).size() == 1);
+  CHECK(info.answered == gv::VaultAnswer::baseline);
+
+  // Flipped bytes fail the checksum; a file cut short fails the size.
+  std::string bytes;
+  {
+    std::ifstream in(baseline_file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  REQUIRE(bytes.size() > 64);
+  for (const std::string& damaged :
+       {bytes.substr(0, bytes.size() - 5), bytes.substr(0, 40) + "x" + bytes.substr(41)}) {
+    {
+      std::ofstream out(baseline_file, std::ios::binary | std::ios::trunc);
+      out << damaged;
+    }
+    CHECK_FALSE(
+        gv::GateBaseline::load(baseline_file, gv::check_set_key(gv::builtin_gate_checks())));
+    CHECK(shown(gv::run_gate(staged, options)) == shown(first));
+    CHECK(info.answered == gv::VaultAnswer::full);
+  }
+  fs::remove_all(dir);
+}
