@@ -35,7 +35,7 @@ int run(const Options& options, Session& session) {
   tool_options.allow_write = options.allow_write;
   tool_options.record = !options.no_record;
   mcp::VaultTools tools(
-      repo, session.parse_cache(),
+      repo, [&session] { return session.parse_cache(); },
       [&session] {
         session.begin_request();
         return session.clock();

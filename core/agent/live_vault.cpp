@@ -164,10 +164,13 @@ std::vector<SnapshotEntry> StatCachedSnapshot::list(std::string_view prefix) con
 }
 
 LiveVault::LiveVault(const git::Repo& repo, ParseCache* cache)
+    : LiveVault(repo, [cache] { return cache; }) {}
+
+LiveVault::LiveVault(const git::Repo& repo, std::function<ParseCache*()> cache)
     : m_journal(journal_path(repo.common_dir())),
       m_search_cache(search::search_cache_path(repo.common_dir())),
       m_snapshot(repo.workdir()),
-      m_cache(cache != nullptr ? cache : &m_own_cache) {}
+      m_cache(std::move(cache)) {}
 
 void LiveVault::watch_for_changes() {
   const std::filesystem::path& root = m_snapshot.root();
@@ -195,7 +198,8 @@ void LiveVault::refresh() {
     if (!m_loaded) {
       m_index.load_saved(m_search_cache);  // the first call starts from the saved index
     }
-    m_vault = load_vault(m_snapshot, m_cache);
+    ParseCache* cache = m_cache ? m_cache() : nullptr;
+    m_vault = load_vault(m_snapshot, cache != nullptr ? cache : &m_own_cache);
     m_listing = std::move(listing);
     m_loaded = true;
   }

@@ -64,6 +64,9 @@ class LiveVault {
  public:
   // `repo` must outlive this. `cache` (may be null) remembers parsed memories by blob id.
   LiveVault(const git::Repo& repo, ParseCache* cache);
+  // The same, with the cache asked for only when refresh() first reads the vault (loading a
+  // parse cache is work a search from the search cache does not need).
+  LiveVault(const git::Repo& repo, std::function<ParseCache*()> cache);
 
   // Reads the work tree again. Throws gv::Error on I/O failure.
   void refresh();
@@ -78,6 +81,8 @@ class LiveVault {
   // only when a memory file changed. vault() stays as it was.
   void refresh_search(const std::function<ParseCache*()>& parse_cache);
 
+  // Whether refresh() has read the vault (vault() is empty until then).
+  [[nodiscard]] bool loaded() const { return m_loaded; }
   [[nodiscard]] const Vault& vault() const { return m_vault; }
   [[nodiscard]] const Snapshot& snapshot() const { return m_snapshot; }
   [[nodiscard]] const search::SearchIndex& index() const { return m_index; }
@@ -104,7 +109,7 @@ class LiveVault {
   std::filesystem::path m_journal;
   std::filesystem::path m_search_cache;
   StatCachedSnapshot m_snapshot;
-  ParseCache* m_cache;
+  std::function<ParseCache*()> m_cache;  // may return null: m_own_cache then
   InMemoryParseCache m_own_cache;
   Vault m_vault;
   std::vector<SnapshotEntry> m_listing;  // the memory files m_vault was read from

@@ -15,7 +15,8 @@ using cache_codec::Writer;
 
 // Layout: "GVGB", format (u32 LE), check-set key (u64 LE), size of the rest (u64 LE), checksum
 // of the rest (u64 LE); the rest: the state digest, the index version, the entry count and the
-// entry bytes (a string), the statuses, the dangling targets, the findings, the `.memory` tree.
+// entry bytes (a string), the statuses, the dangling targets, the findings, the `.memory` tree
+// id, the working-memory digest and findings.
 constexpr std::string_view k_magic = "GVGB";
 constexpr std::size_t k_header_size = 4 + 4 + 8 + 8 + 8;
 
@@ -88,6 +89,8 @@ std::optional<GateBaseline> GateBaseline::load(const std::filesystem::path& file
   }
   baseline.m_findings = cache_codec::read_findings(in);
   baseline.m_memory_tree = in.str();
+  baseline.m_working_state = in.str();
+  baseline.m_working_findings = cache_codec::read_findings(in);
   if (in.failed() || in.at() != rest.size()) {
     return std::nullopt;
   }
@@ -121,6 +124,8 @@ bool GateBaseline::save(const std::filesystem::path& file, const Contents& conte
   }
   cache_codec::write_findings(tail, contents.findings);
   tail.str(contents.memory_tree);
+  tail.str(contents.working_state);
+  cache_codec::write_findings(tail, contents.working_findings);
 
   const std::uint64_t sum =
       cache_codec::checksum_pieces({before_entries, contents.entry_bytes, after_entries});

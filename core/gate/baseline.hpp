@@ -25,7 +25,7 @@ enum class MemoryStatus : std::uint8_t { active, tombstoned, unreadable };
 // Like the parse cache it is an optimisation only: a damaged or foreign file is ignored.
 class GateBaseline {
  public:
-  static constexpr std::uint32_t k_format = 1;
+  static constexpr std::uint32_t k_format = 2;
 
   struct Status {
     std::string path;
@@ -48,6 +48,10 @@ class GateBaseline {
     std::vector<DanglingTarget> dangling;
     std::vector<Finding> findings;  // every vault check's, in the order they were computed
     std::string memory_tree;        // the state's `.memory` tree id; empty: not computed
+    // The working-memory files' digest (paths and blob ids) and every working-memory check's
+    // findings for them.
+    std::string working_state;
+    std::vector<Finding> working_findings;
   };
 
   // nullopt when the file is absent, damaged, or saved under another check set.
@@ -72,6 +76,8 @@ class GateBaseline {
   [[nodiscard]] const std::vector<Finding>& findings() const { return m_findings; }
   // The id of the state's `.memory` tree, when it was computed (see Contents).
   [[nodiscard]] const std::string& memory_tree() const { return m_memory_tree; }
+  [[nodiscard]] const std::string& working_state() const { return m_working_state; }
+  [[nodiscard]] const std::vector<Finding>& working_findings() const { return m_working_findings; }
 
  private:
   struct Mapping;
@@ -87,6 +93,8 @@ class GateBaseline {
   std::vector<DanglingTarget> m_dangling;
   std::vector<Finding> m_findings;
   std::string m_memory_tree;
+  std::string m_working_state;
+  std::vector<Finding> m_working_findings;
 };
 
 // `<common git dir>/git-vault/gate-baseline`.

@@ -71,6 +71,11 @@ struct GateOptions {
 // and without working-memory files has nothing to check and passes.
 [[nodiscard]] std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& options);
 
+// The findings of the checks of `scope` that `skip` does not name, in table order.
+class GateInput;
+[[nodiscard]] std::vector<Finding> run_checks(std::span<const GateCheck> checks, GateScope scope,
+                                              GateInput& input, const std::set<std::string>& skip);
+
 // True when any finding is an error (the commit is blocked).
 [[nodiscard]] bool blocks(const std::vector<Finding>& findings);
 

@@ -135,6 +135,9 @@ bool IndexFile::load() {
     if (signature < 'A' || signature > 'Z' || size > end - at - 8) {
       return false;
     }
+    if (bytes.substr(at, 4) == "TREE") {
+      m_cache_tree = bytes.substr(at + 8, size);
+    }
     at += 8 + size;
   }
   return true;
@@ -261,6 +264,71 @@ bool IndexFile::load_entries(std::string_view bytes, std::size_t& at, std::uint3
     }
   }
   return true;
+}
+
+namespace {
+
+// One node of the cache-tree extension and, depth first, its subtrees: a NUL-terminated name,
+// the ASCII entry count (negative: invalidated, and then no id follows), a space, the ASCII
+// subtree count, a newline, the 20-byte id. Returns the position after the node and its
+// subtrees, or npos when the bytes do not parse; sets `found` when `path` is `want`.
+std::size_t walk_cache_tree(std::string_view tree, std::size_t at, const std::string& path,
+                            std::string_view want, std::optional<std::string>& found, int depth) {
+  constexpr std::size_t k_bad = std::string_view::npos;
+  const std::size_t nul = tree.find('\0', at);
+  const std::size_t newline = nul == k_bad ? k_bad : tree.find('\n', nul);
+  if (newline == k_bad || depth > 256) {
+    return k_bad;
+  }
+  const std::string_view name = tree.substr(at, nul - at);
+  const std::string here = path.empty() ? std::string(name) : path + "/" + std::string(name);
+  const std::string_view counts = tree.substr(nul + 1, newline - nul - 1);
+  const std::size_t space = counts.find(' ');
+  if (space == k_bad || space == 0 || space + 1 == counts.size()) {
+    return k_bad;
+  }
+  const bool valid = counts[0] != '-';
+  std::size_t subtrees = 0;
+  for (const char c : counts.substr(space + 1)) {
+    if (c < '0' || c > '9' || subtrees > 1'000'000) {
+      return k_bad;
+    }
+    subtrees = subtrees * 10 + static_cast<std::size_t>(c - '0');
+  }
+  at = newline + 1;
+  if (valid) {
+    if (tree.size() - at < k_oid_size) {
+      return k_bad;
+    }
+    if (here == want) {
+      static constexpr char k_digits[] = "0123456789abcdef";
+      std::string hex;
+      for (std::size_t i = 0; i < k_oid_size; ++i) {
+        const auto byte = static_cast<unsigned char>(tree[at + i]);
+        hex += k_digits[byte >> 4];
+        hex += k_digits[byte & 0xf];
+      }
+      found = std::move(hex);
+    }
+    at += k_oid_size;
+  }
+  for (std::size_t i = 0; i < subtrees && at != k_bad; ++i) {
+    at = walk_cache_tree(tree, at, here, want, found, depth + 1);
+  }
+  return at;
+}
+
+}  // namespace
+
+std::optional<std::string> IndexFile::cached_tree_id(std::string_view dir) const {
+  if (m_cache_tree.empty() || dir.empty()) {
+    return std::nullopt;
+  }
+  std::optional<std::string> found;
+  if (walk_cache_tree(m_cache_tree, 0, "", dir, found, 0) != m_cache_tree.size()) {
+    return std::nullopt;  // not an extension git wrote: trust nothing in it
+  }
+  return found;
 }
 
 std::span<const IndexFile::Entry> IndexFile::with_prefix(std::string_view prefix) const {

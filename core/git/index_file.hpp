@@ -74,6 +74,13 @@ class IndexFile {
   // reads back. nullopt for version 4, whose entries depend on the ones before them.
   [[nodiscard]] std::optional<std::string_view> entry_bytes(std::span<const Entry> range) const;
 
+  // The tree id the index's cache-tree extension (`TREE`) records for the folder `dir` (no
+  // trailing slash, e.g. `.memory`), when the extension holds a valid one: `git commit` brings
+  // it up to date before it runs the pre-commit hook, so the hook learns the id of the tree the
+  // commit records without hashing a thing. nullopt when absent or invalidated by a later
+  // `git add`.
+  [[nodiscard]] std::optional<std::string> cached_tree_id(std::string_view dir) const;
+
  private:
   struct Storage;
   IndexFile();
@@ -87,6 +94,7 @@ class IndexFile {
   std::unique_ptr<Storage> m_storage;
   std::vector<Entry> m_entries;
   const char* m_entries_end = nullptr;  // just past the last entry's bytes
+  std::string_view m_cache_tree;        // the TREE extension's data, when there is one
   std::uint32_t m_version = 2;
 };
 

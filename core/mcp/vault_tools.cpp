@@ -188,13 +188,13 @@ ToolResult json_result(const ordered_json& document) {
 
 }  // namespace
 
-VaultTools::VaultTools(git::Repo& repo, ParseCache* cache, std::function<Clock()> clock,
-                       VaultToolOptions options)
+VaultTools::VaultTools(git::Repo& repo, std::function<ParseCache*()> cache,
+                       std::function<Clock()> clock, VaultToolOptions options)
     : m_repo(repo),
       m_clock(std::move(clock)),
       m_options(options),
-      m_cache(cache),
-      m_vault(repo, cache) {
+      m_cache(std::move(cache)),
+      m_vault(repo, m_cache) {
   m_vault.watch_for_changes();  // one process, many calls: skip the walk when nothing changed
 }
 
@@ -308,10 +308,17 @@ std::vector<ToolSpec> VaultTools::tools() const {
 
 ToolResult VaultTools::call(std::string_view name, const nlohmann::json& arguments) {
   const Clock clock = m_clock();
-  m_vault.refresh();
   if (name == "search_memories") {
+    // Until a call needs the whole vault, searches rank from the search cache as `git vault
+    // search` does: a server whose first calls are searches starts as fast as that command.
+    if (m_vault.loaded()) {
+      m_vault.refresh();
+    } else {
+      m_vault.refresh_search(m_cache);
+    }
     return search(arguments);
   }
+  m_vault.refresh();
   if (name == "get_memory") {
     return get(arguments, clock);
   }
@@ -495,7 +502,7 @@ ToolResult VaultTools::write(const json& arguments, const Clock& clock) {
   agent::LearnFlags flags;
   flags.dry_run = bool_arg(arguments, "dry_run", false);
   const agent::LearnOutcome outcome =
-      agent::learn(m_repo, input, override, clock.today, flags, m_cache);
+      agent::learn(m_repo, input, override, clock.today, flags, m_cache());
   const agent::LearnDecision& decision = outcome.learned.decision;
   ordered_json out{{"operation", std::string(agent::op_name(decision.op))},
                    {"id", decision.id},

@@ -27,9 +27,10 @@ struct VaultToolOptions {
 // accept the aliases models reach for (`query`/`q`, `limit`/`max_results`, `id`/`ids`).
 class VaultTools final : public ToolBackend {
  public:
-  // `repo` and `cache` (may be null) must outlive this; `clock` is asked once per call (a server
-  // may run past midnight).
-  VaultTools(git::Repo& repo, ParseCache* cache, std::function<Clock()> clock,
+  // `repo` must outlive this; `cache` is asked for the parse cache (may answer null) when a
+  // call first needs the whole vault; `clock` is asked once per call (a server may run past
+  // midnight).
+  VaultTools(git::Repo& repo, std::function<ParseCache*()> cache, std::function<Clock()> clock,
              VaultToolOptions options);
 
   [[nodiscard]] std::vector<ToolSpec> tools() const override;
@@ -46,7 +47,7 @@ class VaultTools final : public ToolBackend {
   git::Repo& m_repo;
   std::function<Clock()> m_clock;
   VaultToolOptions m_options;
-  ParseCache* m_cache;
+  std::function<ParseCache*()> m_cache;
   agent::LiveVault m_vault;
 };
 

@@ -71,6 +71,19 @@ TEST_CASE("commits through the hook are checked from the last state with the ful
   CHECK(unrelated.code == 0);
   CHECK(unrelated.err.empty());
 
+  // Working memory is remembered by its files' blob ids: an entry without an id, added after
+  // the baseline was saved, blocks the commit; once it has one the commit goes through.
+  sandbox.write("CLAUDE.local.md", "# Working\n- Prefer rg ^tr0123456789\n");
+  commit_through_hook(sandbox, "working memory");
+  sandbox.write("memory/registers/tools.md", "# Tools\n- No id here\n");
+  sandbox.git({"add", "-A"});
+  CHECK(staged_both_ways(sandbox).find("\"check\": \"missing-id\"") != std::string::npos);
+  const Result no_id = sandbox.git({"commit", "-q", "-m", "no id"});
+  CHECK(no_id.code != 0);
+  CHECK_THAT(no_id.err, Catch::Contains("memory/registers/tools.md:2:"));
+  sandbox.write("memory/registers/tools.md", "# Tools\n- Has one ^tr0123456780\n");
+  commit_through_hook(sandbox, "register");
+
   // A new memory whose frontmatter breaks the schema, staged without regenerating: blocked,
   // with the file and line, exactly as the whole check reports it.
   sandbox.write(".memory/10-Memories/MEM-broken.md", "---\ntitle: \"Broken\"\n---\n\n# Broken\n");

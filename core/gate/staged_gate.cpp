@@ -1,0 +1,142 @@
+#include "core/gate/staged_gate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/gate/baseline.hpp"
+#include "core/gate/delta_gate.hpp"
+#include "core/gate/input.hpp"
+#include "core/gate/vault_checks.hpp"
+#include "core/git/index_file.hpp"
+#include "core/git/index_tree.hpp"
+#include "core/snapshot/snapshot.hpp"
+#include "core/vault/index_files.hpp"
+#include "core/vault/vault.hpp"
+
+namespace gv {
+namespace {
+
+using Entry = git::IndexFile::Entry;
+
+// The files the working-memory checks read (core/recall/files.cpp): CLAUDE.local.md and what
+// is under memory/registers/ and memory/archive/.
+bool is_working_memory_path(std::string_view path) {
+  return path == "CLAUDE.local.md" || path.starts_with("memory/registers/") ||
+         path.starts_with("memory/archive/");
+}
+
+std::string working_state(const git::IndexFile& index) {
+  VaultStateDigest digest;
+  for (const std::string_view prefix :
+       {"CLAUDE.local.md", "memory/archive/", "memory/registers/"}) {
+    for (const Entry& entry : index.with_prefix(prefix)) {
+      if (entry.is_committed_file() && is_working_memory_path(entry.path())) {
+        digest.add(entry.path(), entry.oid_hex());
+      }
+    }
+  }
+  return digest.hex();
+}
+
+bool any_vault_file(const std::vector<const Entry*>& entries) {
+  return std::any_of(entries.begin(), entries.end(), [](const Entry* entry) {
+    const std::string_view path = entry->path();
+    return is_memory_path(path) || path == k_index_json_path || path == k_index_md_path ||
+           path == k_memories_readme_path;
+  });
+}
+
+}  // namespace
+
+std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> checks,
+                                                    GateInput& input, const GateOptions& options) {
+  if (!options.baseline_file || !options.checks.empty()) {
+    return std::nullopt;
+  }
+  const std::shared_ptr<const git::IndexFile> index = input.snapshot().index_file();
+  if (!index) {
+    return std::nullopt;
+  }
+  GateRunInfo ignored;
+  GateRunInfo& info = options.info != nullptr ? *options.info : ignored;
+  const std::uint64_t key = check_set_key(checks);
+  std::optional<GateBaseline> baseline = GateBaseline::load(*options.baseline_file, key);
+
+  // Working memory: every check runs (skipping happens on the way out), so the findings kept
+  // are complete for the files' state.
+  const std::string working = working_state(*index);
+  const bool working_known = baseline && baseline->working_state() == working;
+  std::vector<Finding> findings = working_known
+                                      ? baseline->working_findings()
+                                      : run_checks(checks, GateScope::working_memory, input, {});
+
+  const std::vector<const Entry*> entries = committed_vault_entries(*index);
+  if (!any_vault_file(entries)) {
+    return findings;
+  }
+  const std::string state = fmt::format("{}-{:016x}", index_state_digest(entries), key);
+  const bool vault_known = baseline && baseline->state() == state;
+  std::optional<VaultCheckResult> vault;
+  if (vault_known) {
+    info.answered = VaultAnswer::baseline;
+    vault.emplace();
+    vault->findings = baseline->findings();
+  } else if (baseline) {
+    vault = delta_vault_check(*baseline, entries, input.snapshot(), options.generated);
+    if (vault) {
+      info.answered = VaultAnswer::delta;
+      info.changed_since_baseline = vault->changed;
+    }
+  }
+  if (vault && !baseline->memory_tree().empty()) {
+    info.baseline_tree = baseline->memory_tree();
+  }
+  if (!vault) {
+    vault = full_check_result(input, run_checks(checks, GateScope::vault, input, {}));
+    info.answered = VaultAnswer::full;
+  }
+  const std::vector<Finding> working_findings = findings;
+  findings.insert(findings.end(), vault->findings.begin(), vault->findings.end());
+  if (vault_known && working_known) {
+    return findings;  // nothing changed: the baseline stays as it is
+  }
+
+  // The whole `.memory/` range, stages and all, as the index holds it (not for version 4,
+  // whose entries depend on the ones before them).
+  const std::span<const Entry> range = index->with_prefix(vault_path::k_root);
+  const std::optional<std::string_view> bytes = index->entry_bytes(range);
+  if (!bytes) {
+    return findings;
+  }
+  GateBaseline::Contents contents;
+  contents.check_set_key = key;
+  contents.state = state;
+  contents.index_version = index->version();
+  contents.entry_count = static_cast<std::uint32_t>(range.size());
+  contents.entry_bytes = *bytes;
+  if (vault_known) {
+    contents.not_active = baseline->not_active();
+    contents.dangling = baseline->dangling();
+  } else {
+    contents.not_active = std::move(vault->not_active);
+    contents.dangling = std::move(vault->dangling);
+  }
+  contents.findings = std::move(vault->findings);
+  // The tree a commit of this state records: from the cache-tree git brought up to date before
+  // running the hook, else hashed, and then only when warnings make it worth knowing
+  // (core/hooks/commit_gate.cpp filters them by which files a commit changes).
+  if (std::optional<std::string> cached = index->cached_tree_id(".memory")) {
+    contents.memory_tree = std::move(*cached);
+  } else if (std::any_of(
+                 contents.findings.begin(), contents.findings.end(),
+                 [](const Finding& finding) { return finding.severity == Severity::warning; })) {
+    contents.memory_tree = git::index_tree_id(range, ".memory").value_or("");
+  }
+  contents.working_state = working;
+  contents.working_findings = working_findings;
+  (void)GateBaseline::save(*options.baseline_file, contents);
+  return findings;
+}
+
+}  // namespace gv
