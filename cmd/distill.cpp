@@ -145,7 +145,7 @@ int print_selected_dry_run(const distill::SubMode& mode, const distill::Candidat
     nlohmann::ordered_json out{{"schema", 1}, {"sub_mode", mode.name()}, {"dry_run", true}};
     out[set.json_key] = nlohmann::ordered_json::array();
     for (const std::size_t index : selection.indexes) {
-      out[set.json_key].push_back(set.candidates[index].json);
+      out[set.json_key].push_back(set.candidates[index].document());
     }
     util::print_json(out);
     return exit_code::k_ok;
@@ -217,15 +217,22 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
       for (const auto& [key, value] : set.dry_run_json.items()) {
         out[key] = value;
       }
-      out[set.json_key] = nlohmann::ordered_json::array();
-      // Moved, not copied: a merge dry run can hold hundreds of thousands of pairs.
-      for (distill::Candidate& candidate : set.candidates) {
-        out[set.json_key].push_back(std::move(candidate.json));
-      }
       if (set.stop_message) {
+        out[set.json_key] = nlohmann::ordered_json::array();
+        for (const distill::Candidate& candidate : set.candidates) {
+          out[set.json_key].push_back(candidate.document());
+        }
         out["message"] = *set.stop_message;
+        util::print_json(out);
+      } else {
+        // Written one candidate at a time: a merge dry run can list hundreds of thousands of
+        // pairs.
+        util::print_json_streaming_array(
+            out, set.json_key, set.candidates.size(), [&set](std::size_t index) {
+              distill::Candidate& candidate = set.candidates[index];
+              return candidate.make_json ? candidate.make_json() : std::move(candidate.json);
+            });
       }
-      util::print_json(out);
     } else {
       std::fputs((set.stop_message ? *set.stop_message + "\n" : set.dry_run_text).c_str(), stdout);
     }

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/text_edits.hpp"
@@ -277,17 +279,23 @@ std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
         postings[key].push_back(i);
       }
     }
+    // Shared keyword counts with the later members, found through the postings only: one
+    // counter per member, and the members touched, so a member costs what its postings hold.
+    std::vector<std::uint32_t> shared(members.size(), 0);
+    std::vector<std::size_t> touched;
     for (std::size_t a = 0; a < members.size(); ++a) {
-      // Shared keyword counts with the later members, found through the postings only.
-      std::map<std::size_t, std::size_t> shared;
+      touched.clear();
       for (const std::string& key : keys[a]) {
-        for (std::size_t b : postings[key]) {
-          if (b > a) {
-            ++shared[b];
+        const std::vector<std::size_t>& list = postings.find(key)->second;
+        // Sorted ascending: skip to the members after `a`.
+        for (auto b = std::upper_bound(list.begin(), list.end(), a); b != list.end(); ++b) {
+          if (shared[*b]++ == 0) {
+            touched.push_back(*b);
           }
         }
       }
-      for (const auto& [b, count] : shared) {
+      for (const std::size_t b : touched) {
+        const std::size_t count = std::exchange(shared[b], 0);
         const double inter = static_cast<double>(count);
         const double overlap = std::max(inter / static_cast<double>(keys[a].size()),
                                         inter / static_cast<double>(keys[b].size()));
@@ -491,7 +499,10 @@ class Merge final : public SubMode {
           fmt::format("Merge requires at least 2 active memories. Vault has {}.", active);
       return set;
     }
-    const std::vector<MergePair> pairs = merge_pairs(vault.memories, context.state.overrides);
+    // Shared by the candidates, which build their JSON from it when it is printed or acted on.
+    const auto all_pairs = std::make_shared<const std::vector<MergePair>>(
+        merge_pairs(vault.memories, context.state.overrides));
+    const std::vector<MergePair>& pairs = *all_pairs;
     if (pairs.empty()) {
       set.stop_message = "No merge candidates found (no pairs with >= 60% keyword overlap).";
       return set;
@@ -500,7 +511,8 @@ class Merge final : public SubMode {
     std::set<std::string> clusters;
     util::RowLimit rows(context.limit);
     const MemoriesById by_id(vault);
-    for (const MergePair& pair : pairs) {
+    for (std::size_t index = 0; index < pairs.size(); ++index) {
+      const MergePair& pair = pairs[index];
       const bool new_cluster = clusters.insert(pair.cluster).second;
       const bool shown = rows.next();
       if (new_cluster && shown) {
@@ -525,11 +537,14 @@ class Merge final : public SubMode {
           "\"{}\" + \"{}\" | Shared: {} | Retrievals: {}, {}", primary->title, secondary->title,
           shared, effective_retrievals(*primary, context.state.overrides).count,
           effective_retrievals(*secondary, context.state.overrides).count);
-      candidate.json = {{"cluster", pair.cluster},
-                        {"primary", pair.primary},
-                        {"secondary", pair.secondary},
-                        {"overlap", pair.overlap},
-                        {"shared_keywords", pair.shared_keywords}};
+      candidate.make_json = [all_pairs, index] {
+        const MergePair& listed = (*all_pairs)[index];
+        return nlohmann::ordered_json{{"cluster", listed.cluster},
+                                      {"primary", listed.primary},
+                                      {"secondary", listed.secondary},
+                                      {"overlap", listed.overlap},
+                                      {"shared_keywords", listed.shared_keywords}};
+      };
       set.candidates.push_back(std::move(candidate));
     }
     const std::string rest = rows.rest_line();
@@ -569,10 +584,11 @@ class Merge final : public SubMode {
     std::string table;
 
     for (const Candidate& candidate : selected) {
-      const std::string primary_id = candidate.json.at("primary").get<std::string>();
-      const std::string secondary_id = candidate.json.at("secondary").get<std::string>();
-      const double overlap = candidate.json.at("overlap").get<double>();
-      const std::string cluster = candidate.json.at("cluster").get<std::string>();
+      const nlohmann::ordered_json listed = candidate.document();
+      const std::string primary_id = listed.at("primary").get<std::string>();
+      const std::string secondary_id = listed.at("secondary").get<std::string>();
+      const double overlap = listed.at("overlap").get<double>();
+      const std::string cluster = listed.at("cluster").get<std::string>();
 
       std::optional<std::string> gone;
       for (const std::string& id : {primary_id, secondary_id}) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -27,6 +28,12 @@ struct Candidate {
   std::string label;    // one line for the prompt, e.g. `MEM-x (score 0.82, past TTL by 30d)`
   std::string details;  // further lines shown under the label (may be empty)
   nlohmann::ordered_json json;  // this candidate in the `--dry-run --json` document
+  // Set instead of `json` by a sub-mode that can list hundreds of thousands of candidates
+  // (merge): the document is built when it is printed or acted on, not held for each.
+  std::function<nlohmann::ordered_json()> make_json;
+
+  // This candidate in the `--dry-run --json` document: `make_json()` when set, else `json`.
+  [[nodiscard]] nlohmann::ordered_json document() const { return make_json ? make_json() : json; }
 };
 
 // Steps 1-3 of the skeleton: the edge-case checks, the candidates and what a dry run shows.

@@ -159,31 +159,29 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     }
     const fs::directory_entry& entry = *it;
     const std::string name = entry.path().filename().string();
-    const fs::file_status status = entry.symlink_status(ec);
-    if (ec) {
-      continue;
+    // One lstat gives the type and the stamp. The stamp is taken before the read: if the file
+    // changes in between, the stamp kept with its id is already out of date and the next run
+    // hashes it again.
+    const std::optional<FileStamp> stamp = stamp_of(entry.path());
+    if (!stamp) {
+      continue;  // vanished while listing
     }
-    if (status.type() == fs::file_type::directory) {
+    if (S_ISDIR(stamp->mode)) {
       if (name == ".git") {
         it.disable_recursion_pending();
       }
       continue;
     }
-    if (status.type() != fs::file_type::regular || name == ".git") {
+    if (!S_ISREG(stamp->mode) || name == ".git") {
       continue;  // symlinks, sockets, a worktree's `.git` file
     }
     std::string rel = start_rel + entry.path().lexically_relative(start).generic_string();
     if (rel.compare(0, prefix.size(), prefix) != 0) {
       continue;
     }
-    // The stamp is taken before the read: if the file changes in between, the stamp kept with
-    // its id is already out of date and the next run hashes it again.
-    const std::optional<FileStamp> stamp = stamp_of(entry.path());
-    if (stamp) {
-      if (std::optional<std::string> oid = stat_cache.find(rel, *stamp)) {
-        entries.push_back(SnapshotEntry{std::move(rel), std::move(*oid)});
-        continue;
-      }
+    if (std::optional<std::string> oid = stat_cache.find(rel, *stamp)) {
+      entries.push_back(SnapshotEntry{std::move(rel), std::move(*oid)});
+      continue;
     }
     const std::int64_t hashed_at = realtime_ns();
     const auto bytes = read_regular(entry.path(), rel);
@@ -191,16 +189,14 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
       continue;  // vanished or replaced while listing
     }
     std::string oid = blob_oid(*bytes);
-    if (stamp && S_ISREG(stamp->mode)) {
-      stat_cache.store(rel, *stamp, oid, hashed_at);
-      if (const auto kept = m_read_ahead.find(rel); kept != m_read_ahead.end()) {
-        m_read_ahead_bytes -= kept->second.bytes.size();  // listed again: the newer read wins
-        m_read_ahead.erase(kept);
-      }
-      if (m_read_ahead_bytes + bytes->size() <= k_read_ahead_limit) {
-        m_read_ahead_bytes += bytes->size();
-        m_read_ahead.emplace(rel, ReadAhead{*stamp, std::move(*bytes)});
-      }
+    stat_cache.store(rel, *stamp, oid, hashed_at);
+    if (const auto kept = m_read_ahead.find(rel); kept != m_read_ahead.end()) {
+      m_read_ahead_bytes -= kept->second.bytes.size();  // listed again: the newer read wins
+      m_read_ahead.erase(kept);
+    }
+    if (m_read_ahead_bytes + bytes->size() <= k_read_ahead_limit) {
+      m_read_ahead_bytes += bytes->size();
+      m_read_ahead.emplace(rel, ReadAhead{*stamp, std::move(*bytes)});
     }
     entries.push_back(SnapshotEntry{std::move(rel), std::move(oid)});
   }
@@ -214,21 +210,23 @@ std::optional<std::string> WorktreeSnapshot::read(std::string_view path) const {
   if (!parts || parts->empty() || parts->front() == ".git") {
     return std::nullopt;
   }
-  if (!real_directories(m_root, *parts, parts->size() - 1)) {
-    return std::nullopt;
-  }
   fs::path file = m_root;
   for (const std::string& part : *parts) {
     file /= part;
   }
   if (const auto it = m_read_ahead.find(std::string(path)); it != m_read_ahead.end()) {
-    // Handed out once; a file changed since list() read it is read again.
+    // Handed out once; a file changed since list() read it is read again. The bytes came
+    // through list()'s walk, which never follows a symlink, so they need no directory check;
+    // a directory replaced since then gives the path another stamp.
     ReadAhead kept = std::move(it->second);
     m_read_ahead.erase(it);
     m_read_ahead_bytes -= kept.bytes.size();
     if (const std::optional<FileStamp> now = stamp_of(file); now && *now == kept.stamp) {
       return std::move(kept.bytes);
     }
+  }
+  if (!real_directories(m_root, *parts, parts->size() - 1)) {
+    return std::nullopt;
   }
   return read_regular(file, path);
 }

@@ -48,6 +48,34 @@ TEST_CASE("dump_json never throws on bytes that are not UTF-8", "[util]") {
   CHECK(parsed["message"] == "bad \xef\xbf\xbd byte");
 }
 
+TEST_CASE("a streamed JSON array gives the bytes of the whole document", "[util]") {
+  const nlohmann::ordered_json head{{"schema", 1}, {"sub_mode", "merge"}, {"dry_run", true}};
+  std::vector<nlohmann::ordered_json> items;
+  for (int i = 0; i < 3000; ++i) {
+    items.push_back({{"primary", "MEM-" + std::to_string(i)},
+                     {"overlap", 0.5 + i / 10000.0},
+                     {"shared_keywords", {"a", "b\xff"}},
+                     {"empty", nlohmann::ordered_json::array()}});
+  }
+  for (const std::size_t count : {std::size_t{0}, std::size_t{1}, items.size()}) {
+    nlohmann::ordered_json whole = head;
+    whole["pairs"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < count; ++i) {
+      whole["pairs"].push_back(items[i]);
+    }
+    std::string streamed;
+    std::size_t pieces = 0;
+    write_json_streaming_array(
+        head, "pairs", count, [&](std::size_t i) { return items[i]; },
+        [&](std::string_view text) {
+          streamed += text;
+          ++pieces;
+        });
+    CHECK(streamed == dump_json(whole));
+    CHECK(pieces >= (count == items.size() ? 2U : 1U));  // written as it goes, not at the end
+  }
+}
+
 TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind", "[util]") {
   const fs::path dir = fs::temp_directory_path() / ("gv-util-" + std::to_string(::getpid()));
   fs::create_directories(dir);
