@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/memory/body.hpp"
@@ -125,7 +126,13 @@ ContextSelection select_context(const std::vector<Memory>& memories, std::string
   ContextSelection selection;
   selection.keywords = context_keywords(task);
   const std::string type_upper = upper(task_type);
+  // How often each task keyword was given: a memory scores that many for a key it has.
+  std::map<std::string, std::int64_t, std::less<>> wanted;
+  for (const std::string& keyword : selection.keywords) {
+    ++wanted[keyword];
+  }
   std::vector<ContextPick> scored;
+  std::vector<std::string_view> matched;  // the memory's keys already counted
   for (const Memory& memory : memories) {
     if (!memory.active()) {
       continue;
@@ -133,13 +140,18 @@ ContextSelection select_context(const std::vector<Memory>& memories, std::string
     if (std::string_view(memory.topic).starts_with(k_exempt_topic_prefix) && task_type != "email") {
       continue;
     }
-    std::set<std::string> keys;
-    for (const std::string& keyword : memory.keywords) {
-      keys.insert(keyword_key(keyword));
-    }
+    // The task keywords found among the memory's distinct keyword keys, without building a
+    // set of keys for each of a hundred thousand memories.
     std::int64_t score = 0;
-    for (const std::string& keyword : selection.keywords) {
-      score += keys.contains(keyword) ? 1 : 0;
+    matched.clear();
+    for (const std::string& keyword : memory.keywords) {
+      const std::string key = keyword_key(keyword);
+      const auto found = wanted.find(key);
+      if (found != wanted.end() &&
+          std::find(matched.begin(), matched.end(), found->first) == matched.end()) {
+        matched.push_back(found->first);
+        score += found->second;
+      }
     }
     if (!task_type.empty() && memory.topic == task_type) {
       score += 2;

@@ -181,11 +181,22 @@ void LiveVault::watch_for_changes() {
   });
 }
 
+void LiveVault::note_changes() {
+  // Asked before reading, so a change made while a refresh reads is seen by the next one. One
+  // answer serves both refreshes: each keeps its own flag until it has read again.
+  if (m_watch && m_watch->changed()) {
+    m_vault_stale = true;
+    m_search_stale = true;
+  }
+}
+
 void LiveVault::refresh() {
-  // Asked before reading, so a change made while this refresh reads is seen by the next one.
-  if (m_watch && !m_watch->changed() && m_loaded) {
+  note_changes();
+  if (m_watch && m_loaded && !m_vault_stale) {
     return;
   }
+  m_vault_stale = false;
+  m_search_stale = false;  // the index is brought up to date below
   // The memory files' blob ids (from stat data when unchanged) decide whether the vault must be
   // read again: between two calls of a long-lived process, usually nothing changed.
   std::vector<SnapshotEntry> listing = m_snapshot.list(vault_path::k_memories);
@@ -207,7 +218,13 @@ void LiveVault::refresh() {
 }
 
 void LiveVault::refresh_search(const std::function<ParseCache*()>& parse_cache) {
+  note_changes();
+  if (m_watch && m_searched && !m_search_stale) {
+    return;  // a long-lived process: nothing changed since the last search read the files
+  }
+  m_search_stale = false;
   m_index.refresh_cached(m_snapshot.root(), m_search_cache, m_snapshot, parse_cache);
+  m_searched = true;
 }
 
 const Memory* LiveVault::find(std::string_view id) const { return find_memory(m_vault, id); }

@@ -112,8 +112,14 @@ class LiveVault {
   std::function<ParseCache*()> m_cache;  // may return null: m_own_cache then
   InMemoryParseCache m_own_cache;
   Vault m_vault;
+  void note_changes();
+
   std::vector<SnapshotEntry> m_listing;  // the memory files m_vault was read from
   bool m_loaded = false;
+  bool m_searched = false;  // refresh_search() has read the files once
+  // Set when the watch saw a change that refresh() / refresh_search() has not read yet.
+  bool m_vault_stale = false;
+  bool m_search_stale = false;
   search::SearchIndex m_index;
   std::unique_ptr<util::DirWatch> m_watch;
 };

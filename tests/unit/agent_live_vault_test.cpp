@@ -7,7 +7,11 @@
 #include <fstream>
 
 #include "core/agent/live_vault.hpp"
+#include "core/git/repo.hpp"
+#include "core/search/search.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/vault/vault.hpp"
+#include "tests/unit/git_test_repo.hpp"
 
 namespace fs = std::filesystem;
 
@@ -74,4 +78,50 @@ TEST_CASE("the stat-cached snapshot hashes a file again only when its stat chang
   // Symlinks are never followed, as in the plain work-tree snapshot.
   fs::create_symlink(b, dir.path / ".memory/10-Memories/MEM-link.md");
   CHECK(listing(snapshot) == listing(plain));
+}
+
+namespace {
+
+std::string memory_with_keyword(const std::string& title, const std::string& keyword) {
+  return "---\ntitle: \"" + title + "\"\ncreated: 2026-05-01\ntopic: fruit\nkeywords: [" + keyword +
+         "]\nsummary: \"About " + keyword + "\"\n---\n\n# " + title + "\n\nAll about " + keyword +
+         ".\n";
+}
+
+std::size_t hits(const gv::agent::LiveVault& live, std::string_view query) {
+  return live.index().search(query, gv::search::Scope::memories, 10, live.snapshot(), {}).size();
+}
+
+}  // namespace
+
+TEST_CASE("a watching live vault sees every change whichever refresh a call makes",
+          "[live-vault][mcp]") {
+  const gv::test::TestRepo repo;
+  const gv::git::Repo opened = gv::git::Repo::discover(repo.root());
+  repo.write(".memory/10-Memories/MEM-apple.md", memory_with_keyword("Apple", "apple"));
+  gv::agent::LiveVault live(opened, nullptr);
+  live.watch_for_changes();
+  const auto no_cache = [] { return static_cast<gv::ParseCache*>(nullptr); };
+
+  // Searches first (the MCP server's fast start), then a change between two searches.
+  live.refresh_search(no_cache);
+  CHECK(hits(live, "apple") == 1);
+  CHECK(hits(live, "pomegranate") == 0);
+  repo.write(".memory/10-Memories/MEM-pome.md", memory_with_keyword("Pome", "pomegranate"));
+  live.refresh_search(no_cache);
+  CHECK(hits(live, "pomegranate") == 1);
+
+  // A call that needs the whole vault, then a change the next search must see: the full
+  // refresh took the watch's answer, and the search still reads again.
+  repo.write(".memory/10-Memories/MEM-quince.md", memory_with_keyword("Quince", "quince"));
+  live.refresh();
+  CHECK(live.loaded());
+  CHECK(live.find("MEM-quince") != nullptr);
+  repo.write(".memory/10-Memories/MEM-fig.md", memory_with_keyword("Fig", "fig"));
+  live.refresh();
+  CHECK(live.find("MEM-fig") != nullptr);
+  CHECK(hits(live, "fig") == 1);
+  // Nothing changed: the search keeps what it has.
+  live.refresh_search(no_cache);
+  CHECK(hits(live, "quince") == 1);
 }
