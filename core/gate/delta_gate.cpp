@@ -256,13 +256,26 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
     }
   }
 
-  std::vector<std::string_view> paths;
-  paths.reserve(entries.size());
-  for (const Entry* entry : entries) {
-    paths.push_back(entry->path());
-  }
-  for (Finding& finding : case_collision_findings(paths)) {
-    result.findings.push_back(std::move(finding));
+  // Case collisions depend on the paths alone: when every change edits a file that was there
+  // (no file added or removed), the baseline's stand, and the names are not folded again.
+  const bool same_paths = std::all_of(changes.begin(), changes.end(), [](const Change& change) {
+    return change.before != nullptr && change.after != nullptr;
+  });
+  if (same_paths) {
+    for (const Finding& finding : baseline.findings()) {
+      if (finding.check == "id-case-collision") {
+        result.findings.push_back(finding);
+      }
+    }
+  } else {
+    std::vector<std::string_view> paths;
+    paths.reserve(entries.size());
+    for (const Entry* entry : entries) {
+      paths.push_back(entry->path());
+    }
+    for (Finding& finding : case_collision_findings(paths)) {
+      result.findings.push_back(std::move(finding));
+    }
   }
 
   // Links of the changed memories, resolved against the staged state.
@@ -273,7 +286,11 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
     if (it != reread.end() && it->path == path) {
       return it->status;
     }
-    if (!std::binary_search(paths.begin(), paths.end(), path)) {
+    // The staged entries are in path order, as the index keeps them.
+    const auto staged = std::lower_bound(
+        entries.begin(), entries.end(), path,
+        [](const Entry* entry, std::string_view key) { return entry->path() < key; });
+    if (staged == entries.end() || (*staged)->path() != path) {
       return std::nullopt;
     }
     return baseline.status(path);
