@@ -20,22 +20,6 @@ using cache_codec::Writer;
 constexpr std::string_view k_magic = "GVGB";
 constexpr std::size_t k_header_size = 4 + 4 + 8 + 8 + 8;
 
-void put_fixed(std::string& out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) {
-    out += static_cast<char>((value >> (8 * i)) & 0xffU);
-  }
-}
-
-std::uint64_t get_fixed(std::string_view in, std::size_t at, int bytes) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) {
-    value |=
-        static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + static_cast<std::size_t>(i)]))
-        << (8 * i);
-  }
-  return value;
-}
-
 }  // namespace
 
 struct GateBaseline::Mapping {
@@ -56,12 +40,13 @@ std::optional<GateBaseline> GateBaseline::load(const std::filesystem::path& file
   }
   const std::string_view bytes = mapped->view();
   if (bytes.size() < k_header_size || bytes.substr(0, 4) != k_magic ||
-      get_fixed(bytes, 4, 4) != k_format || get_fixed(bytes, 8, 8) != check_set_key) {
+      cache_codec::get_fixed(bytes, 4, 4) != k_format ||
+      cache_codec::get_fixed(bytes, 8, 8) != check_set_key) {
     return std::nullopt;
   }
-  const std::uint64_t size = get_fixed(bytes, 16, 8);
+  const std::uint64_t size = cache_codec::get_fixed(bytes, 16, 8);
   if (size != bytes.size() - k_header_size ||
-      get_fixed(bytes, 24, 8) != cache_codec::checksum(bytes.substr(k_header_size))) {
+      cache_codec::get_fixed(bytes, 24, 8) != cache_codec::checksum(bytes.substr(k_header_size))) {
     return std::nullopt;
   }
   GateBaseline baseline;
@@ -130,10 +115,11 @@ bool GateBaseline::save(const std::filesystem::path& file, const Contents& conte
   const std::uint64_t sum =
       cache_codec::checksum_pieces({before_entries, contents.entry_bytes, after_entries});
   std::string header(k_magic);
-  put_fixed(header, k_format, 4);
-  put_fixed(header, contents.check_set_key, 8);
-  put_fixed(header, before_entries.size() + contents.entry_bytes.size() + after_entries.size(), 8);
-  put_fixed(header, sum, 8);
+  cache_codec::put_fixed(header, k_format, 4);
+  cache_codec::put_fixed(header, contents.check_set_key, 8);
+  cache_codec::put_fixed(
+      header, before_entries.size() + contents.entry_bytes.size() + after_entries.size(), 8);
+  cache_codec::put_fixed(header, sum, 8);
   const std::string_view pieces[] = {header, before_entries, contents.entry_bytes, after_entries};
   return util::write_cache_file(file, pieces);
 }

@@ -51,6 +51,20 @@ TreePtr lookup_tree(git_repository* repo, std::string_view tree_id) {
   return TreePtr{raw};
 }
 
+// The entry at `path` in the tree `tree_id`; null when there is none.
+TreeEntryPtr lookup_entry(git_repository* repo, std::string_view tree_id, std::string_view path) {
+  const TreePtr tree = lookup_tree(repo, tree_id);
+  const std::string path_text(path);
+  git_tree_entry* raw_entry = nullptr;
+  const int rc = git_tree_entry_bypath(&raw_entry, tree.get(), path_text.c_str());
+  TreeEntryPtr entry{raw_entry};
+  if (rc == GIT_ENOTFOUND) {
+    return nullptr;
+  }
+  check(rc, "look up " + path_text);
+  return entry;
+}
+
 // The object `rev` names, peeled to a commit; nullopt when it names nothing.
 CommitPtr peel_to_commit(git_repository* repo, std::string_view rev, bool missing_ok) {
   const std::string spec(rev);
@@ -662,16 +676,8 @@ std::optional<std::string> Repo::tree_blob_id(std::string_view tree_id,
   if (path.empty() || path.back() == '/') {
     return std::nullopt;
   }
-  const TreePtr tree = lookup_tree(raw(), tree_id);
-  const std::string path_text(path);
-  git_tree_entry* raw_entry = nullptr;
-  const int rc = git_tree_entry_bypath(&raw_entry, tree.get(), path_text.c_str());
-  const TreeEntryPtr entry{raw_entry};
-  if (rc == GIT_ENOTFOUND) {
-    return std::nullopt;
-  }
-  check(rc, "look up " + path_text);
-  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
+  const TreeEntryPtr entry = lookup_entry(raw(), tree_id, path);
+  if (!entry || git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
       !is_regular_mode(git_tree_entry_filemode(entry.get()))) {
     return std::nullopt;
   }
@@ -679,16 +685,8 @@ std::optional<std::string> Repo::tree_blob_id(std::string_view tree_id,
 }
 
 std::optional<std::string> Repo::subtree_id(std::string_view tree_id, std::string_view path) const {
-  const TreePtr tree = lookup_tree(raw(), tree_id);
-  const std::string path_text(path);
-  git_tree_entry* raw_entry = nullptr;
-  const int rc = git_tree_entry_bypath(&raw_entry, tree.get(), path_text.c_str());
-  const TreeEntryPtr entry{raw_entry};
-  if (rc == GIT_ENOTFOUND) {
-    return std::nullopt;
-  }
-  check(rc, "look up " + path_text);
-  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_TREE) {
+  const TreeEntryPtr entry = lookup_entry(raw(), tree_id, path);
+  if (!entry || git_tree_entry_type(entry.get()) != GIT_OBJECT_TREE) {
     return std::nullopt;
   }
   return to_hex(*git_tree_entry_id(entry.get()));

@@ -5,6 +5,22 @@
 
 namespace gv::cache_codec {
 
+void put_fixed(std::string& out, std::uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) {
+    out += static_cast<char>((value >> (8 * i)) & 0xffU);
+  }
+}
+
+std::uint64_t get_fixed(std::string_view in, std::size_t at, int bytes) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    value |=
+        static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + static_cast<std::size_t>(i)]))
+        << (8 * i);
+  }
+  return value;
+}
+
 void write_finding(Writer& out, const Finding& finding) {
   out.str(finding.check);
   out.u(finding.severity == Severity::error ? 0 : 1);

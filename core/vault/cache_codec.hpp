@@ -16,6 +16,11 @@
 // bytes, and a checksum that notices truncation and torn or random writes.
 namespace gv::cache_codec {
 
+// The files' fixed-width header fields: `bytes` bytes of `value`, least significant first.
+void put_fixed(std::string& out, std::uint64_t value, int bytes);
+// The field put_fixed wrote at `at`; the caller has checked that `in` holds it.
+[[nodiscard]] std::uint64_t get_fixed(std::string_view in, std::size_t at, int bytes);
+
 class Writer {
  public:
   explicit Writer(std::string& out) : m_out(out) {}

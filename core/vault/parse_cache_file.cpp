@@ -43,22 +43,6 @@ constexpr std::size_t k_max_states = 16;
 // Entries kept beyond those used in this process: enough for a few branches' worth of edits.
 constexpr std::size_t k_min_kept_entries = 4096;
 
-void put_fixed(std::string& out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) {
-    out += static_cast<char>((value >> (8 * i)) & 0xffU);
-  }
-}
-
-std::uint64_t get_fixed(std::string_view in, std::size_t at, int bytes) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) {
-    value |=
-        static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + static_cast<std::size_t>(i)]))
-        << (8 * i);
-  }
-  return value;
-}
-
 // Every field of Memory, in declaration order. A field added to Memory must be added here and
 // k_format bumped; the round-trip test in tests/unit/gate_cache_test.cpp compares every field.
 void write_memory(Writer& out, const Memory& memory) {
@@ -286,18 +270,18 @@ PersistentParseCache PersistentParseCache::from_file_bytes(std::unique_ptr<FileB
   PersistentParseCache cache = empty(key);
   const std::string_view bytes = file->view();
   if (bytes.size() < k_header_size || bytes.substr(0, 4) != k_magic ||
-      get_fixed(bytes, 4, 4) != k_format) {
+      cache_codec::get_fixed(bytes, 4, 4) != k_format) {
     return cache;
   }
   // Another check set's findings and parses are never trusted: the cache starts empty and the
   // next save replaces the file.
-  const std::uint64_t file_key = get_fixed(bytes, 8, 8);
+  const std::uint64_t file_key = cache_codec::get_fixed(bytes, 8, 8);
   if (key && *key != file_key) {
     return cache;
   }
-  const std::uint64_t body_size = get_fixed(bytes, 16, 8);
+  const std::uint64_t body_size = cache_codec::get_fixed(bytes, 16, 8);
   if (body_size > bytes.size() - k_header_size ||
-      get_fixed(bytes, 24, 8) != checksum(bytes.substr(k_header_size, body_size))) {
+      cache_codec::get_fixed(bytes, 24, 8) != checksum(bytes.substr(k_header_size, body_size))) {
     return cache;
   }
   const std::size_t body_end = k_header_size + body_size;
@@ -323,10 +307,10 @@ void PersistentParseCache::read_journal(std::size_t at) {
     if (bytes.size() - at < k_journal_header_size || bytes.substr(at, 4) != k_journal_magic) {
       break;
     }
-    const std::uint64_t size = get_fixed(bytes, at + 4, 8);
+    const std::uint64_t size = cache_codec::get_fixed(bytes, at + 4, 8);
     const std::size_t body_at = at + k_journal_header_size;
     if (size > bytes.size() - body_at ||
-        get_fixed(bytes, at + 12, 8) != checksum(bytes.substr(body_at, size))) {
+        cache_codec::get_fixed(bytes, at + 12, 8) != checksum(bytes.substr(body_at, size))) {
       break;
     }
     Reader record(bytes, body_at, body_at + size);
@@ -612,10 +596,10 @@ std::string PersistentParseCache::to_bytes() const {
   std::string bytes;
   bytes.reserve(k_header_size + body.size());
   bytes += k_magic;
-  put_fixed(bytes, k_format, 4);
-  put_fixed(bytes, m_check_set_key, 8);
-  put_fixed(bytes, body.size(), 8);
-  put_fixed(bytes, checksum(body), 8);
+  cache_codec::put_fixed(bytes, k_format, 4);
+  cache_codec::put_fixed(bytes, m_check_set_key, 8);
+  cache_codec::put_fixed(bytes, body.size(), 8);
+  cache_codec::put_fixed(bytes, checksum(body), 8);
   bytes += body;
   return bytes;
 }
@@ -642,8 +626,8 @@ std::string PersistentParseCache::journal_record() const {
   std::string record;
   record.reserve(k_journal_header_size + body.size());
   record += k_journal_magic;
-  put_fixed(record, body.size(), 8);
-  put_fixed(record, checksum(body), 8);
+  cache_codec::put_fixed(record, body.size(), 8);
+  cache_codec::put_fixed(record, checksum(body), 8);
   record += body;
   return record;
 }
@@ -676,8 +660,9 @@ bool append_record(const fs::path& file, std::uint64_t key, std::string_view rec
   char header[16];
   const std::string_view head(header, sizeof header);
   if (::pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
-      head.substr(0, 4) != k_magic || get_fixed(head, 4, 4) != PersistentParseCache::k_format ||
-      get_fixed(head, 8, 8) != key) {
+      head.substr(0, 4) != k_magic ||
+      cache_codec::get_fixed(head, 4, 4) != PersistentParseCache::k_format ||
+      cache_codec::get_fixed(head, 8, 8) != key) {
     ::close(fd);
     return false;
   }
