@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <string_view>
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
@@ -103,10 +104,14 @@ int run_report(const Options& options, Session& session) {
   if (!output.json) {
     session.page();
   }
-  std::fputs(output.json
-                 ? scoring::render_json(state.report).c_str()
-                 : scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
-             stdout);
+  if (output.json) {
+    scoring::write_json(state.report, [](std::string_view piece) {
+      std::fwrite(piece.data(), 1, piece.size(), stdout);
+    });
+  } else {
+    std::fputs(scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
+               stdout);
+  }
   return exit_code::k_ok;
 }
 

@@ -19,127 +19,40 @@
 // memory keeps at most k_max_tabled heavy keywords. A memory with more is "wide": it is compared
 // with the other memories directly, which stays cheap while wide ones are rare.
 //
+// The light pass is one sequential read of each posting list: a posting carries its set's heavy
+// keywords, and the memory's own heavy keywords sit in a bitmap, so a candidate's whole overlap
+// is known the moment it is reached; no second pass over a candidate list, no random reads of
+// another set's keywords.
+//
 // Keyword sets held by several memories are scored once (1 for each: each is the other's full
 // overlap), a memory stops searching once another holds all its keywords, and a keyword held by
 // one memory only is left out (nobody shares it).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "core/scoring/duplicate_tables.hpp"
 #include "core/scoring/score.hpp"
 
 namespace gv::scoring {
 namespace {
 
+using namespace duplicate_tables;  // NOLINT(google-build-using-namespace): its own tables
+
 constexpr std::size_t k_min_heavy = 64;
-constexpr std::size_t k_max_heavy = 65535;  // heavy ids are 16 bits
-// At most this many heavy keywords per memory go into the subset table (2^8 subsets).
-constexpr std::size_t k_max_tabled = 8;
 // The light postings may hold this many pairs per keyword a memory has.
 constexpr std::size_t k_light_pairs_per_keyword = 16;
 // Heavy keywords are added only while at most one memory in this many becomes wide.
 constexpr std::size_t k_wide_share = 100;
-
-// Up to k_max_tabled heavy ids (each + 1, so 0 means "none"), ascending, packed 16 bits each.
-struct Tuple {
-  std::uint64_t low = 0;
-  std::uint64_t high = 0;
-  friend bool operator==(const Tuple&, const Tuple&) = default;
-};
-
-Tuple pack(const std::uint16_t* ids, std::size_t count, unsigned chosen) {
-  Tuple tuple;
-  unsigned slot = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if ((chosen >> i) & 1U) {
-      const std::uint64_t value = static_cast<std::uint64_t>(ids[i]) + 1;
-      if (slot < 4) {
-        tuple.low |= value << (16 * slot);
-      } else {
-        tuple.high |= value << (16 * (slot - 4));
-      }
-      ++slot;
-    }
-  }
-  return tuple;
-}
-
-// splitmix64's finaliser: every input bit moves every output bit, so any slice of the result is a
-// fair slot number.
-std::uint64_t mix(std::uint64_t value) {
-  value ^= value >> 30;
-  value *= 0xBF58476D1CE4E5B9ULL;
-  value ^= value >> 27;
-  value *= 0x94D049BB133111EBULL;
-  return value ^ (value >> 31);
-}
-
-// How many memories hold each tuple of heavy keywords: open addressing, keys never all-zero
-// except the empty tuple, which is stored apart.
-class TupleCounts {
- public:
-  explicit TupleCounts(std::size_t expected) {
-    std::size_t capacity = 16;
-    while (capacity < expected * 2) {
-      capacity *= 2;
-    }
-    m_keys.assign(capacity, Tuple{});
-    m_counts.assign(capacity, 0);
-  }
-
-  void add(const Tuple& key, std::uint32_t count) {
-    if (key == Tuple{}) {
-      return;  // the empty subset is held by everybody and never looked up
-    }
-    if ((m_size + 1) * 2 > m_keys.size()) {
-      grow();
-    }
-    const std::size_t slot = find_slot(key);
-    if (m_keys[slot] == Tuple{}) {
-      m_keys[slot] = key;
-      ++m_size;
-    }
-    m_counts[slot] += count;
-  }
-
-  [[nodiscard]] std::uint32_t count(const Tuple& key) const {
-    const std::size_t slot = find_slot(key);
-    return m_keys[slot] == Tuple{} ? 0 : m_counts[slot];
-  }
-
- private:
-  [[nodiscard]] std::size_t find_slot(const Tuple& key) const {
-    const std::size_t last = m_keys.size() - 1;
-    std::size_t slot = static_cast<std::size_t>(mix(key.low ^ mix(key.high))) & last;
-    while (!(m_keys[slot] == Tuple{}) && !(m_keys[slot] == key)) {
-      slot = (slot + 1) & last;
-    }
-    return slot;
-  }
-
-  void grow() {
-    std::vector<Tuple> keys = std::move(m_keys);
-    std::vector<std::uint32_t> counts = std::move(m_counts);
-    m_keys.assign(keys.size() * 2, Tuple{});
-    m_counts.assign(keys.size() * 2, 0);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (!(keys[i] == Tuple{})) {
-        const std::size_t slot = find_slot(keys[i]);
-        m_keys[slot] = keys[i];
-        m_counts[slot] = counts[i];
-      }
-    }
-  }
-
-  std::vector<Tuple> m_keys;
-  std::vector<std::uint32_t> m_counts;
-  std::size_t m_size = 0;
-};
 
 // True when keyword_key(text) == text: no surrounding whitespace, no upper-case ASCII letter.
 bool is_key(std::string_view text) {
@@ -153,29 +66,8 @@ bool is_key(std::string_view text) {
   return std::none_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
-// |a ∩ b| for two ascending id lists.
-std::uint32_t common(const std::uint16_t* a, std::size_t a_size, const std::uint16_t* b,
-                     std::size_t b_size) {
-  std::uint32_t count = 0;
-  std::size_t i = 0;
-  std::size_t j = 0;
-  while (i < a_size && j < b_size) {
-    if (a[i] == b[j]) {
-      ++count;
-      ++i;
-      ++j;
-    } else if (a[i] < b[j]) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return count;
-}
-
 // The number of keywords to treat as heavy. `holders` is sorted, most held first.
-std::size_t choose_heavy(const std::vector<std::uint32_t>& holders,
-                         const std::vector<std::vector<std::uint32_t>>& sets_by_rank,
+std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSets& sets_by_rank,
                          std::size_t slots) {
   // light_pairs[r]: the light postings' pair count when the r most held keywords are heavy.
   std::vector<std::uint64_t> light_pairs(holders.size() + 1, 0);
@@ -185,7 +77,8 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders,
   }
   const auto wide_sets = [&](std::size_t heavy) {
     std::size_t wide = 0;
-    for (const auto& ranks : sets_by_rank) {
+    for (std::size_t d = 0; d < sets_by_rank.count(); ++d) {
+      const std::span<const std::uint32_t> ranks = sets_by_rank.view(d);
       // Ranks are ascending, so the heavy ones come first.
       const auto end = std::lower_bound(ranks.begin(), ranks.end(), heavy);
       wide += static_cast<std::size_t>(end - ranks.begin()) > k_max_tabled ? 1 : 0;
@@ -193,7 +86,7 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders,
     return wide;
   };
   std::size_t heavy = std::min(k_min_heavy, holders.size());
-  const std::size_t wide_limit = sets_by_rank.size() / k_wide_share;
+  const std::size_t wide_limit = sets_by_rank.count() / k_wide_share;
   while (heavy < std::min(k_max_heavy, holders.size()) &&
          light_pairs[heavy] > k_light_pairs_per_keyword * slots) {
     const std::size_t next = std::min({heavy * 2, k_max_heavy, holders.size()});
@@ -208,16 +101,19 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders,
 }  // namespace
 
 std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories) {
-  // Intern keyword keys to small integers; each memory becomes a sorted, repeat-free id list.
-  // Most keywords are already keys (trimmed, lower case) and are looked up in place; the others
-  // are normalised into `normalised`, whose strings do not move (a deque never relocates).
-  std::unordered_map<std::string_view, std::uint32_t> keyword_ids;
+  // Intern keyword keys to small integers; each memory becomes a sorted, repeat-free id list,
+  // all of them in one array. Most keywords are already keys (trimmed, lower case) and are looked
+  // up in place; the others are normalised into `normalised`, whose strings do not move (a deque
+  // never relocates).
+  std::size_t keyword_slots = 0;
+  for (const Memory* memory : memories) {
+    keyword_slots += memory->keywords.size();
+  }
+  KeywordIds keyword_ids;
   std::deque<std::string> normalised;
-  std::vector<std::vector<std::uint32_t>> keyword_sets(memories.size());
-  for (std::size_t i = 0; i < memories.size(); ++i) {
-    auto& set = keyword_sets[i];
-    set.reserve(memories[i]->keywords.size());
-    for (const std::string& keyword : memories[i]->keywords) {
+  FlatSets keyword_sets(memories.size(), keyword_slots);
+  for (const Memory* memory : memories) {
+    for (const std::string& keyword : memory->keywords) {
       std::string_view key = keyword;
       if (!is_key(key)) {
         normalised.push_back(keyword_key(keyword));
@@ -226,29 +122,46 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       if (key.empty()) {
         continue;  // an empty keyword names nothing, so it neither matches nor counts in |K|
       }
-      const auto next_id = static_cast<std::uint32_t>(keyword_ids.size());
-      set.push_back(keyword_ids.try_emplace(key, next_id).first->second);
+      keyword_sets.push(keyword_ids.intern(key));
     }
-    std::sort(set.begin(), set.end());
-    set.erase(std::unique(set.begin(), set.end()), set.end());
+    keyword_sets.close_sorted();
   }
   const std::size_t keyword_count = keyword_ids.size();
-  keyword_ids.clear();
+  keyword_ids = KeywordIds();
 
-  // Distinct keyword sets: memories holding the same set share one entry.
+  // Distinct keyword sets: memories holding the same set share one entry. Sets are grouped by a
+  // hash of their ids and compared in full only when two hashes are equal.
+  std::vector<std::uint64_t> set_hash(memories.size());
+  for (std::size_t i = 0; i < memories.size(); ++i) {
+    std::uint64_t hash = keyword_sets.size(i);
+    for (const std::uint32_t keyword : keyword_sets.view(i)) {
+      hash = mix(hash ^ keyword) + keyword;
+    }
+    set_hash[i] = hash;
+  }
   std::vector<std::uint32_t> order(memories.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     order[i] = static_cast<std::uint32_t>(i);
   }
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return keyword_sets[a] < keyword_sets[b] || (keyword_sets[a] == keyword_sets[b] && a < b);
+    if (set_hash[a] != set_hash[b]) {
+      return set_hash[a] < set_hash[b];
+    }
+    const auto view_a = keyword_sets.view(a);
+    const auto view_b = keyword_sets.view(b);
+    if (view_a != view_b) {
+      return std::lexicographical_compare(view_a.begin(), view_a.end(), view_b.begin(),
+                                          view_b.end());
+    }
+    return a < b;
   });
   std::vector<std::uint32_t> set_of(memories.size());
   std::vector<std::uint32_t> first_memory;  // distinct set -> a memory holding it
   std::vector<std::uint32_t> multiplicity;  // distinct set -> memories holding it
   for (std::size_t n = 0; n < order.size(); ++n) {
     const std::uint32_t i = order[n];
-    if (n == 0 || keyword_sets[i] != keyword_sets[order[n - 1]]) {
+    if (n == 0 || set_hash[i] != set_hash[order[n - 1]] ||
+        keyword_sets.view(i) != keyword_sets.view(order[n - 1])) {
       first_memory.push_back(i);
       multiplicity.push_back(0);
     }
@@ -256,16 +169,15 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     ++multiplicity.back();
   }
   const std::size_t distinct = first_memory.size();
+  std::vector<std::uint64_t>().swap(set_hash);
+  std::vector<std::uint32_t>().swap(order);
 
   // Keywords ranked by how many memories hold them (most first); sets rewritten as ranks.
   std::vector<std::uint32_t> holders_by_id(keyword_count, 0);
-  std::size_t slots = 0;
-  for (const auto& set : keyword_sets) {
-    for (const std::uint32_t keyword : set) {
-      ++holders_by_id[keyword];
-      ++slots;
-    }
+  for (const std::uint32_t keyword : keyword_sets.all()) {
+    ++holders_by_id[keyword];
   }
+  const std::size_t slots = keyword_sets.all().size();
   std::vector<std::uint32_t> by_rank(holders_by_id.size());
   for (std::size_t k = 0; k < by_rank.size(); ++k) {
     by_rank[k] = static_cast<std::uint32_t>(k);
@@ -279,15 +191,14 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     rank_of[by_rank[r]] = static_cast<std::uint32_t>(r);
     holders[r] = holders_by_id[by_rank[r]];
   }
-  std::vector<std::vector<std::uint32_t>> sets(distinct);  // distinct set -> ascending ranks
+  FlatSets sets(distinct, slots);  // distinct set -> ascending ranks
   for (std::size_t d = 0; d < distinct; ++d) {
-    for (const std::uint32_t keyword : keyword_sets[first_memory[d]]) {
-      sets[d].push_back(rank_of[keyword]);
+    for (const std::uint32_t keyword : keyword_sets.view(first_memory[d])) {
+      sets.push(rank_of[keyword]);
     }
-    std::sort(sets[d].begin(), sets[d].end());
+    sets.close_sorted();
   }
-  keyword_sets.clear();
-  keyword_sets.shrink_to_fit();
+  keyword_sets = FlatSets(0, 0);
   const std::size_t heavy_count = choose_heavy(holders, sets, slots);
 
   // Per distinct set, flat: its size, heavy ids (ranks below heavy_count, held by two or more)
@@ -298,8 +209,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   std::vector<std::uint32_t> light_begin(distinct + 1, 0);
   std::vector<std::uint32_t> light;
   for (std::size_t d = 0; d < distinct; ++d) {
-    size[d] = static_cast<std::uint32_t>(sets[d].size());
-    for (const std::uint32_t rank : sets[d]) {
+    size[d] = static_cast<std::uint32_t>(sets.size(d));
+    for (const std::uint32_t rank : sets.view(d)) {
       if (holders[rank] < 2) {
         continue;
       }
@@ -311,8 +222,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
     heavy_begin[d + 1] = static_cast<std::uint32_t>(heavy.size());
     light_begin[d + 1] = static_cast<std::uint32_t>(light.size());
-    std::vector<std::uint32_t>().swap(sets[d]);
   }
+  sets = FlatSets(0, 0);
   const auto heavy_size = [&](std::size_t d) { return heavy_begin[d + 1] - heavy_begin[d]; };
 
   // The subset table, and the wide sets kept aside.
@@ -325,7 +236,11 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       subsets += (std::size_t{1} << heavy_size(d)) - heavy_size(d) - 1;
     }
   }
+  // Sized for the subsets, not twice them: repeated subsets leave the distinct ones well under
+  // half, and the table grows if they are not.
   TupleCounts containing(std::min<std::size_t>(subsets, std::size_t{1} << 26));
+  std::vector<Tuple> batch;                              // one memory's subsets
+  std::vector<std::pair<Tuple, std::uint32_t>> lookups;  // ... and their sizes
   for (std::size_t d = 0; d < distinct; ++d) {
     const std::size_t count = heavy_size(d);
     if (count > k_max_tabled) {
@@ -333,14 +248,19 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
     // Subsets of one keyword are never looked up: a heavy keyword is held by two memories or
     // more, so a memory holding one always shares it with another.
+    batch.clear();
     for (unsigned chosen = 1; chosen < (1U << count); ++chosen) {
       if ((chosen & (chosen - 1)) != 0) {
-        containing.add(pack(heavy.data() + heavy_begin[d], count, chosen), multiplicity[d]);
+        batch.push_back(pack(heavy.data() + heavy_begin[d], count, chosen));
+        containing.prefetch(batch.back());
       }
+    }
+    for (const Tuple& tuple : batch) {
+      containing.add(tuple, multiplicity[d]);
     }
   }
 
-  // The light keywords' postings over distinct sets.
+  // The light keywords' postings over distinct sets, each with its set's heavy keywords.
   std::vector<std::uint32_t> postings_begin(holders.size() + 1, 0);
   for (const std::uint32_t rank : light) {
     ++postings_begin[rank + 1];
@@ -348,19 +268,31 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   for (std::size_t r = 0; r < holders.size(); ++r) {
     postings_begin[r + 1] += postings_begin[r];
   }
-  std::vector<std::uint32_t> postings(light.size());
+  std::vector<Posting> postings(light.size());
   {
     std::vector<std::uint32_t> fill(postings_begin.begin(), postings_begin.end() - 1);
     for (std::size_t d = 0; d < distinct; ++d) {
+      Posting posting;
+      posting.set = static_cast<std::uint32_t>(d);
+      posting.heavy_count =
+          static_cast<std::uint16_t>(std::min<std::size_t>(heavy_size(d), 0xFFFF));
+      if (heavy_size(d) <= k_max_tabled) {
+        std::copy_n(heavy.data() + heavy_begin[d], heavy_size(d), posting.heavy.begin());
+      }
       for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
-        postings[fill[light[at]]++] = static_cast<std::uint32_t>(d);
+        postings[fill[light[at]]++] = posting;
       }
     }
   }
+  const auto heavy_of = [&](const Posting& posting) {
+    return posting.heavy_count <= k_max_tabled ? posting.heavy.data()
+                                               : heavy.data() + heavy_begin[posting.set];
+  };
 
   std::vector<double> set_scores(distinct, 0.0);
-  std::vector<std::uint32_t> shared(distinct, 0);
-  std::vector<std::uint32_t> touched;
+  // marks[o]: (d + 1) << 32 | the light keywords o shares with d, while d is scored.
+  std::vector<std::uint64_t> marks(distinct, 0);
+  HeavyBits own_bits(heavy_count);
   for (std::size_t d = 0; d < distinct; ++d) {
     if (size[d] == 0) {
       continue;
@@ -371,25 +303,30 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
     const std::uint16_t* own = heavy.data() + heavy_begin[d];
     const std::uint32_t own_size = heavy_size(d);
-    // Sets sharing a light keyword, scored exactly.
+    // No other memory can share more than the keywords some other memory holds.
+    const std::uint32_t reachable = own_size + (light_begin[d + 1] - light_begin[d]);
+    own_bits.assign(own, own_size, true);
+    // Sets sharing a light keyword, scored exactly: a set's count of shared light keywords only
+    // grows, so the best over every visit is the best over the final counts.
     std::uint32_t best = 0;
-    for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
-      for (std::uint32_t p = postings_begin[light[at]]; p < postings_begin[light[at] + 1]; ++p) {
-        if (++shared[postings[p]] == 1) {
-          touched.push_back(postings[p]);
+    const std::uint64_t stamp = static_cast<std::uint64_t>(d + 1) << 32U;
+    for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1] && best < reachable; ++at) {
+      const Posting* end = postings.data() + postings_begin[light[at] + 1];
+      for (const Posting* posting = postings.data() + postings_begin[light[at]]; posting != end;
+           ++posting) {
+        if (posting->set == d) {
+          continue;
+        }
+        std::uint64_t& mark = marks[posting->set];
+        mark = (mark & ~std::uint64_t{0xFFFFFFFF}) == stamp ? mark + 1 : stamp | 1U;
+        const auto light_shared = static_cast<std::uint32_t>(mark);
+        // The heavy part adds at most own_size: count it only when that could beat `best`.
+        if (light_shared + own_size > best) {
+          best = std::max(
+              best, light_shared + own_bits.count_in(heavy_of(*posting), posting->heavy_count));
         }
       }
     }
-    for (const std::uint32_t other : touched) {
-      // The heavy part adds at most own_size: look it up only when that could beat `best`.
-      if (other != d && shared[other] + own_size > best) {
-        best =
-            std::max(best, shared[other] + common(own, own_size, heavy.data() + heavy_begin[other],
-                                                  heavy_size(other)));
-      }
-      shared[other] = 0;
-    }
-    touched.clear();
     // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
     // memory holds. One heavy keyword always is (see above); larger ones only matter when they
     // beat `best`.
@@ -397,25 +334,36 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       best = std::max<std::uint32_t>(best, 1);
       if (own_size <= k_max_tabled) {
         // This memory is in the table itself: another makes the count at least 2.
-        for (unsigned chosen = (1U << own_size) - 1; chosen != 0 && best < own_size; --chosen) {
+        lookups.clear();
+        for (unsigned chosen = (1U << own_size) - 1; chosen != 0; --chosen) {
           const auto bits = static_cast<std::uint32_t>(__builtin_popcount(chosen));
-          if (bits > best && containing.count(pack(own, own_size, chosen)) > 1) {
+          if (bits > best) {
+            lookups.emplace_back(pack(own, own_size, chosen), bits);
+            containing.prefetch(lookups.back().first);
+          }
+        }
+        for (const auto& [tuple, bits] : lookups) {
+          if (bits > best && containing.count(tuple) > 1) {
             best = bits;
+            if (best == own_size) {
+              break;
+            }
           }
         }
         for (const std::uint32_t other : wide) {
-          best = std::max(
-              best, common(own, own_size, heavy.data() + heavy_begin[other], heavy_size(other)));
+          best = std::max(best,
+                          own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
         }
       } else {
         for (std::size_t other = 0; other < distinct && best < own_size; ++other) {
           if (other != d) {
             best = std::max(
-                best, common(own, own_size, heavy.data() + heavy_begin[other], heavy_size(other)));
+                best, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
           }
         }
       }
     }
+    own_bits.assign(own, own_size, false);
     set_scores[d] = static_cast<double>(best) / static_cast<double>(size[d]);
   }
 

@@ -403,12 +403,20 @@ void put_ids(std::string& out, const char* key, const std::vector<Candidate>& ca
 
 }  // namespace
 
-std::string render_json(const Report& report) {
+void write_json(const Report& report, const std::function<void(std::string_view)>& sink) {
   // Written straight out in report_json's key order (sorted, as its std::map keeps them) with
   // dump(2)'s layout: building the document first cost as much memory as the scores themselves
-  // and a tenth of a warm report's time.
+  // and a tenth of a warm report's time. Handed to `sink` a buffer at a time, so the text of a
+  // large vault's report (350 bytes a memory) is never held whole.
+  constexpr std::size_t k_buffer = std::size_t{64} << 10;
   std::string out;
-  out.reserve(256 + report.scores.size() * 400 + report.tombstoned.size() * 160);
+  out.reserve(k_buffer + 1024);
+  const auto flush_if_full = [&] {
+    if (out.size() >= k_buffer) {
+      sink(out);
+      out.clear();
+    }
+  };
   out += "{\n  \"candidates\": {\n";
   put_ids(out, "compress", report.candidates.compress, false);
   put_ids(out, "merge", report.candidates.merge, false);
@@ -444,6 +452,7 @@ std::string render_json(const Report& report) {
       out += ",\n      \"zero_retrieval\": ";
       put_value(out, score.zero_retrieval);
       out += i + 1 < report.scores.size() ? "\n    },\n" : "\n    }\n";
+      flush_if_full();
     }
     out += "  ]";
   }
@@ -471,6 +480,7 @@ std::string render_json(const Report& report) {
         out += "null";
       }
       out += i + 1 < report.tombstoned.size() ? "\n    },\n" : "\n    }\n";
+      flush_if_full();
     }
     out += "  ]";
   }
@@ -501,7 +511,13 @@ std::string render_json(const Report& report) {
     out += "  ]";
   }
   out += "\n}";
-  return out;
+  sink(out);
+}
+
+std::string render_json(const Report& report) {
+  std::string text;
+  write_json(report, [&text](std::string_view piece) { text += piece; });
+  return text;
 }
 
 }  // namespace gv::scoring

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/scoring/report.hpp"
 
@@ -17,5 +19,7 @@ namespace gv::scoring {
 // The report as the `git vault distill --json` document, pretty-printed with a 2-space indent and
 // no trailing newline. For the document as a value, see report_json.hpp.
 [[nodiscard]] std::string render_json(const Report& report);
+// The same text handed to `sink` in pieces of about 64 KiB, in order.
+void write_json(const Report& report, const std::function<void(std::string_view)>& sink);
 
 }  // namespace gv::scoring

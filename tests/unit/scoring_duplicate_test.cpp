@@ -138,6 +138,52 @@ TEST_CASE("duplicate scores equal the all-pairs reference on generated vaults",
   }
 }
 
+// Vaults where many keywords are held by a fixed share of the memories: two of the topic's six
+// words and one to four of 150 common words, then a rare tail. Their postings would hold millions
+// of pairs, so the scoring makes more than its first 64 keywords heavy and looks their overlaps up
+// in the subset table, as it does at 100,000 memories.
+std::vector<Memory> topical_vault(std::uint32_t seed, std::size_t count) {
+  std::mt19937 random(seed);
+  std::vector<double> weights;
+  for (std::size_t i = 0; i < 3000; ++i) {
+    weights.push_back(1.0 / static_cast<double>(i + 1));
+  }
+  std::discrete_distribution<std::size_t> rare(weights.begin(), weights.end());
+  std::uniform_int_distribution<std::size_t> common_count(1, 4);
+  std::uniform_int_distribution<std::size_t> rare_count(1, 3);
+  std::vector<Memory> vault;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string topic = "t" + std::to_string(random() % 5) + "w";
+    const std::size_t first = random() % 6;
+    const std::size_t second = (first + 1 + random() % 5) % 6;
+    std::vector<std::string> keywords{topic + std::to_string(first),
+                                      topic + std::to_string(second)};
+    for (std::size_t k = common_count(random); k > 0; --k) {
+      keywords.push_back("c" + std::to_string(random() % 150));
+    }
+    for (std::size_t k = rare_count(random); k > 0; --k) {
+      keywords.push_back("r" + std::to_string(rare(random)));
+    }
+    vault.push_back(memory("MEM-" + std::to_string(i), 10, keywords));
+  }
+  return vault;
+}
+
+TEST_CASE("duplicate scores equal the all-pairs reference when common keywords are heavy",
+          "[scoring][duplicate]") {
+  for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+    INFO("seed " << seed);
+    const std::vector<Memory> vault = topical_vault(seed, 5000);
+    const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
+    const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      INFO(vault[i].id);
+      REQUIRE(actual[i] == expected[i]);
+    }
+  }
+}
+
 TEST_CASE("a keyword set held by two memories scores 1 for both, a subset of another too",
           "[scoring][duplicate]") {
   const std::vector<Memory> vault{
