@@ -115,6 +115,15 @@ std::unordered_set<std::string_view> note_stems(const std::vector<const Entry*>&
   return stems;
 }
 
+// Whether a file under `.memory/` that is not a memory (a note, which a link may target) has
+// this stem. A pass over the entries, made only for the rare change that needs it.
+bool note_has_stem(const std::vector<const Entry*>& entries, std::string_view stem) {
+  return std::any_of(entries.begin(), entries.end(), [&](const Entry* entry) {
+    return entry->path().find(stem) != std::string_view::npos && !is_memory_path(entry->path()) &&
+           link_target_stem(entry->path()) == stem;
+  });
+}
+
 // A changed memory file as the staged index holds it.
 struct Reread {
   std::string_view path;
@@ -156,21 +165,22 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
   const std::vector<const Entry*> before = committed_vault_entries(*baseline_entries);
   const std::vector<Change> changes = changes_between(before, entries);
 
-  // Notes: links to a note's stem are not memory links. One removed, or one added under a
-  // name dangling links already use, changes findings of files that did not change.
+  // Notes: links to a note's stem are not memory links. A stem that stops being a note's (its
+  // note removed), or a note added under a name dangling links already use, changes findings of
+  // files that did not change. Notes come and go only with the changes, so only those are
+  // looked at, not every name in the vault.
   std::unordered_set<std::string> dangling_stems;
   for (const GateBaseline::DanglingTarget& target : baseline.dangling()) {
     dangling_stems.insert(target.stem);
   }
-  const std::unordered_set<std::string_view> notes_before = note_stems(before);
-  const std::unordered_set<std::string_view> notes_now = note_stems(entries);
-  for (const std::string_view stem : notes_before) {
-    if (!notes_now.contains(stem)) {
-      return std::nullopt;
+  for (const Change& change : changes) {
+    if ((change.before != nullptr && change.after != nullptr) || is_memory_path(change.path)) {
+      continue;  // an edited note keeps its stem
     }
-  }
-  for (const std::string_view stem : notes_now) {
-    if (!notes_before.contains(stem) && dangling_stems.contains(std::string(stem))) {
+    const std::string_view stem = link_target_stem(change.path);
+    if (change.after == nullptr
+            ? !note_has_stem(entries, stem)
+            : dangling_stems.contains(std::string(stem)) && !note_has_stem(before, stem)) {
       return std::nullopt;
     }
   }
@@ -205,9 +215,8 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
       continue;
     }
     const std::string stem = memory_id_from_path(change.path);
-    const bool named_before =
-        dangling_stems.contains(stem) || notes_before.contains(stem) || notes_now.contains(stem);
-    if (was != LinkTarget::none || named_before) {
+    if (was != LinkTarget::none || dangling_stems.contains(stem) || note_has_stem(before, stem) ||
+        note_has_stem(entries, stem)) {
       return std::nullopt;
     }
   }
@@ -295,6 +304,8 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
     }
     return baseline.status(path);
   };
+  // The notes' stems, gathered when a link first names no memory (most commits have none).
+  std::optional<std::unordered_set<std::string_view>> notes_now;
   const LinkResolver resolve = [&](std::string_view stem) {
     const std::string path = memory_path(stem);
     const LinkTarget target =
@@ -302,7 +313,10 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
     if (target != LinkTarget::none) {
       return target;
     }
-    return notes_now.contains(stem) ? LinkTarget::note : LinkTarget::none;
+    if (!notes_now) {
+      notes_now = note_stems(entries);
+    }
+    return notes_now->contains(stem) ? LinkTarget::note : LinkTarget::none;
   };
   for (const Reread& file : reread) {
     if (!file.parsed.memory) {

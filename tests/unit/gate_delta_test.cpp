@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -194,10 +195,13 @@ TEST_CASE("the gate from its baseline gives the whole vault's findings through r
         }
         break;
       }
-      case 7:
-        model.notes[".memory/00-Inbox/" + std::string(pick(2) == 0 ? "MEM-ghost" : "draft") +
-                    std::to_string(pick(2)) + ".md"] = "# Draft\n";
+      case 7: {
+        // A note, sometimes under a stem links already name (dangling, or a note's again).
+        const std::array<const char*, 4> names = {"MEM-ghost", "idea", "draft", "MEM-ghost1"};
+        model.notes[".memory/00-Inbox/" + std::string(names[pick(names.size())]) + ".md"] =
+            "# Draft\n";
         break;
+      }
       case 8:
         if (!model.notes.empty()) {
           auto it = model.notes.begin();
