@@ -274,8 +274,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     for (std::size_t d = 0; d < distinct; ++d) {
       Posting posting;
       posting.set = static_cast<std::uint32_t>(d);
-      posting.heavy_count =
-          static_cast<std::uint16_t>(std::min<std::size_t>(heavy_size(d), 0xFFFF));
+      posting.heavy_count = static_cast<std::uint16_t>(heavy_size(d));  // at most k_max_heavy
       if (heavy_size(d) <= k_max_tabled) {
         std::copy_n(heavy.data() + heavy_begin[d], heavy_size(d), posting.heavy.begin());
       }
