@@ -23,9 +23,17 @@ enum class MemoryStatus : std::uint8_t { active, tombstoned, unreadable };
 // check's findings. The next commit's gate compares the staged entries with it and checks only
 // what changed (core/gate/delta_gate.hpp), so its cost follows the commit, not the vault.
 // Like the parse cache it is an optimisation only: a damaged or foreign file is ignored.
+//
+// The entries are most of its bytes (13 MB at 100,000 memories) and a commit changes few of
+// them, so they are kept in two parts: `gate-baseline.entries` holds every entry as of some
+// earlier state and is rewritten rarely; `gate-baseline` holds the entries changed since then
+// (a journal, rewritten with the findings at each commit) and names the entries file it applies
+// to by its size and checksum. doc/performance.md has the figures.
 class GateBaseline {
  public:
-  static constexpr std::uint32_t k_format = 2;
+  static constexpr std::uint32_t k_format = 3;
+
+  using Entry = git::IndexFile::Entry;
 
   struct Status {
     std::string path;
@@ -35,6 +43,13 @@ class GateBaseline {
   struct DanglingTarget {
     std::string source;
     std::string stem;
+  };
+  // A committed `.memory/` path whose entry changed since the baseline the state was checked
+  // against, with the staged entry's bytes (IndexFile::entry_bytes of that one entry); empty
+  // bytes: the path is no longer a committed file.
+  struct Change {
+    std::string_view path;
+    std::string_view entry_bytes;
   };
 
   // What a baseline holds, as the gate builds it before saving.
@@ -52,13 +67,19 @@ class GateBaseline {
     // findings for them.
     std::string working_state;
     std::vector<Finding> working_findings;
+    // When the state was checked against a loaded baseline (by the delta gate, or unchanged):
+    // that baseline and what changed since it, by path. save() then adds the changes to its
+    // journal instead of writing every entry again. Null: the entries are written whole.
+    const GateBaseline* previous = nullptr;
+    std::vector<Change> changes;  // sorted by path
   };
 
-  // nullopt when the file is absent, damaged, or saved under another check set.
+  // nullopt when the file is absent, damaged, or saved under another check set. The entries
+  // file is read only when committed_entries() is asked for.
   [[nodiscard]] static std::optional<GateBaseline> load(const std::filesystem::path& file,
                                                         std::uint64_t check_set_key);
-  // Writes `contents` in place of the file (temporary file and rename; no sync). Silent on
-  // failure.
+  // Writes `contents` in place of the file (temporary files and rename; no sync), and the
+  // entries file when the journal would outgrow an eighth of it. Silent on failure.
   static bool save(const std::filesystem::path& file, const Contents& contents);
 
   GateBaseline(GateBaseline&&) noexcept;
@@ -66,9 +87,22 @@ class GateBaseline {
   ~GateBaseline();
 
   [[nodiscard]] const std::string& state() const { return m_state; }
-  // The baseline's `.memory/` index entries (all stages; filter with is_committed_file), read on
-  // first use (a state equal to the baseline's needs none of them); null when they do not read.
-  [[nodiscard]] const git::IndexFile* entries() const;
+  // A committed `.memory/` path whose entry differs between the baseline and a staged index.
+  struct Difference {
+    std::string_view path;
+    const Entry* before = nullptr;  // absent: added
+    const Entry* after = nullptr;   // absent: removed
+  };
+  // The paths whose committed entry (a file at stage 0) differs between the baseline and
+  // `staged`, the committed `.memory/` entries of an index of `version`, in path order. Equal
+  // entries are told by their bytes, so the baseline's are compared, not parsed: the cost is
+  // a memcmp of the entries plus the differences. Null when the baseline's entries do not read
+  // (the entries file missing, damaged or replaced) or were written by another index version.
+  [[nodiscard]] const std::vector<Difference>* differences(const std::vector<const Entry*>& staged,
+                                                           std::uint32_t version) const;
+  // The baseline's committed `.memory/` entries, in path order, parsed in full: for the rare
+  // question differences() does not answer. Null as above.
+  [[nodiscard]] const std::vector<const Entry*>* committed_entries() const;
   // The status of the memory at `path` in the baseline (active when not listed otherwise).
   [[nodiscard]] MemoryStatus status(std::string_view path) const;
   [[nodiscard]] const std::vector<Status>& not_active() const { return m_not_active; }
@@ -81,13 +115,25 @@ class GateBaseline {
 
  private:
   struct Mapping;
+  struct Entries;
+  // Which entries file the journal applies to.
+  struct EntriesRef {
+    std::uint64_t size = 0;
+    std::uint64_t checksum = 0;
+    std::uint32_t count = 0;
+  };
   GateBaseline();
+  // Maps and checks the entries file and reads the journal (once); null when they do not read.
+  [[nodiscard]] Entries* open_entries() const;
 
-  std::unique_ptr<Mapping> m_mapping;  // the file; the entries view it
-  std::string_view m_entry_bytes;
+  std::unique_ptr<Mapping> m_mapping;  // the file; the journal views it
+  std::filesystem::path m_entries_file;
+  EntriesRef m_entries_ref;
   std::uint32_t m_index_version = 2;
-  std::uint32_t m_entry_count = 0;
-  mutable std::optional<std::optional<git::IndexFile>> m_entries;
+  std::string_view m_journal_bytes;  // the changed entries, in path order
+  std::uint32_t m_journal_count = 0;
+  std::vector<std::string_view> m_journal_removed;  // paths, sorted
+  mutable std::unique_ptr<Entries> m_entries;
   std::string m_state;
   std::vector<Status> m_not_active;
   std::vector<DanglingTarget> m_dangling;

@@ -21,9 +21,14 @@ class IndexFile;
 [[nodiscard]] std::vector<const git::IndexFile::Entry*> committed_vault_entries(
     const git::IndexFile& index);
 
-// vault_state_digest (core/gate/vault_checks.hpp) of such entries.
-[[nodiscard]] std::string index_state_digest(
-    const std::vector<const git::IndexFile::Entry*>& entries);
+// Two digests of such entries: VaultStateDigest (core/gate/vault_checks.hpp), which tells the
+// state, and GeneratedInputsDigest (core/vault/generated_records.hpp), which names the memories
+// a regeneration of the index files read.
+struct IndexDigests {
+  std::string state;
+  std::string generated_inputs;
+};
+[[nodiscard]] IndexDigests index_digests(const std::vector<const git::IndexFile::Entry*>& entries);
 
 // Every vault check's findings for a state, with what the next baseline keeps beside them.
 struct VaultCheckResult {
@@ -42,7 +47,8 @@ struct VaultCheckResult {
 // `.memory/` removed, a new file whose name dangling links already named.
 [[nodiscard]] std::optional<VaultCheckResult> delta_vault_check(
     const GateBaseline& baseline, const std::vector<const git::IndexFile::Entry*>& entries,
-    const Snapshot& snapshot, const GeneratedRecords* generated);
+    std::uint32_t index_version, std::string_view generated_inputs, const Snapshot& snapshot,
+    const GeneratedRecords* generated);
 
 // What a whole-vault check left in `input` (its rows and the targets of its dangling links),
 // for the baseline saved after it.

@@ -75,7 +75,8 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   if (!any_vault_file(entries)) {
     return findings;
   }
-  const std::string state = fmt::format("{}-{:016x}", index_state_digest(entries), key);
+  const IndexDigests digests = index_digests(entries);
+  const std::string state = fmt::format("{}-{:016x}", digests.state, key);
   const bool vault_known = baseline && baseline->state() == state;
   std::optional<VaultCheckResult> vault;
   if (vault_known) {
@@ -83,7 +84,8 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
     vault.emplace();
     vault->findings = baseline->findings();
   } else if (baseline) {
-    vault = delta_vault_check(*baseline, entries, input.snapshot(), options.generated);
+    vault = delta_vault_check(*baseline, entries, index->version(), digests.generated_inputs,
+                              input.snapshot(), options.generated);
     if (vault) {
       info.answered = VaultAnswer::delta;
       info.changed_since_baseline = vault->changed;
@@ -135,6 +137,23 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   }
   contents.working_state = working;
   contents.working_findings = working_findings;
+  // Checked against the loaded baseline: only what changed since goes into its journal.
+  if (vault_known) {
+    contents.previous = &*baseline;
+  } else if (info.answered == VaultAnswer::delta) {
+    contents.previous = &*baseline;
+    for (const std::string& path : vault->changed) {
+      const auto staged = std::lower_bound(
+          entries.begin(), entries.end(), std::string_view(path),
+          [](const Entry* entry, std::string_view wanted) { return entry->path() < wanted; });
+      GateBaseline::Change& change = contents.changes.emplace_back();
+      change.path = path;
+      if (staged != entries.end() && (*staged)->path() == path) {
+        change.entry_bytes = index->entry_bytes(std::span<const Entry>(*staged, 1)).value_or("");
+        change.path = (*staged)->path();
+      }
+    }
+  }
   (void)GateBaseline::save(*options.baseline_file, contents);
   return findings;
 }

@@ -29,6 +29,8 @@ class VaultStateDigest {
     m_digest.add(oid);
     m_digest.add('\n');
   }
+  // The same as add(path, oid) for `line`, which holds path, NUL, oid and a newline already.
+  void add_line(std::string_view line) { m_digest.add(line); }
   [[nodiscard]] std::string hex() const { return m_digest.hex(); }
 
  private:

@@ -30,6 +30,7 @@ class IndexFile {
     std::uint32_t path_size = 0;
     std::uint8_t stage = 0;
     bool intent_to_add = false;
+    bool regular_file = false;  // mode 100644 or 100755, noted on reading: the hook asks often
 
     [[nodiscard]] std::string_view path() const { return {path_data, path_size}; }
     // 20 bytes, inside the file's bytes.
@@ -39,7 +40,7 @@ class IndexFile {
     [[nodiscard]] std::uint32_t mode() const;
     // A file at stage 0 that a commit records: what IndexSnapshot lists.
     [[nodiscard]] bool is_committed_file() const {
-      return stage == 0 && !intent_to_add && (mode() & 0170000U) == 0100000U;
+      return stage == 0 && !intent_to_add && regular_file;
     }
     [[nodiscard]] std::string oid_hex() const;
   };
@@ -60,6 +61,17 @@ class IndexFile {
   IndexFile(const IndexFile&) = delete;
   IndexFile& operator=(const IndexFile&) = delete;
   ~IndexFile();
+
+  // One entry of version 2 or 3 at the start of `bytes`, and how many bytes it takes (with its
+  // padding), read as load() reads it; for version 4 the size of its header only, and no path.
+  // nullopt when the bytes are not an entry read here. For comparing entries kept elsewhere
+  // (core/gate/baseline.cpp) without parsing all of them.
+  struct RawEntry {
+    Entry entry;
+    std::size_t size = 0;
+  };
+  [[nodiscard]] static std::optional<RawEntry> read_entry(std::string_view bytes,
+                                                          std::uint32_t version);
 
   // Every entry, in the index's order (path, then stage).
   [[nodiscard]] std::span<const Entry> entries() const { return m_entries; }

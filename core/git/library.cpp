@@ -28,6 +28,31 @@ int __wrap_libssh2_init(int flags) {
   (void)flags;
   return 0;
 }
+// libgit2's TLS set-up seeds a random generator from gathered entropy and builds a TLS
+// configuration at every start, a third of the library's start-up. It is skipped, and a TLS
+// stream, should one ever be asked for, fails with a message instead of using the missing
+// configuration.
+int __wrap_git_mbedtls_stream_global_init() { return 0; }
+int __wrap_git_mbedtls_stream_new(void** out, const char* host, const char* port) {
+  (void)host;
+  (void)port;
+  *out = nullptr;
+  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
+  return -1;
+}
+int __wrap_git_mbedtls__set_cert_location(const char* file, const char* path) {
+  (void)file;
+  (void)path;
+  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
+  return -1;
+}
+int __wrap_git_mbedtls_stream_wrap(void** out, void* in, const char* host) {
+  (void)in;
+  (void)host;
+  *out = nullptr;
+  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
+  return -1;
+}
 }
 #else
 // Linked against the shared libraries, the dynamic linker binds libgit2's calls to the

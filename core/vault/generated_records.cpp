@@ -51,6 +51,12 @@ void GeneratedInputsDigest::add(std::string_view path, std::string_view oid) {
   }
 }
 
+void GeneratedInputsDigest::add_line(std::string_view path, std::string_view line) {
+  if (is_memory_path(path)) {
+    m_state->digest.add(line);
+  }
+}
+
 std::string GeneratedInputsDigest::hex() const { return m_state->digest.hex(); }
 
 std::string generated_inputs_digest(const std::vector<SnapshotEntry>& vault_entries) {

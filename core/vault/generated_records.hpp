@@ -38,6 +38,8 @@ class GeneratedInputsDigest {
   GeneratedInputsDigest(const GeneratedInputsDigest&) = delete;
   GeneratedInputsDigest& operator=(const GeneratedInputsDigest&) = delete;
   void add(std::string_view path, std::string_view oid);
+  // The same as add(path, oid) for `line`, which holds path, NUL, oid and a newline already.
+  void add_line(std::string_view path, std::string_view line);
   [[nodiscard]] std::string hex() const;
 
  private:

@@ -90,6 +90,11 @@ fs::path unique_temp_dir() {
   return pattern;
 }
 
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 std::string shown(const std::vector<Finding>& findings) {
   return gv::findings_json(findings).dump();
 }
@@ -145,6 +150,9 @@ TEST_CASE("the gate from its baseline gives the whole vault's findings through r
   gv::GeneratedRecords records;
   bool regenerated_last = true;
   std::map<gv::VaultAnswer, int> answers;
+  const fs::path entries_file = dir / "gate-baseline.entries";
+  int journaled = 0;
+  int rewritten = 0;
   const std::vector<std::string> targets = {"MEM-m0",   "MEM-m2", "MEM-m3",    "MEM-ghost",
                                             "MEM-new0", "idea",   "MEM-m5.md", "x/MEM-m6"};
   for (int step = 0; step < 400; ++step) {
@@ -232,11 +240,19 @@ TEST_CASE("the gate from its baseline gives the whole vault's findings through r
     options.generated = &records;
     gv::GateRunInfo info;
     options.info = &info;
+    const std::string entries_before = read_file(entries_file);
     const std::vector<Finding> from_baseline = gv::run_gate(staged, options);
     INFO("step " << step);
     REQUIRE(shown(from_baseline) == shown(whole));
     ++answers[info.answered];
+    if (info.answered == gv::VaultAnswer::delta) {
+      ++(read_file(entries_file) == entries_before ? journaled : rewritten);
+    }
   }
+  // Most answers from the baseline only added to its journal (folding it into a new entries
+  // file is the next test's).
+  CHECK(journaled > 50);
+  CHECK(journaled > rewritten);
   // Each way of answering happened, the short one most of all.
   CHECK(answers[gv::VaultAnswer::delta] > 100);
   CHECK(answers[gv::VaultAnswer::baseline] > 10);
@@ -280,5 +296,116 @@ TEST_CASE("a damaged baseline file is ignored and replaced", "[gate][delta]") {
     CHECK(shown(gv::run_gate(staged, options)) == shown(first));
     CHECK(info.answered == gv::VaultAnswer::full);
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a missing or damaged entries file makes the gate check in full and write it again",
+          "[gate][delta]") {
+  const fs::path dir = unique_temp_dir();
+  const fs::path baseline_file = dir / "gate-baseline";
+  const fs::path entries_file = dir / "gate-baseline.entries";
+  Model model;
+  for (int i = 0; i < 6; ++i) {
+    model.memories["MEM-m" + std::to_string(i)] = {"Memory " + std::to_string(i), "", ""};
+  }
+  model.memories["MEM-m1"].body = "See [[MEM-ghost]].\n";
+  gv::GeneratedRecords records;
+  gv::GateRunInfo info;
+  gv::GateOptions options;
+  options.baseline_file = baseline_file;
+  options.generated = &records;
+  options.info = &info;
+  // Regenerated and recorded as `git vault index` leaves it, then checked from the baseline.
+  const auto check = [&](int step) {
+    MapSnapshot files = model.files();
+    regenerate(files);
+    if (const std::optional<gv::GeneratedRecord> record =
+            gv::generated_record_of(files.list(".memory/"))) {
+      records.add(*record);
+    }
+    const IndexedSnapshot staged(files);
+    INFO("step " << step);
+    CHECK(shown(gv::run_gate(staged, options)) == shown(gv::run_gate(files, {})));
+  };
+
+  check(0);
+  CHECK(info.answered == gv::VaultAnswer::full);
+  REQUIRE(fs::exists(entries_file));
+  model.memories["MEM-m2"].body = "Edited.\n";
+  check(1);
+  CHECK(info.answered == gv::VaultAnswer::delta);
+
+  fs::remove(entries_file);
+  model.memories["MEM-m3"].body = "Edited with [[MEM-ghost2]].\n";
+  check(2);
+  CHECK(info.answered == gv::VaultAnswer::full);
+  REQUIRE(fs::exists(entries_file));
+
+  // One byte changed: the checksum no longer matches the one the baseline names.
+  std::string bytes = read_file(entries_file);
+  REQUIRE(bytes.size() > 40);
+  bytes[bytes.size() - 30] ^= 1;
+  {
+    std::ofstream out(entries_file, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  model.memories.erase("MEM-m4");
+  check(3);
+  CHECK(info.answered == gv::VaultAnswer::full);
+  model.memories["MEM-m5"].body = "Edited again.\n";
+  check(4);
+  CHECK(info.answered == gv::VaultAnswer::delta);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the journal of changed entries is folded into a new entries file as it grows",
+          "[gate][delta]") {
+  const fs::path dir = unique_temp_dir();
+  const fs::path entries_file = dir / "gate-baseline.entries";
+  Model model;
+  for (int i = 0; i < 60; ++i) {
+    model.memories["MEM-m" + std::to_string(100 + i)] = {"Memory " + std::to_string(i), "", ""};
+    // Files that do not read as memories: no link can count on them, so removing one is
+    // followed from the baseline (removing a memory is checked in full).
+    model.raw[gv::memory_path("MEM-b" + std::to_string(100 + i))] = "no frontmatter\n";
+  }
+  gv::GeneratedRecords records;
+  gv::GateRunInfo info;
+  gv::GateOptions options;
+  options.baseline_file = dir / "gate-baseline";
+  options.generated = &records;
+  options.info = &info;
+  int journaled = 0;
+  int rewritten = 0;
+  // Each step edits one more memory, adds one or removes a file: the journal holds more paths
+  // each time.
+  for (int step = 0; step < 60; ++step) {
+    const std::string id = "MEM-m" + std::to_string(100 + step);
+    if (step % 7 == 3) {
+      model.raw.erase(gv::memory_path("MEM-b" + std::to_string(100 + step)));
+    } else if (step % 7 == 5) {
+      model.memories["MEM-n" + std::to_string(step)] = {"New", "", ""};
+    } else {
+      model.memories[id].body = "Edited at step " + std::to_string(step) + ".\n";
+    }
+    MapSnapshot files = model.files();
+    regenerate(files);
+    if (const std::optional<gv::GeneratedRecord> record =
+            gv::generated_record_of(files.list(".memory/"))) {
+      records.add(*record);
+    }
+    const IndexedSnapshot staged(files);
+    const std::string entries_before = read_file(entries_file);
+    INFO("step " << step);
+    CHECK(shown(gv::run_gate(staged, options)) == shown(gv::run_gate(files, {})));
+    if (step == 0) {
+      CHECK(info.answered == gv::VaultAnswer::full);
+      continue;
+    }
+    CHECK(info.answered == gv::VaultAnswer::delta);
+    ++(read_file(entries_file) == entries_before ? journaled : rewritten);
+  }
+  CHECK(journaled > 20);
+  CHECK(rewritten >= 2);
   fs::remove_all(dir);
 }
