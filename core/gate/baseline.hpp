@@ -57,7 +57,6 @@ class GateBaseline {
     std::uint64_t check_set_key = 0;
     std::string state;  // vault_state_digest of the entries
     std::uint32_t index_version = 2;
-    std::uint32_t entry_count = 0;
     std::string_view entry_bytes;    // IndexFile::entry_bytes of the `.memory/` range
     std::vector<Status> not_active;  // memory paths, sorted
     std::vector<DanglingTarget> dangling;

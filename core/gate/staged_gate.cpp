@@ -115,7 +115,6 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   contents.check_set_key = key;
   contents.state = state;
   contents.index_version = index->version();
-  contents.entry_count = static_cast<std::uint32_t>(range.size());
   contents.entry_bytes = *bytes;
   if (vault_known) {
     contents.not_active = baseline->not_active();
