@@ -127,6 +127,20 @@ struct Model {
   }
 };
 
+// The model's vault regenerated and recorded, as `git vault index` leaves it, then checked from
+// the baseline: the findings must be the whole vault's.
+void check_from_baseline(const Model& model, gv::GeneratedRecords& records,
+                         const gv::GateOptions& options) {
+  MapSnapshot files = model.files();
+  regenerate(files);
+  if (const std::optional<gv::GeneratedRecord> record =
+          gv::generated_record_of(files.list(".memory/"))) {
+    records.add(*record);
+  }
+  const IndexedSnapshot staged(files);
+  CHECK(shown(gv::run_gate(staged, options)) == shown(gv::run_gate(files, {})));
+}
+
 }  // namespace
 
 TEST_CASE("the gate from its baseline gives the whole vault's findings through random edits",
@@ -315,17 +329,9 @@ TEST_CASE("a missing or damaged entries file makes the gate check in full and wr
   options.baseline_file = baseline_file;
   options.generated = &records;
   options.info = &info;
-  // Regenerated and recorded as `git vault index` leaves it, then checked from the baseline.
   const auto check = [&](int step) {
-    MapSnapshot files = model.files();
-    regenerate(files);
-    if (const std::optional<gv::GeneratedRecord> record =
-            gv::generated_record_of(files.list(".memory/"))) {
-      records.add(*record);
-    }
-    const IndexedSnapshot staged(files);
     INFO("step " << step);
-    CHECK(shown(gv::run_gate(staged, options)) == shown(gv::run_gate(files, {})));
+    check_from_baseline(model, records, options);
   };
 
   check(0);
@@ -388,16 +394,9 @@ TEST_CASE("the journal of changed entries is folded into a new entries file as i
     } else {
       model.memories[id].body = "Edited at step " + std::to_string(step) + ".\n";
     }
-    MapSnapshot files = model.files();
-    regenerate(files);
-    if (const std::optional<gv::GeneratedRecord> record =
-            gv::generated_record_of(files.list(".memory/"))) {
-      records.add(*record);
-    }
-    const IndexedSnapshot staged(files);
     const std::string entries_before = read_file(entries_file);
     INFO("step " << step);
-    CHECK(shown(gv::run_gate(staged, options)) == shown(gv::run_gate(files, {})));
+    check_from_baseline(model, records, options);
     if (step == 0) {
       CHECK(info.answered == gv::VaultAnswer::full);
       continue;
