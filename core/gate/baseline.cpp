@@ -7,6 +7,7 @@
 #include <span>
 #include <utility>
 
+#include "core/gate/delta_gate.hpp"
 #include "core/util/file.hpp"
 #include "core/util/mapped_file.hpp"
 #include "core/vault/cache_codec.hpp"
@@ -64,7 +65,7 @@ struct GateBaseline::Entries {
   std::vector<Difference> differences;
   std::vector<std::string_view> removed_from_base;  // paths no longer committed, sorted
   // committed_entries(), once asked.
-  std::optional<git::IndexFile> base_parsed;
+  std::vector<Entry> base_parsed;
   std::optional<std::vector<const Entry*>> committed;
 };
 
@@ -198,13 +199,6 @@ std::vector<std::pair<std::string_view, const Entry*>> journal_items(
   return items;
 }
 
-const Entry* find_entry(const std::vector<const Entry*>& entries, std::string_view path) {
-  const auto it = std::lower_bound(
-      entries.begin(), entries.end(), path,
-      [](const Entry* entry, std::string_view key) { return entry->path() < key; });
-  return it != entries.end() && (*it)->path() == path ? *it : nullptr;
-}
-
 bool same_blob(const Entry* a, const Entry* b) {
   return std::equal(a->oid(), a->oid() + 20, b->oid());
 }
@@ -277,7 +271,7 @@ const std::vector<GateBaseline::Difference>* GateBaseline::differences(
     if (d < from_base.size() && from_base[d].path == path) {
       ++d;
     }
-    const Entry* after = find_entry(staged, path);
+    const Entry* after = find_vault_entry(staged, path);
     if ((before == nullptr) != (after == nullptr) ||
         (before != nullptr && !same_blob(before, after))) {
       out.push_back({path, before, after});
@@ -296,25 +290,22 @@ const std::vector<const Entry*>* GateBaseline::committed_entries() const {
   if (entries->committed) {
     return &*entries->committed;
   }
-  std::size_t count = 0;
-  for (std::size_t at = 0; at < entries->base.size(); ++count) {
+  std::vector<Entry>& base = entries->base_parsed;
+  for (std::size_t at = 0; at < entries->base.size();) {
     const auto raw = git::IndexFile::read_entry(entries->base.substr(at), m_index_version);
     if (!raw) {
+      base.clear();
       return nullptr;
     }
+    base.push_back(raw->entry);
     at += raw->size;
-  }
-  entries->base_parsed = git::IndexFile::view_entries(entries->base, m_index_version,
-                                                      static_cast<std::uint32_t>(count));
-  if (!entries->base_parsed) {
-    return nullptr;
   }
   // The journal's entries replace the entries file's of the same path, its removed paths drop
   // theirs; all are in path order, so one merge applies them.
   std::vector<const Entry*>& out = entries->committed.emplace();
   const auto items = journal_items(entries->journal->entries(), m_journal_removed);
   std::size_t j = 0;
-  for (const Entry& entry : entries->base_parsed->entries()) {
+  for (const Entry& entry : base) {
     for (; j < items.size() && items[j].first < entry.path(); ++j) {
       if (items[j].second != nullptr) {
         out.push_back(items[j].second);

@@ -46,13 +46,11 @@ using Change = GateBaseline::Difference;
 
 const std::string* listed_generated(std::string_view path, const std::vector<const Entry*>& entries,
                                     std::string& storage) {
-  const auto it =
-      std::lower_bound(entries.begin(), entries.end(), path,
-                       [](const Entry* e, std::string_view key) { return e->path() < key; });
-  if (it == entries.end() || (*it)->path() != path) {
+  const Entry* entry = find_vault_entry(entries, path);
+  if (entry == nullptr) {
     return nullptr;
   }
-  storage = std::string(Hex(**it).view());
+  storage = std::string(Hex(*entry).view());
   return &storage;
 }
 
@@ -107,6 +105,13 @@ std::vector<const Entry*> committed_vault_entries(const git::IndexFile& index) {
     }
   }
   return out;
+}
+
+const Entry* find_vault_entry(const std::vector<const Entry*>& entries, std::string_view path) {
+  const auto it = std::lower_bound(
+      entries.begin(), entries.end(), path,
+      [](const Entry* entry, std::string_view key) { return entry->path() < key; });
+  return it != entries.end() && (*it)->path() == path ? *it : nullptr;
 }
 
 IndexDigests index_digests(const std::vector<const Entry*>& entries) {
@@ -292,11 +297,7 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
     if (it != reread.end() && it->path == path) {
       return it->status;
     }
-    // The staged entries are in path order, as the index keeps them.
-    const auto staged = std::lower_bound(
-        entries.begin(), entries.end(), path,
-        [](const Entry* entry, std::string_view key) { return entry->path() < key; });
-    if (staged == entries.end() || (*staged)->path() != path) {
+    if (find_vault_entry(entries, path) == nullptr) {
       return std::nullopt;
     }
     return baseline.status(path);

@@ -21,6 +21,10 @@ class IndexFile;
 [[nodiscard]] std::vector<const git::IndexFile::Entry*> committed_vault_entries(
     const git::IndexFile& index);
 
+// The entry at exactly `path` among such entries (they are in path order), or nullptr.
+[[nodiscard]] const git::IndexFile::Entry* find_vault_entry(
+    const std::vector<const git::IndexFile::Entry*>& entries, std::string_view path);
+
 // Two digests of such entries: VaultStateDigest (core/gate/vault_checks.hpp), which tells the
 // state, and GeneratedInputsDigest (core/vault/generated_records.hpp), which names the memories
 // a regeneration of the index files read.

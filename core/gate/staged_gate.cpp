@@ -142,14 +142,10 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   } else if (info.answered == VaultAnswer::delta) {
     contents.previous = &*baseline;
     for (const std::string& path : vault->changed) {
-      const auto staged = std::lower_bound(
-          entries.begin(), entries.end(), std::string_view(path),
-          [](const Entry* entry, std::string_view wanted) { return entry->path() < wanted; });
       GateBaseline::Change& change = contents.changes.emplace_back();
       change.path = path;
-      if (staged != entries.end() && (*staged)->path() == path) {
-        change.entry_bytes = index->entry_bytes(std::span<const Entry>(*staged, 1)).value_or("");
-        change.path = (*staged)->path();
+      if (const Entry* staged = find_vault_entry(entries, path)) {
+        change.entry_bytes = index->entry_bytes(std::span<const Entry>(staged, 1)).value_or("");
       }
     }
   }

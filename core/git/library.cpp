@@ -32,26 +32,27 @@ int __wrap_libssh2_init(int flags) {
 // configuration at every start, a third of the library's start-up. It is skipped, and a TLS
 // stream, should one ever be asked for, fails with a message instead of using the missing
 // configuration.
+static int refuse_tls() {
+  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
+  return -1;
+}
 int __wrap_git_mbedtls_stream_global_init() { return 0; }
 int __wrap_git_mbedtls_stream_new(void** out, const char* host, const char* port) {
   (void)host;
   (void)port;
   *out = nullptr;
-  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
-  return -1;
+  return refuse_tls();
 }
 int __wrap_git_mbedtls__set_cert_location(const char* file, const char* path) {
   (void)file;
   (void)path;
-  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
-  return -1;
+  return refuse_tls();
 }
 int __wrap_git_mbedtls_stream_wrap(void** out, void* in, const char* host) {
   (void)in;
   (void)host;
   *out = nullptr;
-  git_error_set_str(GIT_ERROR_SSL, "git-vault opens local repositories only: no TLS transport");
-  return -1;
+  return refuse_tls();
 }
 }
 #else
