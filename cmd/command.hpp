@@ -58,6 +58,10 @@ Runner define_learn(CLI::App& app);
 Runner define_mcp(CLI::App& app);
 Runner define_migrate(CLI::App& app);
 Runner define_hook(CLI::App& app);
+// `git-vault hook <name> [<git's arguments>]`, the exact line the installed shims run, answered
+// without building the command-line parser (cmd/hook.cpp). nullopt when argv has another shape;
+// main then parses it as any other command line.
+std::optional<int> run_installed_hook(int argc, char** argv);
 Runner define_merge_driver(CLI::App& app);
 Runner define_diff_text(CLI::App& app);
 

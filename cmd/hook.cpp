@@ -1,8 +1,11 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cmd/command.hpp"
@@ -28,6 +31,28 @@ int run(const Options& options, Session& session) {
 }
 
 }  // namespace
+
+std::optional<int> run_installed_hook(int argc, char** argv) {
+  if (argc < 3 || std::string_view(argv[1]) != "hook" ||
+      std::string_view(argv[2]).starts_with("-")) {
+    return std::nullopt;
+  }
+  Options options;
+  options.name = argv[2];
+  options.git_args.assign(argv + 3, argv + argc);
+  Session::Options session_options;
+  session_options.output = detect_output(false, false, false, std::nullopt);
+  Session session(std::move(session_options));
+  session.resolve_color();
+  const int code = run(options, session);
+  // A hook's whole run is a few milliseconds, and taking down what it built (the repository,
+  // its object and config caches, libgit2) costs a tenth of that. What must outlive the process
+  // is saved here; the rest goes with it (doc/performance.md, "The hook's start-up").
+  session.save_parse_cache();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
+}
 
 Runner define_hook(CLI::App& app) {
   auto options = std::make_shared<Options>();

@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/git/library.hpp"
 #include "core/session/session.hpp"
+#include "core/util/heap.hpp"
 #include "core/util/message.hpp"
 #include "core/util/suggest.hpp"
 #include "core/version.hpp"
@@ -159,6 +159,9 @@ std::string help_target(const CLI::App& app) {
 }
 
 int run(int argc, char** argv) {
+  if (const std::optional<int> code = run_installed_hook(argc, argv)) {
+    return *code;
+  }
   CLI::App app{"git-vault: keep an agent's memory vault healthy inside git", "git vault"};
   app.require_subcommand(1);
   app.footer(
@@ -261,12 +264,7 @@ int run(int argc, char** argv) {
 }  // namespace gv::cmd
 
 int main(int argc, char** argv) {
-  // A run allocates and frees buffers of megabytes (a file read whole, a rendered index) many
-  // times. By default glibc maps each one afresh and unmaps it on free, so every reuse faults
-  // its pages in again, which on a virtual machine costs more than filling them. Kept in the
-  // heap, freed pages are reused as they are.
-  (void)mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-  (void)mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+  gv::util::tune_heap();
   try {
     gv::git::Library library;
     return gv::cmd::run(argc, argv);

@@ -147,7 +147,13 @@ bool write_cache_file(const std::filesystem::path& path, std::span<const std::st
       piece.remove_prefix(ok ? static_cast<std::size_t>(n) : piece.size());
     }
   }
-  ok = fd.close() && ok && ::rename(temp.c_str(), path.c_str()) == 0;
+  ok = fd.close() && ok;
+  // Renamed over an existing file, the new one would be written out to disk at once (ext4's
+  // guard for programs that replace files without fsync), a cost on every commit for a file
+  // that is only a cache. Without a file to replace there is no such write; a reader in the
+  // moment between finds no cache, as after a crash, and rebuilds it.
+  ok = ok && (::unlink(path.c_str()) == 0 || errno == ENOENT) &&
+       ::rename(temp.c_str(), path.c_str()) == 0;
   if (!ok) {
     ::unlink(temp.c_str());
   }

@@ -129,3 +129,32 @@ TEST_CASE("a damaged gate baseline is ignored, and the hook still blocks what it
   CHECK(blocked.code != 0);
   CHECK_THAT(blocked.err, Catch::Contains("CLAUDE.local.md:2:"));
 }
+
+// The shims run `git-vault hook pre-commit`, which main answers before building its parser
+// (cmd/hook.cpp); with a global option in front the same line goes through the parser. Both must
+// give the same answer: the same findings, the same exit code, and the same baseline after.
+TEST_CASE("the hook line the shims run answers as the parsed command line does",
+          "[e2e][hooks][gate]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.commit_all("vault");
+  sandbox.write(".memory/10-Memories/MEM-gamma.md", memory("Gamma", "\nSee [[MEM-nowhere]].\n"));
+  sandbox.write("CLAUDE.local.md", "# Working\n- No id here\n");
+  sandbox.git({"add", "-A"});
+
+  const Result direct = sandbox.vault({"hook", "pre-commit"});
+  const std::string baseline = sandbox.read(".git/git-vault/gate-baseline");
+  std::filesystem::remove_all(sandbox.path(".git/git-vault"));
+  const Result parsed = sandbox.vault({"--no-pager", "hook", "pre-commit"});
+  CHECK(direct.code == 1);
+  CHECK(parsed.code == direct.code);
+  CHECK(parsed.out == direct.out);
+  CHECK(parsed.err == direct.err);
+  CHECK_THAT(direct.err, Catch::Contains("CLAUDE.local.md:2:"));
+  CHECK_THAT(direct.err, Catch::Contains("commit blocked"));
+  CHECK(sandbox.read(".git/git-vault/gate-baseline") == baseline);
+
+  // An unknown hook name is a usage error either way.
+  CHECK(sandbox.vault({"hook", "pre-push"}).code == 129);
+  CHECK(sandbox.vault({"-P", "hook", "pre-push"}).code == 129);
+}
