@@ -7,7 +7,18 @@
 #include <cstdint>
 #include <cstdlib>
 
+// GCC names AddressSanitizer with a macro, clang with a feature test.
+#if defined(__SANITIZE_ADDRESS__)
+#define GV_HEAP_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GV_HEAP_SANITIZED 1
+#endif
+#endif
+
 namespace gv::util {
+
+#if !defined(GV_HEAP_SANITIZED)
 namespace {
 
 constexpr std::uintptr_t k_huge_page = std::uintptr_t{2} << 20U;
@@ -20,6 +31,7 @@ std::uintptr_t align_up(std::uintptr_t value) {
 }
 
 }  // namespace
+#endif
 
 void tune_heap() {
   // A run allocates and frees buffers of megabytes (a file read whole, a rendered index) many
@@ -41,6 +53,10 @@ void tune_heap() {
   // 2 MiB boundary: those are the only bytes malloc writes while growing, and the reserve is
   // advised from that boundary on. The chunk asks for more than the heap has left, so that it
   // cannot come from there; it is kept, untouched, as address space.
+#if defined(GV_HEAP_SANITIZED)
+  // The sanitizer's allocator does not use the break at all, and would report the kept chunk.
+  return;
+#else
   auto* const current = static_cast<char*>(::sbrk(0));
   if (current == reinterpret_cast<char*>(-1)) {
     return;
@@ -60,7 +76,10 @@ void tune_heap() {
   const std::uintptr_t stop = end & ~(k_huge_page - 1);
   if (growth != nullptr && reinterpret_cast<std::uintptr_t>(growth) < boundary && stop > boundary) {
     (void)::madvise(reinterpret_cast<void*>(boundary), stop - boundary, MADV_HUGEPAGE);
+  } else {
+    std::free(growth);  // the heap did not grow as planned: nothing to keep
   }
+#endif
 }
 
 }  // namespace gv::util
