@@ -136,8 +136,7 @@ TEST_CASE("a damaged gate baseline is ignored, and the hook still blocks what it
 TEST_CASE("the hook line the shims run answers as the parsed command line does",
           "[e2e][hooks][gate]") {
   Sandbox sandbox;
-  gv::test::write_scored_vault(sandbox);
-  sandbox.commit_all("vault");
+  gv::test::write_scored_vault(sandbox);  // committed
   sandbox.write(".memory/10-Memories/MEM-gamma.md", memory("Gamma", "\nSee [[MEM-nowhere]].\n"));
   sandbox.write("CLAUDE.local.md", "# Working\n- No id here\n");
   sandbox.git({"add", "-A"});
