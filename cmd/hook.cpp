@@ -10,6 +10,7 @@
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/util/mapped_file.hpp"
 #include "hooks/hooks.hpp"
 
 namespace gv::cmd {
@@ -39,6 +40,10 @@ std::optional<int> run_installed_hook(int argc, char** argv) {
   }
   Options options;
   options.name = argv[2];
+  if (options.name == "pre-commit") {
+    // It maps the git index and the gate's baseline, and exits right after (below).
+    util::MappedFile::keep_mappings_until_exit();
+  }
   options.git_args.assign(argv + 3, argv + argc);
   Session::Options session_options;
   session_options.output = detect_output(false, false, false, std::nullopt);

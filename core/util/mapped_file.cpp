@@ -5,11 +5,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <utility>
 
 #include "core/util/file.hpp"
 
 namespace gv::util {
+namespace {
+
+std::atomic<bool> g_keep_mappings{false};
+
+void unmap(void* mapping, std::size_t size) {
+  if (mapping != nullptr && !g_keep_mappings.load(std::memory_order_relaxed)) {
+    ::munmap(mapping, size);
+  }
+}
+
+}  // namespace
+
+void MappedFile::keep_mappings_until_exit() {
+  g_keep_mappings.store(true, std::memory_order_relaxed);
+}
 
 std::optional<MappedFile> MappedFile::open(const std::filesystem::path& path, Pages pages) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -45,9 +61,7 @@ MappedFile::MappedFile(MappedFile&& other) noexcept
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
-    if (m_mapping != nullptr) {
-      ::munmap(m_mapping, m_size);
-    }
+    unmap(m_mapping, m_size);
     m_mapping = std::exchange(other.m_mapping, nullptr);
     m_size = std::exchange(other.m_size, 0);
     m_owned = std::move(other.m_owned);
@@ -55,11 +69,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   return *this;
 }
 
-MappedFile::~MappedFile() {
-  if (m_mapping != nullptr) {
-    ::munmap(m_mapping, m_size);
-  }
-}
+MappedFile::~MappedFile() { unmap(m_mapping, m_size); }
 
 std::string_view MappedFile::view() const {
   return m_mapping != nullptr ? std::string_view(static_cast<const char*>(m_mapping), m_size)

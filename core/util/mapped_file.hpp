@@ -27,6 +27,12 @@ class MappedFile {
 
   [[nodiscard]] std::string_view view() const;
 
+  // From now on mappings are left in place when their objects go, for a process about to exit:
+  // unmapping a file's pages one mapping at a time costs several times what the exit's teardown
+  // of the whole address space costs for them (doc/performance.md, "The hook's start-up").
+  // Only for a run that maps a bounded number of files, as the commit hook does.
+  static void keep_mappings_until_exit();
+
  private:
   MappedFile() = default;
 
