@@ -264,9 +264,7 @@ int run(int argc, char** argv) {
 }  // namespace gv::cmd
 
 int main(int argc, char** argv) {
-  // A hook touches a few dozen heap pages on a commit the gate answers from its baseline.
-  const bool hook = argc > 1 && std::string_view(argv[1]) == "hook";
-  gv::util::tune_heap(hook ? gv::util::HeapUse::small : gv::util::HeapUse::large);
+  gv::util::tune_heap();
   try {
     gv::git::Library library;
     return gv::cmd::run(argc, argv);

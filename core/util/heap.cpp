@@ -33,7 +33,7 @@ std::uintptr_t align_up(std::uintptr_t value) {
 }  // namespace
 #endif
 
-void tune_heap(HeapUse use) {
+void tune_heap() {
   // A run allocates and frees buffers of megabytes (a file read whole, a rendered index) many
   // times. By default glibc maps each one afresh and unmaps it on free, so every reuse faults
   // its pages in again. Kept in the heap, freed pages are reused as they are.
@@ -55,11 +55,8 @@ void tune_heap(HeapUse use) {
   // cannot come from there; it is kept, untouched, as address space.
 #if defined(GV_HEAP_SANITIZED)
   // The sanitizer's allocator does not use the break at all, and would report the kept chunk.
-  (void)use;
+  return;
 #else
-  if (use == HeapUse::small) {
-    return;
-  }
   auto* const current = static_cast<char*>(::sbrk(0));
   if (current == reinterpret_cast<char*>(-1)) {
     return;
