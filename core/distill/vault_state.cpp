@@ -5,12 +5,14 @@ namespace gv::distill {
 VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* cache,
                             const scoring::PendingRetrievalMap& pending) {
   VaultState state;
-  state.vault = load_vault(snapshot, cache);
+  // The index is read before the memories: its bytes (tens of megabytes in a large vault) are
+  // freed before the memories are held, and the memories reuse that heap.
   if (const auto bytes = snapshot.read(vault_path::k_index_json)) {
     IndexReadResult read = read_index(vault_path::k_index_json, *bytes);
     state.existing_index = std::move(read.index);
     state.index_findings = std::move(read.findings);
   }
+  state.vault = load_vault(snapshot, cache);
   if (state.existing_index) {
     for (const IndexEntryRecord& entry : state.existing_index->entries) {
       scoring::RetrievalOverride& slot = state.overrides[entry.id];

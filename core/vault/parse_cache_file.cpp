@@ -451,11 +451,17 @@ const ParsedMemory* PersistentParseCache::find(std::string_view path,
   return &it->second;
 }
 
-void PersistentParseCache::release_found() {
-  m_decoded.clear();
-  for (auto& [key, stored] : m_stored) {
-    stored.parsed.reset();
+std::optional<ParsedMemory> PersistentParseCache::find_value(std::string_view path,
+                                                             std::string_view blob_oid) const {
+  std::string_view record;
+  std::string_view fragment;
+  m_key.assign(path);
+  m_key += '\0';
+  m_key += blob_oid;
+  if (!lookup(m_key, record, fragment)) {
+    return std::nullopt;
   }
+  return decode_parsed(record);  // a damaged record is a miss, as in find()
 }
 
 std::optional<PersistentParseCache::Row> PersistentParseCache::find_row(
@@ -480,8 +486,9 @@ void PersistentParseCache::store(std::string_view path, std::string_view blob_oi
                                  ParsedMemory parsed) {
   std::string key = key_of(path, blob_oid);
   Stored stored;
+  // Only the encoded record is kept: find() decodes it if it is asked for, and a whole vault
+  // stored on a cold run is not held twice.
   stored.record = encode_parsed(parsed);
-  stored.parsed = std::move(parsed);
   // A fragment derives from the same bytes, so one remembered for this key stays true.
   std::string_view record;
   std::string_view fragment;

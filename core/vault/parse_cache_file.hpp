@@ -59,8 +59,9 @@ class PersistentParseCache final : public ParseCache {
 
   [[nodiscard]] const ParsedMemory* find(std::string_view path,
                                          std::string_view blob_oid) const override;
+  [[nodiscard]] std::optional<ParsedMemory> find_value(std::string_view path,
+                                                       std::string_view blob_oid) const override;
   void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) override;
-  void release_found() override;
 
   // One cached memory as the index checks see it, decoded without copying: the views point into
   // the cache and stay valid while it lives and the entry is not stored again.
@@ -141,8 +142,8 @@ class PersistentParseCache final : public ParseCache {
   mutable bool m_indexed = false;
   mutable std::vector<Slot> m_slots;  // sorted by key
   mutable std::size_t m_hint = 0;     // the slot after the last one found
-  mutable std::string m_key;          // find_row's key, built without allocating each time
-  mutable std::vector<bool> m_used;   // per slot: looked up in this process
+  mutable std::string m_key;  // find_row's and find_value's key, built without allocating each time
+  mutable std::vector<bool> m_used;  // per slot: looked up in this process
   mutable std::unordered_map<std::size_t, ParsedMemory> m_decoded;  // by slot index
   mutable std::uint64_t m_generation = 0;  // newest in the file; this run writes the next one
   std::map<std::string, Stored, std::less<>> m_stored;

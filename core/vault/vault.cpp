@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "core/memory/parse_parallel.hpp"
 #include "core/util/progress.hpp"
@@ -116,7 +117,8 @@ const Memory* find_memory(const Vault& vault, std::string_view id) {
 
 namespace {
 
-// Files are read in batches of this many and parsed on every core (parse_in_parallel).
+// Memories are taken a batch of this many at a time: the files the cache does not know are read
+// and parsed on every core (parse_in_parallel), and the cache's are decoded, a batch held at once.
 constexpr std::size_t k_parse_batch = 1024;
 
 }  // namespace
@@ -132,7 +134,7 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
   std::vector<std::optional<std::string>> batch_bytes;
   std::vector<std::optional<ParsedMemory>> batch_parsed;
   std::vector<ParseJob> jobs;
-  std::vector<const ParsedMemory*> hits;
+  std::vector<ParsedMemory> hits;  // decoded from the cache, moved into the vault from here
   util::Progress progress("Reading memories", entries.size());
   std::size_t at = 0;
   while (at < entries.size()) {
@@ -140,16 +142,17 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
     batch.clear();
     hits.clear();
     std::size_t end = at;
-    for (; end < entries.size() && batch.size() < k_parse_batch; ++end) {
+    for (; end < entries.size() && batch.size() + hits.size() < k_parse_batch; ++end) {
       const SnapshotEntry& entry = entries[end];
       if (!is_memory_path(entry.path)) {
         continue;
       }
-      const ParsedMemory* hit = cache != nullptr ? cache->find(entry.path, entry.oid) : nullptr;
-      if (hit == nullptr) {
-        batch.push_back(&entry);
+      std::optional<ParsedMemory> hit =
+          cache != nullptr ? cache->find_value(entry.path, entry.oid) : std::nullopt;
+      if (hit) {
+        hits.push_back(std::move(*hit));
       } else {
-        hits.push_back(hit);
+        batch.push_back(&entry);
       }
     }
     batch_bytes.assign(batch.size(), std::nullopt);
@@ -162,10 +165,15 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
     }
     batch_parsed = parse_in_parallel(jobs);
 
-    // A store may move what find() returned, so once this batch has stored, hits are found again.
     std::size_t parsed_at = 0;
     std::size_t hit_at = 0;
-    bool stored = false;
+    const auto take = [&vault](ParsedMemory& parsed) {
+      if (parsed.memory) {
+        vault.memories.push_back(std::move(*parsed.memory));
+      }
+      vault.findings.insert(vault.findings.end(), std::make_move_iterator(parsed.findings.begin()),
+                            std::make_move_iterator(parsed.findings.end()));
+    };
     for (; at < end; ++at) {
       const SnapshotEntry& entry = entries[at];
       if (!is_memory_path(entry.path)) {
@@ -180,27 +188,14 @@ Vault load_vault(const Snapshot& snapshot, ParseCache* cache) {
         if (!parsed) {
           continue;  // removed between list and read
         }
-        if (parsed->memory) {
-          vault.memories.push_back(*parsed->memory);
-        }
-        vault.findings.insert(vault.findings.end(), parsed->findings.begin(),
-                              parsed->findings.end());
         if (cache != nullptr) {
-          cache->store(entry.path, entry.oid, std::move(*parsed));
-          stored = true;
+          cache->store(entry.path, entry.oid, *parsed);
         }
+        take(*parsed);
         continue;
       }
-      const ParsedMemory* hit = stored ? cache->find(entry.path, entry.oid) : hits[hit_at];
-      ++hit_at;
-      if (hit->memory) {  // copied straight into place: the cache keeps its own value
-        vault.memories.push_back(*hit->memory);
-      }
-      vault.findings.insert(vault.findings.end(), hit->findings.begin(), hit->findings.end());
+      take(hits[hit_at++]);
     }
-  }
-  if (cache != nullptr) {
-    cache->release_found();  // every hit was copied: the cache need not keep a second copy
   }
   // Path order is id order unless an id is a prefix of another followed by a character below
   // '.' (`MEM-a-b.md` < `MEM-a.md`): checking first spares moving 10,000 memories.

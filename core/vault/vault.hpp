@@ -47,10 +47,15 @@ class ParseCache {
   // The cached result, or nullptr. Valid until the next store().
   [[nodiscard]] virtual const ParsedMemory* find(std::string_view path,
                                                  std::string_view blob_oid) const = 0;
+  // The cached result as a value of the caller's own, or nullopt. A cache that decodes its
+  // entries on demand decodes straight into it and keeps nothing, so reading a whole vault from
+  // the cache holds each memory once, not a decoded copy and the caller's copy.
+  [[nodiscard]] virtual std::optional<ParsedMemory> find_value(std::string_view path,
+                                                               std::string_view blob_oid) const {
+    const ParsedMemory* found = find(path, blob_oid);
+    return found != nullptr ? std::optional<ParsedMemory>(*found) : std::nullopt;
+  }
   virtual void store(std::string_view path, std::string_view blob_oid, ParsedMemory parsed) = 0;
-  // Drops values kept only so that find() could hand out pointers (a cache that decodes its
-  // entries on demand); pointers from earlier finds become invalid, later finds decode again.
-  virtual void release_found() {}
 };
 
 // A ParseCache for one process (e.g. the gate comparing the index with HEAD). Nothing is

@@ -117,6 +117,45 @@ TEST_CASE("the parse cache round-trips every field of a parsed memory", "[gate][
   CHECK_FALSE(loaded.dirty());
 }
 
+TEST_CASE("find_value hands out what find does, as the caller's own value", "[gate][cache]") {
+  PersistentParseCache stored = filled_cache();  // entries stored in this process
+  PersistentParseCache loaded = PersistentParseCache::from_bytes(stored.to_bytes());  // from a file
+  for (PersistentParseCache* cache : {&stored, &loaded}) {
+    std::optional<ParsedMemory> full = cache->find_value(".memory/10-Memories/MEM-full.md", "oid1");
+    REQUIRE(full);
+    REQUIRE(full->memory);
+    check_same(*full->memory, full_memory());
+    CHECK(full->findings.size() == 2);
+    full->memory->title = "changed by the caller";  // the cache keeps its own bytes
+    const ParsedMemory* again = cache->find(".memory/10-Memories/MEM-full.md", "oid1");
+    REQUIRE(again != nullptr);
+    check_same(*again->memory, full_memory());
+
+    std::optional<ParsedMemory> bad = cache->find_value(".memory/10-Memories/MEM-bad.md", "oid2");
+    REQUIRE(bad);
+    CHECK_FALSE(bad->memory);
+    CHECK(bad->findings.size() == 1);
+    CHECK_FALSE(cache->find_value(".memory/10-Memories/MEM-full.md", "oid2"));
+  }
+}
+
+TEST_CASE("an entry taken with find_value counts as used when the cache is saved",
+          "[gate][cache]") {
+  PersistentParseCache cache;
+  for (int i = 0; i < 5000; ++i) {
+    cache.store("p" + std::to_string(i), "o", ParsedMemory{});
+  }
+  PersistentParseCache reloaded = PersistentParseCache::from_bytes(cache.to_bytes());
+  for (int i = 0; i < 10; ++i) {
+    CHECK(reloaded.find_value("p" + std::to_string(i), "o"));
+  }
+  const PersistentParseCache pruned = PersistentParseCache::from_bytes(reloaded.to_bytes());
+  CHECK(pruned.size() == 10 + 4096);
+  for (int i = 0; i < 10; ++i) {
+    CHECK(pruned.find("p" + std::to_string(i), "o") != nullptr);
+  }
+}
+
 TEST_CASE("a cached row reads the index fields straight from the stored bytes", "[gate][cache]") {
   const PersistentParseCache cache = PersistentParseCache::from_bytes(filled_cache().to_bytes());
   const Memory full = full_memory();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/vault/parse_cache_file.hpp"
 
 namespace {
 
@@ -87,6 +88,46 @@ TEST_CASE("a parse cache skips reading unchanged blobs", "[vault]") {
   REQUIRE(second.memories.size() == 1);
   CHECK(second.memories[0].title == "A");
   CHECK(second.findings.size() == first.findings.size());
+}
+
+TEST_CASE("a vault read partly from a persistent cache equals one read from the files", "[vault]") {
+  // More memories than one batch (1,024), cached and uncached interleaved, with bad files among
+  // them: the batches must hand every memory and finding back in path order, exactly once.
+  std::map<std::string, std::string> files;
+  std::map<std::string, std::string> older;  // what an earlier run saw: every third file
+  for (int i = 0; i < 2600; ++i) {
+    const std::string path = ".memory/10-Memories/MEM-" + std::to_string(100000 + i) + ".md";
+    files[path] =
+        i % 7 == 0 ? "# no frontmatter " + std::to_string(i) + "\n" : note("T" + std::to_string(i));
+    if (i % 3 == 0) {
+      older[path] = files[path];
+    }
+  }
+  gv::PersistentParseCache cache;
+  (void)gv::load_vault(FakeSnapshot(older), &cache);
+  gv::PersistentParseCache reloaded = gv::PersistentParseCache::from_bytes(cache.to_bytes());
+
+  const FakeSnapshot snapshot(files);
+  const gv::Vault from_cache = gv::load_vault(snapshot, &reloaded);
+  CHECK(snapshot.reads == static_cast<int>(files.size() - older.size()));
+  const gv::Vault from_files = gv::load_vault(FakeSnapshot(files));
+
+  CHECK(from_cache.memory_files == 2600);
+  REQUIRE(from_cache.memories.size() == from_files.memories.size());
+  for (std::size_t i = 0; i < from_files.memories.size(); ++i) {
+    CHECK(from_cache.memories[i].id == from_files.memories[i].id);
+    CHECK(from_cache.memories[i].title == from_files.memories[i].title);
+    CHECK(from_cache.memories[i].token_count == from_files.memories[i].token_count);
+  }
+  REQUIRE(from_cache.findings.size() == from_files.findings.size());
+  for (std::size_t i = 0; i < from_files.findings.size(); ++i) {
+    CHECK(from_cache.findings[i].path == from_files.findings[i].path);
+    CHECK(from_cache.findings[i].message == from_files.findings[i].message);
+  }
+  // The files read this time were stored, so a third run reads none.
+  const FakeSnapshot again(files);
+  (void)gv::load_vault(again, &reloaded);
+  CHECK(again.reads == 0);
 }
 
 // Not run by default: `GIT_VAULT_TRY_VAULT=/path/to/repo unit_tests "[.try-vault]"` loads a
