@@ -189,12 +189,17 @@ void write_states(std::string& out, const std::vector<State>& states) {
   }
 }
 
+// An entry's key, path '\0' blob id, written into `key` (a buffer reused across lookups).
+void assign_key(std::string& key, std::string_view path, std::string_view oid) {
+  key.assign(path);
+  key += '\0';
+  key += oid;
+}
+
 std::string key_of(std::string_view path, std::string_view oid) {
   std::string key;
   key.reserve(path.size() + 1 + oid.size());
-  key += path;
-  key += '\0';
-  key += oid;
+  assign_key(key, path, oid);
   return key;
 }
 
@@ -455,9 +460,7 @@ std::optional<ParsedMemory> PersistentParseCache::find_value(std::string_view pa
                                                              std::string_view blob_oid) const {
   std::string_view record;
   std::string_view fragment;
-  m_key.assign(path);
-  m_key += '\0';
-  m_key += blob_oid;
+  assign_key(m_key, path, blob_oid);
   if (!lookup(m_key, record, fragment)) {
     return std::nullopt;
   }
@@ -469,9 +472,7 @@ std::optional<PersistentParseCache::Row> PersistentParseCache::find_row(
   std::string_view record;
   std::string_view fragment;
   // The key is built in a reused buffer: this runs once per memory on every commit.
-  m_key.assign(path);
-  m_key += '\0';
-  m_key += blob_oid;
+  assign_key(m_key, path, blob_oid);
   if (!lookup(m_key, record, fragment)) {
     return std::nullopt;
   }

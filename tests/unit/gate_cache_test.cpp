@@ -83,6 +83,15 @@ PersistentParseCache filled_cache() {
   return cache;
 }
 
+// A cache of more entries than a save keeps unused (4,096), all stored in this process.
+PersistentParseCache five_thousand_entries() {
+  PersistentParseCache cache;
+  for (int i = 0; i < 5000; ++i) {
+    cache.store("p" + std::to_string(i), "o", ParsedMemory{});
+  }
+  return cache;
+}
+
 }  // namespace
 
 TEST_CASE("the parse cache round-trips every field of a parsed memory", "[gate][cache]") {
@@ -141,10 +150,7 @@ TEST_CASE("find_value hands out what find does, as the caller's own value", "[ga
 
 TEST_CASE("an entry taken with find_value counts as used when the cache is saved",
           "[gate][cache]") {
-  PersistentParseCache cache;
-  for (int i = 0; i < 5000; ++i) {
-    cache.store("p" + std::to_string(i), "o", ParsedMemory{});
-  }
+  PersistentParseCache cache = five_thousand_entries();
   PersistentParseCache reloaded = PersistentParseCache::from_bytes(cache.to_bytes());
   for (int i = 0; i < 10; ++i) {
     CHECK(reloaded.find_value("p" + std::to_string(i), "o"));
@@ -234,10 +240,7 @@ TEST_CASE("the cache file is written atomically and only when something changed"
 
 TEST_CASE("saving keeps entries used in this run and drops the oldest beyond the bound",
           "[gate][cache]") {
-  PersistentParseCache cache;
-  for (int i = 0; i < 5000; ++i) {
-    cache.store("p" + std::to_string(i), "o", ParsedMemory{});
-  }
+  PersistentParseCache cache = five_thousand_entries();
   PersistentParseCache reloaded = PersistentParseCache::from_bytes(cache.to_bytes());
   CHECK(reloaded.size() == 5000);  // all used in the run that stored them
 
