@@ -9,6 +9,7 @@
 #include <ctime>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <system_error>
 #include <vector>
 
@@ -88,6 +89,20 @@ std::int64_t nanoseconds(const struct timespec& time) {
   return static_cast<std::int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
 }
 
+FileStamp stamp_from(const struct ::stat& info) {
+  FileStamp stamp;
+  stamp.device = static_cast<std::uint64_t>(info.st_dev);
+  stamp.inode = static_cast<std::uint64_t>(info.st_ino);
+  stamp.size = static_cast<std::uint64_t>(info.st_size);
+  stamp.mtime_ns = nanoseconds(info.st_mtim);
+  stamp.ctime_ns = nanoseconds(info.st_ctim);
+  stamp.mode = static_cast<std::uint32_t>(info.st_mode);
+  return stamp;
+}
+
+// A record after its path: the stamp's six fields and the id.
+constexpr std::size_t k_record_tail = 5 * sizeof(std::uint64_t) + sizeof(std::uint32_t) + 20;
+
 }  // namespace
 
 std::int64_t realtime_ns() {
@@ -101,14 +116,15 @@ std::optional<FileStamp> stamp_of(const fs::path& path) {
   if (::lstat(path.c_str(), &info) != 0) {
     return std::nullopt;
   }
-  FileStamp stamp;
-  stamp.device = static_cast<std::uint64_t>(info.st_dev);
-  stamp.inode = static_cast<std::uint64_t>(info.st_ino);
-  stamp.size = static_cast<std::uint64_t>(info.st_size);
-  stamp.mtime_ns = nanoseconds(info.st_mtim);
-  stamp.ctime_ns = nanoseconds(info.st_ctim);
-  stamp.mode = static_cast<std::uint32_t>(info.st_mode);
-  return stamp;
+  return stamp_from(info);
+}
+
+std::optional<FileStamp> stamp_at(int dir_fd, const char* name) {
+  struct ::stat info {};
+  if (::fstatat(dir_fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+    return std::nullopt;
+  }
+  return stamp_from(info);
 }
 
 StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
@@ -135,43 +151,106 @@ StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
   }
   std::string_view in_view = body.substr(k_magic.size());
   std::uint64_t count = 0;
-  if (!take(in_view, count)) {
+  if (!take(in_view, count) || count > in_view.size() / (sizeof(std::uint32_t) + k_record_tail) ||
+      body.size() > std::numeric_limits<std::uint32_t>::max()) {
     return;
   }
-  if (count > in_view.size()) {
-    return;
-  }
-  Entries entries;
-  entries.reserve(static_cast<std::size_t>(count));
+  // Only the records' offsets are kept; the paths must be in strictly ascending order, as save()
+  // writes them, for the in-order lookup and the merge in save() to hold.
+  std::vector<std::uint32_t> records;
+  records.reserve(static_cast<std::size_t>(count));
+  std::string_view previous;
   for (std::uint64_t i = 0; i < count; ++i) {
+    const auto offset = static_cast<std::uint32_t>(in_view.data() - bytes.data());
     std::uint32_t length = 0;
-    Entry entry;
-    if (!take(in_view, length) || in_view.size() < length) {
+    if (!take(in_view, length) || in_view.size() < std::size_t{length} + k_record_tail) {
       return;
     }
-    std::string path(in_view.substr(0, length));
-    in_view.remove_prefix(length);
-    if (!take(in_view, entry.stamp.device) || !take(in_view, entry.stamp.inode) ||
-        !take(in_view, entry.stamp.size) || !take(in_view, entry.stamp.mtime_ns) ||
-        !take(in_view, entry.stamp.ctime_ns) || !take(in_view, entry.stamp.mode) ||
-        in_view.size() < sizeof entry.oid) {
+    const std::string_view path = in_view.substr(0, length);
+    if (i > 0 && !(previous < path)) {
       return;
     }
-    std::memcpy(entry.oid, in_view.data(), sizeof entry.oid);
-    in_view.remove_prefix(sizeof entry.oid);
-    entries.emplace(std::move(path), entry);
+    previous = path;
+    in_view.remove_prefix(length + k_record_tail);
+    records.push_back(offset);
   }
   if (in_view.empty()) {
-    m_entries = std::move(entries);
+    m_bytes = std::move(bytes);
+    m_records = std::move(records);
   }
 }
 
+std::string_view StatCache::record_path(std::size_t record) const {
+  std::uint32_t length = 0;
+  std::memcpy(&length, m_bytes.data() + m_records[record], sizeof length);
+  return {m_bytes.data() + m_records[record] + sizeof length, length};
+}
+
+StatCache::Entry StatCache::record_entry(std::size_t record) const {
+  std::string_view in = m_bytes;
+  in.remove_prefix(m_records[record] + sizeof(std::uint32_t) + record_path(record).size());
+  Entry entry;
+  // Checked when the file was read: every record has its whole tail.
+  (void)take(in, entry.stamp.device);
+  (void)take(in, entry.stamp.inode);
+  (void)take(in, entry.stamp.size);
+  (void)take(in, entry.stamp.mtime_ns);
+  (void)take(in, entry.stamp.ctime_ns);
+  (void)take(in, entry.stamp.mode);
+  std::memcpy(entry.oid, in.data(), sizeof entry.oid);
+  return entry;
+}
+
+std::size_t StatCache::locate(std::string_view path) const {
+  // A walk asks in path order, so the record after the last one found is usually the one.
+  if (m_next < m_records.size() && record_path(m_next) == path) {
+    return m_next++;
+  }
+  if (m_records.empty()) {
+    return std::string_view::npos;
+  }
+  const auto hash_of = [](std::string_view text) {
+    return static_cast<std::uint32_t>(std::hash<std::string_view>{}(text) >> 32U);
+  };
+  if (m_slots.empty()) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * m_records.size()) {
+      capacity *= 2;
+    }
+    m_slots.assign(capacity, 0);
+    for (std::size_t record = 0; record < m_records.size(); ++record) {
+      const std::uint64_t hash = hash_of(record_path(record));
+      std::size_t at = (hash * 0x9E3779B97F4A7C15ULL) >> 20U & (capacity - 1);
+      while (m_slots[at] != 0) {
+        at = (at + 1) & (capacity - 1);
+      }
+      m_slots[at] = hash << 32U | (record + 1);
+    }
+  }
+  const std::uint64_t hash = hash_of(path);
+  const std::size_t last = m_slots.size() - 1;
+  for (std::size_t at = (hash * 0x9E3779B97F4A7C15ULL) >> 20U & last; m_slots[at] != 0;
+       at = (at + 1) & last) {
+    const std::size_t record = (m_slots[at] & 0xFFFFFFFFU) - 1;
+    if ((m_slots[at] >> 32U) == hash && record_path(record) == path) {
+      m_next = record + 1;
+      return record;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::optional<std::string> StatCache::find(std::string_view path, const FileStamp& stamp) const {
-  const auto it = m_entries.find(path);
-  if (it == m_entries.end() || !(it->second.stamp == stamp)) {
+  std::optional<Entry> entry;
+  if (const auto it = m_stored.find(path); it != m_stored.end()) {
+    entry = it->second;
+  } else if (const std::size_t record = locate(path); record != std::string_view::npos) {
+    entry = record_entry(record);
+  }
+  if (!entry || !(entry->stamp == stamp)) {
     return std::nullopt;
   }
-  return to_hex(it->second.oid);
+  return to_hex(entry->oid);
 }
 
 void StatCache::store(std::string_view path, const FileStamp& stamp, std::string_view oid,
@@ -185,17 +264,26 @@ void StatCache::store(std::string_view path, const FileStamp& stamp, std::string
   if (!from_hex(oid, entry.oid)) {
     return;
   }
-  const auto it = m_entries.find(path);
-  if (it != m_entries.end()) {
-    if (it->second.stamp == stamp && std::memcmp(it->second.oid, entry.oid, 20) == 0) {
+  const auto same = [&](const Entry& known) {
+    return known.stamp == stamp && std::memcmp(known.oid, entry.oid, sizeof entry.oid) == 0;
+  };
+  if (const auto it = m_stored.find(path); it != m_stored.end()) {
+    if (same(it->second)) {
       return;
     }
     it->second = entry;
   } else {
-    if (m_entries.size() >= k_max_entries) {
+    const std::size_t record = locate(path);
+    if (record != std::string_view::npos && same(record_entry(record))) {
       return;
     }
-    m_entries.emplace(std::string(path), entry);
+    if (record == std::string_view::npos) {
+      if (size() >= k_max_entries) {
+        return;
+      }
+      ++m_added;
+    }
+    m_stored.emplace(std::string(path), entry);
   }
   m_dirty = true;
 }
@@ -204,18 +292,19 @@ bool StatCache::save() const {
   if (!m_dirty || m_file.empty()) {
     return true;
   }
-  // In path order, so the same entries always make the same file.
-  std::vector<const Entries::value_type*> sorted;
-  sorted.reserve(m_entries.size());
-  for (const auto& entry : m_entries) {
-    sorted.push_back(&entry);
+  // In path order, so the same entries always make the same file: the file's records, already
+  // in order, merged with this run's.
+  std::vector<const Entries::value_type*> stored;
+  stored.reserve(m_stored.size());
+  for (const auto& item : m_stored) {
+    stored.push_back(&item);
   }
-  std::sort(sorted.begin(), sorted.end(),
+  std::sort(stored.begin(), stored.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
   std::string out(k_magic);
-  put<std::uint64_t>(out, m_entries.size());
-  for (const auto* item : sorted) {
-    const auto& [path, entry] = *item;
+  out.reserve(m_bytes.size() + stored.size() * (64 + k_record_tail));
+  put<std::uint64_t>(out, size());
+  const auto put_entry = [&](std::string_view path, const Entry& entry) {
     put<std::uint32_t>(out, static_cast<std::uint32_t>(path.size()));
     out += path;
     put(out, entry.stamp.device);
@@ -225,6 +314,23 @@ bool StatCache::save() const {
     put(out, entry.stamp.ctime_ns);
     put(out, entry.stamp.mode);
     out.append(reinterpret_cast<const char*>(entry.oid), sizeof entry.oid);
+  };
+  std::size_t next_stored = 0;
+  for (std::size_t record = 0; record < m_records.size(); ++record) {
+    const std::string_view path = record_path(record);
+    while (next_stored < stored.size() && stored[next_stored]->first < path) {
+      put_entry(stored[next_stored]->first, stored[next_stored]->second);
+      ++next_stored;
+    }
+    if (next_stored < stored.size() && stored[next_stored]->first == path) {
+      continue;  // replaced by this run's entry, written next
+    }
+    // The record as read: its path and tail are what put_entry would write.
+    const std::size_t start = m_records[record];
+    out.append(m_bytes, start, sizeof(std::uint32_t) + path.size() + k_record_tail);
+  }
+  for (; next_stored < stored.size(); ++next_stored) {
+    put_entry(stored[next_stored]->first, stored[next_stored]->second);
   }
   put(out, checksum(out));
 

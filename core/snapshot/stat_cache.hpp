@@ -33,7 +33,7 @@ struct FileStamp {
 // tool can set back, is part of the stamp.
 //
 // The file is an optimisation only: a missing, truncated or foreign file is ignored, and a
-// failed save is silent.
+// failed save is silent. find() moves a cursor, so one thread uses a cache at a time.
 class StatCache {
  public:
   // An empty cache that is never saved.
@@ -58,7 +58,7 @@ class StatCache {
   [[nodiscard]] static std::optional<std::filesystem::path> file_for(
       const std::filesystem::path& root);
 
-  [[nodiscard]] std::size_t size() const { return m_entries.size(); }
+  [[nodiscard]] std::size_t size() const { return m_records.size() + m_added; }
 
  private:
   struct Entry {
@@ -75,13 +75,28 @@ class StatCache {
   };
   using Entries = std::unordered_map<std::string, Entry, PathHash, std::equal_to<>>;
 
+  // The file's entries stay in the bytes read, in path order (doc/performance.md, "The stat
+  // cache"): a walk that asks in path order reads them front to back, and nothing is allocated
+  // per entry. A lookup out of order goes through a hash of the paths, built on first need.
+  [[nodiscard]] std::string_view record_path(std::size_t record) const;
+  [[nodiscard]] Entry record_entry(std::size_t record) const;
+  // The index of the file's record for `path`, or npos.
+  [[nodiscard]] std::size_t locate(std::string_view path) const;
+
   std::filesystem::path m_file;
-  Entries m_entries;
+  std::string m_bytes;
+  std::vector<std::uint32_t> m_records;        // where each record starts in m_bytes, in path order
+  mutable std::vector<std::uint64_t> m_slots;  // path hash << 32 | record + 1, open addressing
+  mutable std::size_t m_next = 0;              // the record after the last one found
+  Entries m_stored;         // stored by this run: newer than the file's record of the same path
+  std::size_t m_added = 0;  // paths in m_stored that the file does not have
   bool m_dirty = false;
 };
 
 // The stamp of `path` without following a final symlink; nullopt when lstat fails.
 [[nodiscard]] std::optional<FileStamp> stamp_of(const std::filesystem::path& path);
+// The same for `name` in the directory open as `dir_fd` (no path walk from the root).
+[[nodiscard]] std::optional<FileStamp> stamp_at(int dir_fd, const char* name);
 
 // The current CLOCK_REALTIME time in nanoseconds (what file times are measured in).
 [[nodiscard]] std::int64_t realtime_ns();

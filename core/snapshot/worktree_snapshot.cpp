@@ -1,5 +1,6 @@
 #include "core/snapshot/worktree_snapshot.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -94,6 +95,79 @@ std::optional<std::string> read_regular(const fs::path& file, std::string_view s
   return bytes;
 }
 
+// A regular file found by the walk, with the stamp taken when it was found.
+struct Found {
+  std::string path;
+  FileStamp stamp;
+};
+
+// Adds the regular files below the directory open as `dir_fd` (whose path is `rel`: empty or
+// ending in '/') whose paths start with `prefix`, depth first. Takes ownership of `dir_fd`.
+// Symlinks are not followed and `.git` is skipped; a directory that cannot be opened for lack
+// of permission, or that vanished, is skipped too. Each name is stat'ed relative to its
+// directory, so the kernel never walks a path from the root (doc/performance.md, "The stat
+// cache").
+void walk(int dir_fd, std::string& rel, std::string_view prefix, std::vector<Found>& found) {
+  DIR* const dir = ::fdopendir(dir_fd);
+  if (dir == nullptr) {
+    const int saved = errno;
+    ::close(dir_fd);
+    throw Error("{}: cannot list: {}", rel, std::strerror(saved));
+  }
+  const std::size_t rel_size = rel.size();
+  const auto close_and_throw = [&](int error) {
+    rel.resize(rel_size);
+    ::closedir(dir);
+    throw Error("{}: cannot list: {}", rel, std::strerror(error));
+  };
+  while (true) {
+    errno = 0;
+    const struct ::dirent* item = ::readdir(dir);
+    if (item == nullptr) {
+      if (errno != 0) {
+        close_and_throw(errno);
+      }
+      break;
+    }
+    const std::string_view name = item->d_name;
+    if (name == "." || name == ".." || name == ".git") {
+      continue;  // a `.git` directory, or a linked work tree's `.git` file
+    }
+    const std::optional<FileStamp> stamp = stamp_at(::dirfd(dir), item->d_name);
+    if (!stamp) {
+      continue;  // vanished while listing
+    }
+    rel.resize(rel_size);
+    rel += name;
+    if (S_ISDIR(stamp->mode)) {
+      rel += '/';
+      // Only a directory that can hold a path with the prefix is entered.
+      if (std::string_view(rel).substr(0, prefix.size()) !=
+          prefix.substr(0, std::min(prefix.size(), rel.size()))) {
+        continue;
+      }
+      const int sub =
+          ::openat(::dirfd(dir), item->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0) {
+        if (errno == EACCES || errno == ENOENT || errno == ENOTDIR || errno == ELOOP) {
+          continue;  // not readable, vanished, or replaced by something else
+        }
+        close_and_throw(errno);
+      }
+      try {
+        walk(sub, rel, prefix, found);
+      } catch (...) {
+        ::closedir(dir);
+        throw;
+      }
+    } else if (S_ISREG(stamp->mode) && rel.compare(0, prefix.size(), prefix) == 0) {
+      found.push_back(Found{rel, *stamp});  // symlinks, sockets and the like are not listed
+    }
+  }
+  rel.resize(rel_size);
+  ::closedir(dir);
+}
+
 }  // namespace
 
 // What list() may keep for read() to hand out: the files of a cold 10,000-memory vault, not
@@ -147,61 +221,41 @@ std::vector<SnapshotEntry> WorktreeSnapshot::list(std::string_view prefix) const
     start /= part;
     start_rel += part + "/";
   }
-
-  std::error_code ec;
-  fs::recursive_directory_iterator it(start, fs::directory_options::skip_permission_denied, ec);
-  if (ec) {
-    return entries;
+  const int start_fd = ::open(start.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (start_fd < 0) {
+    return entries;  // no such directory: nothing to list
   }
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) {
-      throw Error("{}: cannot list: {}", start_rel, ec.message());
-    }
-    const fs::directory_entry& entry = *it;
-    const std::string name = entry.path().filename().string();
-    // One lstat gives the type and the stamp. The stamp is taken before the read: if the file
-    // changes in between, the stamp kept with its id is already out of date and the next run
-    // hashes it again.
-    const std::optional<FileStamp> stamp = stamp_of(entry.path());
-    if (!stamp) {
-      continue;  // vanished while listing
-    }
-    if (S_ISDIR(stamp->mode)) {
-      if (name == ".git") {
-        it.disable_recursion_pending();
-      }
-      continue;
-    }
-    if (!S_ISREG(stamp->mode) || name == ".git") {
-      continue;  // symlinks, sockets, a worktree's `.git` file
-    }
-    std::string rel = start_rel + entry.path().lexically_relative(start).generic_string();
-    if (rel.compare(0, prefix.size(), prefix) != 0) {
-      continue;
-    }
-    if (std::optional<std::string> oid = stat_cache.find(rel, *stamp)) {
-      entries.push_back(SnapshotEntry{std::move(rel), std::move(*oid)});
+  // The stamps first, in path order: the stat cache keeps its entries in that order, so its
+  // lookups read it front to back. Each stamp is taken before its file is read: if the file
+  // changes in between, the stamp kept with its id is already out of date and the next run
+  // hashes it again.
+  std::vector<Found> found;
+  walk(start_fd, start_rel, prefix, found);
+  std::sort(found.begin(), found.end(),
+            [](const Found& a, const Found& b) { return a.path < b.path; });
+  entries.reserve(found.size());
+  for (Found& file : found) {
+    if (std::optional<std::string> oid = stat_cache.find(file.path, file.stamp)) {
+      entries.push_back(SnapshotEntry{std::move(file.path), std::move(*oid)});
       continue;
     }
     const std::int64_t hashed_at = realtime_ns();
-    const auto bytes = read_regular(entry.path(), rel);
+    const auto bytes = read_regular(m_root / file.path, file.path);
     if (!bytes) {
       continue;  // vanished or replaced while listing
     }
     std::string oid = blob_oid(*bytes);
-    stat_cache.store(rel, *stamp, oid, hashed_at);
-    if (const auto kept = m_read_ahead.find(rel); kept != m_read_ahead.end()) {
+    stat_cache.store(file.path, file.stamp, oid, hashed_at);
+    if (const auto kept = m_read_ahead.find(file.path); kept != m_read_ahead.end()) {
       m_read_ahead_bytes -= kept->second.bytes.size();  // listed again: the newer read wins
       m_read_ahead.erase(kept);
     }
     if (m_read_ahead_bytes + bytes->size() <= k_read_ahead_limit) {
       m_read_ahead_bytes += bytes->size();
-      m_read_ahead.emplace(rel, ReadAhead{*stamp, std::move(*bytes)});
+      m_read_ahead.emplace(file.path, ReadAhead{file.stamp, std::move(*bytes)});
     }
-    entries.push_back(SnapshotEntry{std::move(rel), std::move(oid)});
+    entries.push_back(SnapshotEntry{std::move(file.path), std::move(oid)});
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const SnapshotEntry& a, const SnapshotEntry& b) { return a.path < b.path; });
   return entries;
 }
 

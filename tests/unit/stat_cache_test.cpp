@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "core/git/blob_hasher.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -70,6 +72,55 @@ TEST_CASE("the stat cache keeps an id while the stamp is unchanged, and across r
   touched = stamp;
   ++touched.ctime_ns;
   CHECK_FALSE(reloaded.find("a.md", touched));
+}
+
+TEST_CASE("the stat cache answers in any order and saves this run's entries among the file's",
+          "[snapshot]") {
+  const TempRepoDir dir;
+  const fs::path file = *StatCache::file_for(dir.path());
+  const auto oid_of = [](char digit) { return std::string(40, digit); };
+  const auto stamp_of_n = [](std::uint64_t n) { return FileStamp{1, n, 3, 4, 5, 0100644}; };
+  {
+    StatCache cache(file);
+    for (const char name : std::string("bdfh")) {
+      cache.store(std::string(1, name) + ".md", stamp_of_n(name), oid_of('1'), k_later);
+    }
+    REQUIRE(cache.save());
+  }
+  {
+    StatCache cache(file);
+    CHECK(cache.size() == 4);
+    // Out of path order (through the hash), then in order from there (the next record).
+    CHECK(cache.find("f.md", stamp_of_n('f')) == oid_of('1'));
+    CHECK(cache.find("b.md", stamp_of_n('b')) == oid_of('1'));
+    CHECK(cache.find("d.md", stamp_of_n('d')) == oid_of('1'));
+    CHECK_FALSE(cache.find("c.md", stamp_of_n('c')));
+    CHECK(cache.find("h.md", stamp_of_n('h')) == oid_of('1'));
+    CHECK_FALSE(cache.find("z.md", stamp_of_n('z')));
+    // Added before, between and after the file's paths; one replaced; one stored unchanged.
+    cache.store("a.md", stamp_of_n('a'), oid_of('2'), k_later);
+    cache.store("e.md", stamp_of_n('e'), oid_of('2'), k_later);
+    cache.store("z.md", stamp_of_n('z'), oid_of('2'), k_later);
+    cache.store("d.md", stamp_of_n('D'), oid_of('3'), k_later);
+    cache.store("b.md", stamp_of_n('b'), oid_of('1'), k_later);
+    CHECK(cache.size() == 7);
+    CHECK(cache.find("d.md", stamp_of_n('D')) == oid_of('3'));
+    CHECK_FALSE(cache.find("d.md", stamp_of_n('d')));
+    REQUIRE(cache.save());
+  }
+  const StatCache reloaded(file);
+  CHECK(reloaded.size() == 7);
+  for (const auto& [name, stamp, oid] :
+       std::vector<std::tuple<std::string, char, char>>{{"a.md", 'a', '2'},
+                                                        {"b.md", 'b', '1'},
+                                                        {"d.md", 'D', '3'},
+                                                        {"e.md", 'e', '2'},
+                                                        {"f.md", 'f', '1'},
+                                                        {"h.md", 'h', '1'},
+                                                        {"z.md", 'z', '2'}}) {
+    CAPTURE(name);
+    CHECK(reloaded.find(name, stamp_of_n(static_cast<std::uint64_t>(stamp))) == oid_of(oid));
+  }
 }
 
 TEST_CASE("the stat cache never keeps a file changed just before it was hashed", "[snapshot]") {

@@ -70,6 +70,14 @@ TEST_CASE("the work tree lists regular files under a prefix in path order", "[sn
   CHECK(memories[0].oid == "ce013625030ba8dba906f756967f9e9ca394464a");
 
   CHECK(paths_of(snapshot.list("specs/sta")) == std::vector<std::string>{"specs/state.json"});
+  // A partial last component matches directories too, and only those.
+  dir.write("specs/stale/old.md", "x");
+  dir.write("specs/other/sta.md", "y");
+  dir.write("specs/stale/.git", "gitdir: elsewhere\n");  // a nested work tree's `.git` file
+  CHECK(paths_of(snapshot.list("specs/sta")) ==
+        std::vector<std::string>{"specs/stale/old.md", "specs/state.json"});
+  fs::remove_all(dir.path() / "specs/stale");
+  fs::remove_all(dir.path() / "specs/other");
   CHECK(paths_of(snapshot.list("")) ==
         std::vector<std::string>{".memory/10-Memories/MEM-a.md", ".memory/10-Memories/MEM-b.md",
                                  ".memory/10-Memories/sub/MEM-c.md", ".memory/memory-index.json",
