@@ -22,11 +22,12 @@
 // The light pass is one sequential read of each posting list: a posting carries its set's heavy
 // keywords, and the memory's own heavy keywords sit in a bitmap, so a candidate's whole overlap
 // is known the moment it is reached; no second pass over a candidate list, no random reads of
-// another set's keywords.
+// another set's keywords. An overlap is symmetric, so each pair is counted once, by the set
+// that comes first, and raises the best of both: half the visits of counting it from each side.
 //
-// Keyword sets held by several memories are scored once (1 for each: each is the other's full
-// overlap), a memory stops searching once another holds all its keywords, and a keyword held by
-// one memory only is left out (nobody shares it).
+// Keyword sets held by several memories score 1 (each is the other's full overlap), a memory's
+// subset lookups stop once another holds all its heavy keywords, and a keyword held by one
+// memory only is left out (nobody shares it).
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -268,7 +269,10 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   for (std::size_t r = 0; r < holders.size(); ++r) {
     postings_begin[r + 1] += postings_begin[r];
   }
+  // Filled in set order, so each list is sorted by set; light_at[at] is where the set that owns
+  // light slot `at` sits in that keyword's list.
   std::vector<Posting> postings(light.size());
+  std::vector<std::uint32_t> light_at(light.size());
   {
     std::vector<std::uint32_t> fill(postings_begin.begin(), postings_begin.end() - 1);
     for (std::size_t d = 0; d < distinct; ++d) {
@@ -279,6 +283,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
         std::copy_n(heavy.data() + heavy_begin[d], heavy_size(d), posting.heavy.begin());
       }
       for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
+        light_at[at] = fill[light[at]];
         postings[fill[light[at]]++] = posting;
       }
     }
@@ -288,9 +293,48 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
                                                : heavy.data() + heavy_begin[posting.set];
   };
 
+  // The light pass. An overlap is symmetric, so each pair sharing a light keyword is counted
+  // once, from its lower set, and the count raises the best of both: set d walks only the part
+  // of its lists after itself. A set's count of light keywords shared with d only grows as d's
+  // lists are walked, so the best over every visit is the best over the final counts.
+  // best[d] ends as the largest overlap of d with any set it shares a light keyword with.
+  std::vector<std::uint32_t> best(distinct, 0);
+  {
+    // marks[o]: (d + 1) << 32 | the light keywords o shares with d, while d is walked.
+    std::vector<std::uint64_t> marks(distinct, 0);
+    HeavyBits own_bits(heavy_count);
+    for (std::size_t d = 0; d < distinct; ++d) {
+      const std::uint16_t* own = heavy.data() + heavy_begin[d];
+      const std::uint32_t own_size = heavy_size(d);
+      own_bits.assign(own, own_size, true);
+      std::uint32_t own_best = best[d];
+      const std::uint64_t stamp = static_cast<std::uint64_t>(d + 1) << 32U;
+      for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
+        const Posting* end = postings.data() + postings_begin[light[at] + 1];
+        for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end;
+             ++posting) {
+          std::uint64_t& mark = marks[posting->set];
+          mark = (mark & ~std::uint64_t{0xFFFFFFFF}) == stamp ? mark + 1 : stamp | 1U;
+          const auto light_shared = static_cast<std::uint32_t>(mark);
+          // The heavy part adds at most the smaller heavy set: count it only when that could
+          // beat the best of either.
+          const std::uint32_t bound =
+              light_shared + std::min<std::uint32_t>(own_size, posting->heavy_count);
+          std::uint32_t& other_best = best[posting->set];
+          if (bound > own_best || bound > other_best) {
+            const std::uint32_t shared =
+                light_shared + own_bits.count_in(heavy_of(*posting), posting->heavy_count);
+            own_best = std::max(own_best, shared);
+            other_best = std::max(other_best, shared);
+          }
+        }
+      }
+      best[d] = own_best;
+      own_bits.assign(own, own_size, false);
+    }
+  }
+
   std::vector<double> set_scores(distinct, 0.0);
-  // marks[o]: (d + 1) << 32 | the light keywords o shares with d, while d is scored.
-  std::vector<std::uint64_t> marks(distinct, 0);
   HeavyBits own_bits(heavy_count);
   for (std::size_t d = 0; d < distinct; ++d) {
     if (size[d] == 0) {
@@ -302,68 +346,46 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
     const std::uint16_t* own = heavy.data() + heavy_begin[d];
     const std::uint32_t own_size = heavy_size(d);
-    // No other memory can share more than the keywords some other memory holds.
-    const std::uint32_t reachable = own_size + (light_begin[d + 1] - light_begin[d]);
-    own_bits.assign(own, own_size, true);
-    // Sets sharing a light keyword, scored exactly: a set's count of shared light keywords only
-    // grows, so the best over every visit is the best over the final counts.
-    std::uint32_t best = 0;
-    const std::uint64_t stamp = static_cast<std::uint64_t>(d + 1) << 32U;
-    for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1] && best < reachable; ++at) {
-      const Posting* end = postings.data() + postings_begin[light[at] + 1];
-      for (const Posting* posting = postings.data() + postings_begin[light[at]]; posting != end;
-           ++posting) {
-        if (posting->set == d) {
-          continue;
-        }
-        std::uint64_t& mark = marks[posting->set];
-        mark = (mark & ~std::uint64_t{0xFFFFFFFF}) == stamp ? mark + 1 : stamp | 1U;
-        const auto light_shared = static_cast<std::uint32_t>(mark);
-        // The heavy part adds at most own_size: count it only when that could beat `best`.
-        if (light_shared + own_size > best) {
-          best = std::max(
-              best, light_shared + own_bits.count_in(heavy_of(*posting), posting->heavy_count));
-        }
-      }
-    }
+    std::uint32_t best_d = best[d];
     // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
     // memory holds. One heavy keyword always is (see above); larger ones only matter when they
-    // beat `best`.
-    if (own_size > best && own_size > 0) {
-      best = std::max<std::uint32_t>(best, 1);
+    // beat the light pass's best.
+    if (own_size > best_d && own_size > 0) {
+      own_bits.assign(own, own_size, true);
+      best_d = std::max<std::uint32_t>(best_d, 1);
       if (own_size <= k_max_tabled) {
         // This memory is in the table itself: another makes the count at least 2.
         lookups.clear();
         for (unsigned chosen = (1U << own_size) - 1; chosen != 0; --chosen) {
           const auto bits = static_cast<std::uint32_t>(__builtin_popcount(chosen));
-          if (bits > best) {
+          if (bits > best_d) {
             lookups.emplace_back(pack(own, own_size, chosen), bits);
             containing.prefetch(lookups.back().first);
           }
         }
         for (const auto& [tuple, bits] : lookups) {
-          if (bits > best && containing.count(tuple) > 1) {
-            best = bits;
-            if (best == own_size) {
+          if (bits > best_d && containing.count(tuple) > 1) {
+            best_d = bits;
+            if (best_d == own_size) {
               break;
             }
           }
         }
         for (const std::uint32_t other : wide) {
-          best = std::max(best,
-                          own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
+          best_d = std::max(
+              best_d, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
         }
       } else {
-        for (std::size_t other = 0; other < distinct && best < own_size; ++other) {
+        for (std::size_t other = 0; other < distinct && best_d < own_size; ++other) {
           if (other != d) {
-            best = std::max(
-                best, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
+            best_d = std::max(
+                best_d, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
           }
         }
       }
+      own_bits.assign(own, own_size, false);
     }
-    own_bits.assign(own, own_size, false);
-    set_scores[d] = static_cast<double>(best) / static_cast<double>(size[d]);
+    set_scores[d] = static_cast<double>(best_d) / static_cast<double>(size[d]);
   }
 
   std::vector<double> scores(memories.size(), 0.0);

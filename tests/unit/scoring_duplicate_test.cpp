@@ -184,6 +184,41 @@ TEST_CASE("duplicate scores equal the all-pairs reference when common keywords a
   }
 }
 
+// Light keywords are counted once per pair, from the pair's lower set; a set held by several
+// memories (which scores 1 anyway) must still count its pairs for the others.
+TEST_CASE("a memory's light overlap with a keyword set held twice is counted",
+          "[scoring][duplicate]") {
+  std::vector<Memory> vault;
+  // 80 keywords held by three memories each: the first 64 of them are heavy.
+  for (int k = 0; k < 80; ++k) {
+    vault.push_back(memory("MEM-f" + std::to_string(k), 10,
+                           {"h" + std::to_string(k), "h" + std::to_string((k + 1) % 80),
+                            "h" + std::to_string((k + 2) % 80)}));
+  }
+  // Groups of one memory and a keyword set held twice sharing two light keywords; in some the
+  // single memory's set comes first in the scoring's order, in others the pair's.
+  for (int g = 0; g < 12; ++g) {
+    const std::string a = "a" + std::to_string(g);
+    const std::string b = "b" + std::to_string(g);
+    vault.push_back(memory("MEM-u" + std::to_string(g), 10, {a, b, "u" + std::to_string(g)}));
+    for (int copy = 0; copy < 2; ++copy) {
+      vault.push_back(memory("MEM-m" + std::to_string(g) + "-" + std::to_string(copy), 10,
+                             {a, b, "m" + std::to_string(g)}));
+    }
+  }
+  const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
+  const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
+  REQUIRE(actual.size() == expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    INFO(vault[i].id);
+    CHECK(actual[i] == expected[i]);
+  }
+  for (int g = 0; g < 12; ++g) {
+    CHECK(actual[80 + 3 * g] == Approx(2.0 / 3.0));
+    CHECK(actual[80 + 3 * g + 1] == 1.0);
+  }
+}
+
 TEST_CASE("a keyword set held by two memories scores 1 for both, a subset of another too",
           "[scoring][duplicate]") {
   const std::vector<Memory> vault{
