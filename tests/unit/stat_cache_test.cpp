@@ -153,6 +153,50 @@ TEST_CASE("a damaged stat cache file is ignored", "[snapshot]") {
   CHECK(StatCache(file).size() == 0);
 }
 
+// The file's layout, written here by hand: "gvstat01", a count, then per entry the path's length,
+// the path, six stamp fields and 20 bytes of id, and an FNV-1a checksum of all that.
+std::string stat_cache_file(const std::vector<std::string>& paths) {
+  std::string out = "gvstat01";
+  const auto put = [&](auto value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  put(static_cast<std::uint64_t>(paths.size()));
+  for (const std::string& path : paths) {
+    put(static_cast<std::uint32_t>(path.size()));
+    out += path;
+    for (std::uint64_t field : {1, 2, 3, 4, 5}) {
+      put(field);
+    }
+    put(static_cast<std::uint32_t>(0100644));
+    out.append(20, '\x11');
+  }
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char c : out) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  }
+  put(hash);
+  return out;
+}
+
+TEST_CASE("a stat cache file is used only when its paths are in strictly ascending order",
+          "[snapshot]") {
+  const TempRepoDir dir;
+  const fs::path file = *StatCache::file_for(dir.path());
+  fs::create_directories(file.parent_path());
+  const FileStamp stamp{1, 2, 3, 4, 5, 0100644};
+  const auto write = [&](const std::string& bytes) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  };
+  write(stat_cache_file({"a.md", "b.md"}));
+  const StatCache good(file);
+  CHECK(good.size() == 2);
+  CHECK(good.find("b.md", stamp) == std::string(40, '1'));
+  write(stat_cache_file({"b.md", "a.md"}));
+  CHECK(StatCache(file).size() == 0);
+  write(stat_cache_file({"a.md", "a.md"}));
+  CHECK(StatCache(file).size() == 0);
+}
+
 TEST_CASE("the work tree takes ids from the stat cache and sees a changed file", "[snapshot]") {
   const TempRepoDir dir;
   dir.write(".memory/10-Memories/MEM-a.md", "first\n");
