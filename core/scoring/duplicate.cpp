@@ -293,16 +293,15 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
                                                : heavy.data() + heavy_begin[posting.set];
   };
 
-  // The light pass. An overlap is symmetric, so each pair sharing a light keyword is counted
-  // once, from its lower set, and the count raises the best of both: set d walks only the part
-  // of its lists after itself. A set's count of light keywords shared with d only grows as d's
-  // lists are walked, so the best over every visit is the best over the final counts.
-  // best[d] ends as the largest overlap of d with any set it shares a light keyword with.
+  // The light pass, each pair counted once (see the top): set d walks only the part of its lists
+  // after itself. A set's count of light keywords shared with d only grows as d's lists are
+  // walked, so the best over every visit is the best over the final counts. best[d] ends as the
+  // largest overlap of d with any set it shares a light keyword with.
   std::vector<std::uint32_t> best(distinct, 0);
+  HeavyBits own_bits(heavy_count);  // the heavy keywords of the set being scored
   {
     // marks[o]: (d + 1) << 32 | the light keywords o shares with d, while d is walked.
     std::vector<std::uint64_t> marks(distinct, 0);
-    HeavyBits own_bits(heavy_count);
     for (std::size_t d = 0; d < distinct; ++d) {
       const std::uint16_t* own = heavy.data() + heavy_begin[d];
       const std::uint32_t own_size = heavy_size(d);
@@ -335,7 +334,6 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   }
 
   std::vector<double> set_scores(distinct, 0.0);
-  HeavyBits own_bits(heavy_count);
   for (std::size_t d = 0; d < distinct; ++d) {
     if (size[d] == 0) {
       continue;

@@ -209,8 +209,12 @@ std::size_t StatCache::locate(std::string_view path) const {
   if (m_records.empty()) {
     return std::string_view::npos;
   }
-  const auto hash_of = [](std::string_view text) {
+  const auto hash_of = [](std::string_view text) -> std::uint64_t {
     return static_cast<std::uint32_t>(std::hash<std::string_view>{}(text) >> 32U);
+  };
+  // Where a hash's probe starts in a table of `slots` (a power of two).
+  const auto home = [](std::uint64_t hash, std::size_t slots) {
+    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 20U) & (slots - 1);
   };
   if (m_slots.empty()) {
     std::size_t capacity = 16;
@@ -220,7 +224,7 @@ std::size_t StatCache::locate(std::string_view path) const {
     m_slots.assign(capacity, 0);
     for (std::size_t record = 0; record < m_records.size(); ++record) {
       const std::uint64_t hash = hash_of(record_path(record));
-      std::size_t at = (hash * 0x9E3779B97F4A7C15ULL) >> 20U & (capacity - 1);
+      std::size_t at = home(hash, capacity);
       while (m_slots[at] != 0) {
         at = (at + 1) & (capacity - 1);
       }
@@ -229,8 +233,7 @@ std::size_t StatCache::locate(std::string_view path) const {
   }
   const std::uint64_t hash = hash_of(path);
   const std::size_t last = m_slots.size() - 1;
-  for (std::size_t at = (hash * 0x9E3779B97F4A7C15ULL) >> 20U & last; m_slots[at] != 0;
-       at = (at + 1) & last) {
+  for (std::size_t at = home(hash, m_slots.size()); m_slots[at] != 0; at = (at + 1) & last) {
     const std::size_t record = (m_slots[at] & 0xFFFFFFFFU) - 1;
     if ((m_slots[at] >> 32U) == hash && record_path(record) == path) {
       m_next = record + 1;

@@ -108,6 +108,19 @@ std::vector<const Memory*> pointers(const std::vector<Memory>& vault) {
   return out;
 }
 
+// The vault's duplicate scores, each required to equal the all-pairs reference exactly (the same
+// division of the same counts).
+std::vector<double> scores_matching_reference(const std::vector<Memory>& vault) {
+  const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
+  const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
+  REQUIRE(actual.size() == expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    INFO(vault[i].id);
+    REQUIRE(actual[i] == expected[i]);
+  }
+  return actual;
+}
+
 TEST_CASE("duplicate scores equal the all-pairs reference on generated vaults",
           "[scoring][duplicate]") {
   struct Shape {
@@ -127,13 +140,7 @@ TEST_CASE("duplicate scores equal the all-pairs reference on generated vaults",
       INFO(shape.name << ", seed " << seed);
       const std::vector<Memory> vault = generated_vault(seed, shape.count, shape.vocabulary,
                                                         shape.min_keywords, shape.max_keywords);
-      const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
-      const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
-      REQUIRE(actual.size() == expected.size());
-      for (std::size_t i = 0; i < actual.size(); ++i) {
-        INFO(vault[i].id);
-        REQUIRE(actual[i] == expected[i]);  // exactly: the same division of the same counts
-      }
+      (void)scores_matching_reference(vault);
     }
   }
 }
@@ -174,13 +181,7 @@ TEST_CASE("duplicate scores equal the all-pairs reference when common keywords a
   for (std::uint32_t seed = 1; seed <= 3; ++seed) {
     INFO("seed " << seed);
     const std::vector<Memory> vault = topical_vault(seed, 5000);
-    const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
-    const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
-    REQUIRE(actual.size() == expected.size());
-    for (std::size_t i = 0; i < actual.size(); ++i) {
-      INFO(vault[i].id);
-      REQUIRE(actual[i] == expected[i]);
-    }
+    (void)scores_matching_reference(vault);
   }
 }
 
@@ -206,13 +207,7 @@ TEST_CASE("a memory's light overlap with a keyword set held twice is counted",
                              {a, b, "m" + std::to_string(g)}));
     }
   }
-  const std::vector<double> expected = reference_duplicate_scores(pointers(vault));
-  const std::vector<double> actual = scoring::duplicate_scores(pointers(vault));
-  REQUIRE(actual.size() == expected.size());
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    INFO(vault[i].id);
-    CHECK(actual[i] == expected[i]);
-  }
+  const std::vector<double> actual = scores_matching_reference(vault);
   for (int g = 0; g < 12; ++g) {
     CHECK(actual[80 + 3 * g] == Approx(2.0 / 3.0));
     CHECK(actual[80 + 3 * g + 1] == 1.0);
