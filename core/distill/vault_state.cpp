@@ -1,5 +1,8 @@
 #include "core/distill/vault_state.hpp"
 
+#include <algorithm>
+#include <cstddef>
+
 namespace gv::distill {
 
 VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* cache,
@@ -14,7 +17,20 @@ VaultState read_vault_state(const Snapshot& snapshot, Date today, ParseCache* ca
   }
   state.vault = load_vault(snapshot, cache);
   if (state.existing_index) {
-    for (const IndexEntryRecord& entry : state.existing_index->entries) {
+    // An entry with no retrievals changes nothing (a memory's own count is never negative), and
+    // in a large vault most entries are such: leaving them out keeps the map, which every later
+    // step looks memories up in, to the memories that need it.
+    const auto adds_something = [](const IndexEntryRecord& entry) {
+      return entry.retrieval_count > 0 || entry.last_retrieved.has_value();
+    };
+    const auto& entries = state.existing_index->entries;
+    state.overrides.reserve(
+        static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(), adds_something)) +
+        pending.size());
+    for (const IndexEntryRecord& entry : entries) {
+      if (!adds_something(entry)) {
+        continue;
+      }
       scoring::RetrievalOverride& slot = state.overrides[entry.id];
       slot.retrieval_count = std::max(slot.retrieval_count, entry.retrieval_count);
       if (entry.last_retrieved &&

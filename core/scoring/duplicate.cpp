@@ -14,6 +14,12 @@
 // handful of heavy keywords, so a handful of subsets): the largest subset of heavy(s) that
 // another memory holds. The best of the two is exactly the best over all pairs.
 //
+// Pairs of heavy keywords are counted apart, in a directly indexed array (a few hundred kilobytes
+// where the table is tens of megabytes): they answer the two-keyword lookups outright, and a
+// larger subset can only be held by another memory when each of its pairs is. So the table holds
+// only the subsets of three keywords or more whose every pair is shared: 1.6 million subsets
+// became 0.6 million at 100,000 memories (doc/performance.md).
+//
 // How many keywords are heavy is chosen per vault: the fewest (at least 64) that keep the light
 // postings' pair count within a small multiple of the keyword count, as long as almost every
 // memory keeps at most k_max_tabled heavy keywords. A memory with more is "wide": it is compared
@@ -27,7 +33,8 @@
 //
 // Keyword sets held by several memories score 1 (each is the other's full overlap), a memory's
 // subset lookups stop once another holds all its heavy keywords, and a keyword held by one
-// memory only is left out (nobody shares it).
+// memory only is left out (nobody shares it). The table is far larger than the caches, so its
+// probes are issued for many memories before any is read: their misses overlap.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -88,13 +95,21 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSe
   };
   std::size_t heavy = std::min(k_min_heavy, holders.size());
   const std::size_t wide_limit = sets_by_rank.count() / k_wide_share;
+  std::size_t wide_now = 0;  // wide_sets(heavy), once it is needed
+  bool wide_known = false;
   while (heavy < std::min(k_max_heavy, holders.size()) &&
          light_pairs[heavy] > k_light_pairs_per_keyword * slots) {
     const std::size_t next = std::min({heavy * 2, k_max_heavy, holders.size()});
-    if (wide_sets(next) > std::max(wide_limit, wide_sets(heavy))) {
+    if (!wide_known) {
+      wide_now = wide_sets(heavy);
+      wide_known = true;
+    }
+    const std::size_t wide_next = wide_sets(next);
+    if (wide_next > std::max(wide_limit, wide_now)) {
       break;
     }
     heavy = next;
+    wide_now = wide_next;
   }
   return heavy;
 }
@@ -227,32 +242,35 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   sets = FlatSets(0, 0);
   const auto heavy_size = [&](std::size_t d) { return heavy_begin[d + 1] - heavy_begin[d]; };
 
-  // The subset table, and the wide sets kept aside.
-  std::size_t subsets = 0;
+  // The pair counts, the subset table, and the wide sets kept aside.
   std::vector<std::uint32_t> wide;
-  for (std::size_t d = 0; d < distinct; ++d) {
-    if (heavy_size(d) > k_max_tabled) {
-      wide.push_back(static_cast<std::uint32_t>(d));
-    } else {
-      subsets += (std::size_t{1} << heavy_size(d)) - heavy_size(d) - 1;
-    }
-  }
-  // Sized for the subsets, not twice them: repeated subsets leave the distinct ones well under
-  // half, and the table grows if they are not.
-  TupleCounts containing(std::min<std::size_t>(subsets, std::size_t{1} << 26));
-  std::vector<Tuple> batch;                              // one memory's subsets
-  std::vector<std::pair<Tuple, std::uint32_t>> lookups;  // ... and their sizes
+  PairCounts pairs(heavy_count);
+  std::size_t subsets = 0;  // of three keywords or more, before the pair test
   for (std::size_t d = 0; d < distinct; ++d) {
     const std::size_t count = heavy_size(d);
     if (count > k_max_tabled) {
+      wide.push_back(static_cast<std::uint32_t>(d));
       continue;
     }
-    // Subsets of one keyword are never looked up: a heavy keyword is held by two memories or
-    // more, so a memory holding one always shares it with another.
+    pairs.add(heavy.data() + heavy_begin[d], count, multiplicity[d]);
+    subsets += (std::size_t{1} << count) - 1 - count - count * (count - 1) / 2;
+  }
+  // Sized for the subsets, not twice them: repeated subsets and the pair test leave well under
+  // half of them, and the table grows if they do not.
+  TupleCounts containing(std::min<std::size_t>(subsets, std::size_t{1} << 26));
+  SharedPairs shared_pairs;
+  std::vector<Tuple> batch;  // one memory's subsets
+  for (std::size_t d = 0; d < distinct; ++d) {
+    const std::size_t count = heavy_size(d);
+    if (count > k_max_tabled || count < 3) {
+      continue;
+    }
+    const std::uint16_t* ids = heavy.data() + heavy_begin[d];
+    shared_pairs.load(pairs, ids, count);
     batch.clear();
     for (unsigned chosen = 1; chosen < (1U << count); ++chosen) {
-      if ((chosen & (chosen - 1)) != 0) {
-        batch.push_back(pack(heavy.data() + heavy_begin[d], count, chosen));
+      if (__builtin_popcount(chosen) >= 3 && shared_pairs.all_shared(chosen)) {
+        batch.push_back(pack(ids, count, chosen));
         containing.prefetch(batch.back());
       }
     }
@@ -300,26 +318,33 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   std::vector<std::uint32_t> best(distinct, 0);
   HeavyBits own_bits(heavy_count);  // the heavy keywords of the set being scored
   {
-    // marks[o]: (d + 1) << 32 | the light keywords o shares with d, while d is walked.
-    std::vector<std::uint64_t> marks(distinct, 0);
+    // Per set o, side by side so that a visit reads one place: while d is walked, the light
+    // keywords o shares with d (`shared`, valid when `walker` is d + 1), and o's best so far.
+    struct Seen {
+      std::uint32_t walker = 0;
+      std::uint32_t shared = 0;
+      std::uint32_t best = 0;
+    };
+    std::vector<Seen> seen(distinct);
     for (std::size_t d = 0; d < distinct; ++d) {
       const std::uint16_t* own = heavy.data() + heavy_begin[d];
       const std::uint32_t own_size = heavy_size(d);
       own_bits.assign(own, own_size, true);
-      std::uint32_t own_best = best[d];
-      const std::uint64_t stamp = static_cast<std::uint64_t>(d + 1) << 32U;
+      std::uint32_t own_best = seen[d].best;
+      const auto walker = static_cast<std::uint32_t>(d + 1);
       for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
         const Posting* end = postings.data() + postings_begin[light[at] + 1];
         for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end;
              ++posting) {
-          std::uint64_t& mark = marks[posting->set];
-          mark = (mark & ~std::uint64_t{0xFFFFFFFF}) == stamp ? mark + 1 : stamp | 1U;
-          const auto light_shared = static_cast<std::uint32_t>(mark);
+          Seen& other = seen[posting->set];
+          other.shared = other.walker == walker ? other.shared + 1 : 1;
+          other.walker = walker;
+          const std::uint32_t light_shared = other.shared;
           // The heavy part adds at most the smaller heavy set: count it only when that could
           // beat the best of either.
           const std::uint32_t bound =
               light_shared + std::min<std::uint32_t>(own_size, posting->heavy_count);
-          std::uint32_t& other_best = best[posting->set];
+          std::uint32_t& other_best = other.best;
           if (bound > own_best || bound > other_best) {
             const std::uint32_t shared =
                 light_shared + own_bits.count_in(heavy_of(*posting), posting->heavy_count);
@@ -328,62 +353,93 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
           }
         }
       }
-      best[d] = own_best;
+      seen[d].best = own_best;
       own_bits.assign(own, own_size, false);
+    }
+    for (std::size_t d = 0; d < distinct; ++d) {
+      best[d] = seen[d].best;
     }
   }
 
+  // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
+  // memory holds. One heavy keyword always is (see above); larger ones only matter when they beat
+  // the light pass's best. Sets are taken a chunk at a time: first every table probe of the chunk
+  // is issued, then the answers are read, then the wide sets are compared and the scores set.
   std::vector<double> set_scores(distinct, 0.0);
-  for (std::size_t d = 0; d < distinct; ++d) {
-    if (size[d] == 0) {
-      continue;
-    }
-    if (multiplicity[d] > 1) {
-      set_scores[d] = 1.0;
-      continue;
-    }
-    const std::uint16_t* own = heavy.data() + heavy_begin[d];
-    const std::uint32_t own_size = heavy_size(d);
-    std::uint32_t best_d = best[d];
-    // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
-    // memory holds. One heavy keyword always is (see above); larger ones only matter when they
-    // beat the light pass's best.
-    if (own_size > best_d && own_size > 0) {
-      own_bits.assign(own, own_size, true);
-      best_d = std::max<std::uint32_t>(best_d, 1);
-      if (own_size <= k_max_tabled) {
-        // This memory is in the table itself: another makes the count at least 2.
-        lookups.clear();
-        for (unsigned chosen = (1U << own_size) - 1; chosen != 0; --chosen) {
-          const auto bits = static_cast<std::uint32_t>(__builtin_popcount(chosen));
-          if (bits > best_d) {
-            lookups.emplace_back(pack(own, own_size, chosen), bits);
-            containing.prefetch(lookups.back().first);
-          }
+  struct Lookup {
+    Tuple tuple;
+    std::uint32_t bits = 0;
+    std::uint32_t set = 0;
+  };
+  std::vector<Lookup> lookups;
+  constexpr std::size_t k_chunk = 32;
+  std::array<bool, k_chunk> heavy_counts{};  // the set's heavy overlap could beat its best
+  for (std::size_t first = 0; first < distinct; first += k_chunk) {
+    const std::size_t last = std::min(distinct, first + k_chunk);
+    lookups.clear();
+    for (std::size_t d = first; d < last; ++d) {
+      const std::uint32_t own_size = heavy_size(d);
+      heavy_counts[d - first] = size[d] != 0 && multiplicity[d] == 1 && own_size > best[d];
+      if (!heavy_counts[d - first]) {
+        continue;
+      }
+      best[d] = std::max<std::uint32_t>(best[d], 1);
+      if (own_size > k_max_tabled) {
+        continue;
+      }
+      // This memory is in the pair counts and the table itself: another makes a count 2.
+      const std::uint16_t* own = heavy.data() + heavy_begin[d];
+      shared_pairs.load(pairs, own, own_size);
+      for (unsigned chosen = (1U << own_size) - 1; chosen != 0; --chosen) {
+        const auto bits = static_cast<std::uint32_t>(__builtin_popcount(chosen));
+        if (bits <= best[d] || !shared_pairs.all_shared(chosen)) {
+          continue;
         }
-        for (const auto& [tuple, bits] : lookups) {
-          if (bits > best_d && containing.count(tuple) > 1) {
-            best_d = bits;
-            if (best_d == own_size) {
-              break;
+        if (bits == 2) {
+          best[d] = 2;  // a shared pair, known without the table
+          continue;
+        }
+        lookups.push_back(Lookup{pack(own, own_size, chosen), bits, static_cast<std::uint32_t>(d)});
+        containing.prefetch(lookups.back().tuple);
+      }
+    }
+    for (const Lookup& lookup : lookups) {
+      if (lookup.bits > best[lookup.set] && containing.count(lookup.tuple) > 1) {
+        best[lookup.set] = lookup.bits;
+      }
+    }
+    for (std::size_t d = first; d < last; ++d) {
+      if (size[d] == 0) {
+        continue;
+      }
+      if (multiplicity[d] > 1) {
+        set_scores[d] = 1.0;
+        continue;
+      }
+      std::uint32_t best_d = best[d];
+      if (heavy_counts[d - first]) {
+        const std::uint16_t* own = heavy.data() + heavy_begin[d];
+        const std::uint32_t own_size = heavy_size(d);
+        own_bits.assign(own, own_size, true);
+        const auto compare = [&](std::size_t other) {
+          best_d = std::max(
+              best_d, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
+        };
+        if (own_size <= k_max_tabled) {
+          for (std::size_t w = 0; w < wide.size() && best_d < own_size; ++w) {
+            compare(wide[w]);
+          }
+        } else {
+          for (std::size_t other = 0; other < distinct && best_d < own_size; ++other) {
+            if (other != d) {
+              compare(other);
             }
           }
         }
-        for (const std::uint32_t other : wide) {
-          best_d = std::max(
-              best_d, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
-        }
-      } else {
-        for (std::size_t other = 0; other < distinct && best_d < own_size; ++other) {
-          if (other != d) {
-            best_d = std::max(
-                best_d, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
-          }
-        }
+        own_bits.assign(own, own_size, false);
       }
-      own_bits.assign(own, own_size, false);
+      set_scores[d] = static_cast<double>(best_d) / static_cast<double>(size[d]);
     }
-    set_scores[d] = static_cast<double>(best_d) / static_cast<double>(size[d]);
   }
 
   std::vector<double> scores(memories.size(), 0.0);

@@ -212,6 +212,68 @@ class TupleCounts {
   std::size_t m_size = 0;
 };
 
+// How many memories hold each pair of heavy ids, counted up to 2 ("shared"): one byte per pair,
+// indexed directly, so counting and asking stay in the caches where the subset table does not.
+class PairCounts {
+ public:
+  explicit PairCounts(std::size_t heavy_count)
+      : m_held((heavy_count > 1 ? heavy_count * (heavy_count - 1) / 2 : 0) + 1, 0) {}
+  // Counts every pair of `ids` (ascending) as held by `memories` more memories.
+  void add(const std::uint16_t* ids, std::size_t count, std::uint32_t memories) {
+    for (std::size_t j = 1; j < count; ++j) {
+      for (std::size_t i = 0; i < j; ++i) {
+        std::uint8_t& held = m_held[at(ids[i], ids[j])];
+        held = static_cast<std::uint8_t>(std::min<std::uint32_t>(2, held + memories));
+      }
+    }
+  }
+  [[nodiscard]] bool shared(std::size_t low, std::size_t high) const {
+    return m_held[at(low, high)] >= 2;
+  }
+
+ private:
+  static std::size_t at(std::size_t low, std::size_t high) { return high * (high - 1) / 2 + low; }
+  std::vector<std::uint8_t> m_held;
+};
+
+// Which pairs of one memory's heavy ids (at most k_max_tabled, ascending) another memory holds
+// too. A subset is chosen as bits over those ids; it can be held by another memory only if each
+// of its pairs is.
+class SharedPairs {
+ public:
+  void load(const PairCounts& pairs, const std::uint16_t* ids, std::size_t count) {
+    std::size_t shared = 0;
+    m_with.fill(0);
+    for (std::size_t j = 1; j < count; ++j) {
+      for (std::size_t i = 0; i < j; ++i) {
+        if (pairs.shared(ids[i], ids[j])) {
+          m_with[i] = static_cast<std::uint8_t>(m_with[i] | (1U << j));
+          m_with[j] = static_cast<std::uint8_t>(m_with[j] | (1U << i));
+          ++shared;
+        }
+      }
+    }
+    m_every = shared == count * (count - 1) / 2;
+  }
+  [[nodiscard]] bool all_shared(unsigned chosen) const {
+    if (m_every) {
+      return true;  // the common case in a small vocabulary: nothing to test
+    }
+    for (unsigned rest = chosen; rest != 0; rest &= rest - 1) {
+      const auto i = static_cast<unsigned>(__builtin_ctz(rest));
+      const unsigned others = chosen & ~(1U << i);
+      if ((others & m_with[i]) != others) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::array<std::uint8_t, k_max_tabled> m_with{};  // m_with[i]: the j whose pair with i is shared
+  bool m_every = false;
+};
+
 // One entry of a light keyword's postings: a distinct set and, inline, its heavy keywords (when
 // it has at most k_max_tabled of them; a wide set's are read from the flat list).
 struct Posting {

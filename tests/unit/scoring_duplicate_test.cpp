@@ -230,5 +230,28 @@ TEST_CASE("a keyword set held by two memories scores 1 for both, a subset of ano
   CHECK(scores[5] == 0.0);
 }
 
+// Two-keyword overlaps are answered from the pair counts alone, and a larger subset is looked up
+// only when each of its pairs is held by another memory. That is necessary, not enough: here every
+// pair of {a, b, c} is held elsewhere, but no other memory holds all three.
+TEST_CASE("a keyword triple whose pairs are each held elsewhere is not itself shared",
+          "[scoring][duplicate]") {
+  const std::vector<Memory> vault{
+      memory("MEM-abc", 10, {"a", "b", "c"}),
+      memory("MEM-ab", 10, {"a", "b", "x1"}),
+      memory("MEM-bc", 10, {"b", "c", "x2"}),
+      memory("MEM-ac", 10, {"a", "c", "x3"}),
+      // A triple that is held twice, among keywords whose other pairs are not shared.
+      memory("MEM-pqrs", 10, {"p", "q", "r", "s"}),
+      memory("MEM-pqrt", 10, {"p", "q", "r", "t"}),
+      memory("MEM-st", 10, {"s", "t", "y"}),
+  };
+  const std::vector<double> scores = scores_matching_reference(vault);
+  CHECK(scores[0] == Approx(2.0 / 3.0));
+  CHECK(scores[1] == Approx(2.0 / 3.0));
+  CHECK(scores[4] == 0.75);  // p, q, r
+  CHECK(scores[5] == 0.75);
+  CHECK(scores[6] == Approx(1.0 / 3.0));
+}
+
 }  // namespace
 }  // namespace gv
