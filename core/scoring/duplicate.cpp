@@ -362,8 +362,9 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   }
 
   // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
-  // memory holds. One heavy keyword always is (see above); larger ones only matter when they beat
-  // the light pass's best. Sets are taken a chunk at a time: first every table probe of the chunk
+  // memory holds. One heavy keyword always is (it is heavy only when two memories or more hold
+  // it), so subsets of one are never looked up; larger ones only matter when they beat the light
+  // pass's best. Sets are taken a chunk at a time: first every table probe of the chunk
   // is issued, then the answers are read, then the wide sets are compared and the scores set.
   std::vector<double> set_scores(distinct, 0.0);
   struct Lookup {
