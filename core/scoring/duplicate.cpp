@@ -9,32 +9,34 @@
 //   overlap(s, o) = |light(s) ∩ light(o)| + |heavy(s) ∩ heavy(o)|
 // Sets sharing a light keyword are found through the light keywords' postings, which are kept
 // short, and scored exactly. Every other set shares only heavy keywords with s, so it scores at
-// most the largest heavy overlap of s with any other memory. That one is read from a table of
-// every subset of every memory's heavy keywords and how many memories hold it (a memory has a
-// handful of heavy keywords, so a handful of subsets): the largest subset of heavy(s) that
-// another memory holds. The best of the two is exactly the best over all pairs.
+// most the largest heavy overlap of s with any other memory: the largest subset of heavy(s)
+// that another memory holds too (a memory has a handful of heavy keywords, so a handful of
+// subsets). The best of the two is exactly the best over all pairs.
 //
-// Pairs of heavy keywords are counted apart, in a directly indexed array (a few hundred kilobytes
-// where the table is tens of megabytes): they answer the two-keyword lookups outright, and a
-// larger subset can only be held by another memory when each of its pairs is. So the table holds
-// only the subsets of three keywords or more whose every pair is shared: 1.6 million subsets
-// became 0.6 million at 100,000 memories (doc/performance.md).
+// Pairs of heavy keywords are counted apart, in a directly indexed array of a few hundred
+// kilobytes: they answer for two-keyword subsets outright, and a larger subset can only be held
+// by another memory when each of its pairs is. So only subsets of three keywords or more whose
+// every pair is shared are listed, each with its memory, built by growing shared pairs rather
+// than by trying every subset: 0.6 million of them at 100,000 memories. The list is split by a
+// hash of the subset into parts that each fit the first-level cache, and every part is counted
+// on its own; one table for all of them was tens of megabytes and took a cache miss per subset
+// (doc/performance.md).
 //
 // How many keywords are heavy is chosen per vault: the fewest (at least 64) that keep the light
 // postings' pair count within a small multiple of the keyword count, as long as almost every
-// memory keeps at most k_max_tabled heavy keywords. A memory with more is "wide": it is compared
-// with the other memories directly, which stays cheap while wide ones are rare.
+// memory keeps at most k_max_tabled heavy keywords. A memory with more is "wide": wide sets are
+// compared with every set, 64 at a time, which stays cheap while wide ones are rare.
 //
 // The light pass is one sequential read of each posting list: a posting carries its set's heavy
-// keywords, and the memory's own heavy keywords sit in a bitmap, so a candidate's whole overlap
-// is known the moment it is reached; no second pass over a candidate list, no random reads of
-// another set's keywords. An overlap is symmetric, so each pair is counted once, by the set
-// that comes first, and raises the best of both: half the visits of counting it from each side.
+// keywords and their 64-bit signature, and the memory's own heavy keywords sit in a bitmap, so a
+// candidate's whole overlap is known the moment it is reached; no second pass over a candidate
+// list, no random reads of another set's keywords. The signatures bound the heavy overlap, so
+// most candidates are settled without counting it. An overlap is symmetric, so each pair is
+// counted once, by the set that comes first, and raises the best of both: half the visits of
+// counting it from each side.
 //
-// Keyword sets held by several memories score 1 (each is the other's full overlap), a memory's
-// subset lookups stop once another holds all its heavy keywords, and a keyword held by one
-// memory only is left out (nobody shares it). The table is far larger than the caches, so its
-// probes are issued for many memories before any is read: their misses overlap.
+// Keyword sets held by several memories score 1 (each is the other's full overlap), and a
+// keyword held by one memory only is left out (nobody shares it).
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -42,6 +44,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -61,6 +64,10 @@ constexpr std::size_t k_min_heavy = 64;
 constexpr std::size_t k_light_pairs_per_keyword = 16;
 // Heavy keywords are added only while at most one memory in this many becomes wide.
 constexpr std::size_t k_wide_share = 100;
+// Subsets held by other memories are counted in parts of about this many, each part's table
+// (twice as many 16-byte slots) well inside the first-level cache.
+constexpr std::size_t k_part_size = 512;
+constexpr unsigned k_max_part_bits = 16;
 
 // True when keyword_key(text) == text: no surrounding whitespace, no upper-case ASCII letter.
 bool is_key(std::string_view text) {
@@ -83,35 +90,112 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSe
     const std::uint64_t held = holders[r] >= 2 ? holders[r] : 0;
     light_pairs[r] = light_pairs[r + 1] + held * held;
   }
-  const auto wide_sets = [&](std::size_t heavy) {
-    std::size_t wide = 0;
-    for (std::size_t d = 0; d < sets_by_rank.count(); ++d) {
-      const std::span<const std::uint32_t> ranks = sets_by_rank.view(d);
-      // Ranks are ascending, so the heavy ones come first.
-      const auto end = std::lower_bound(ranks.begin(), ranks.end(), heavy);
-      wide += static_cast<std::size_t>(end - ranks.begin()) > k_max_tabled ? 1 : 0;
-    }
-    return wide;
-  };
-  std::size_t heavy = std::min(k_min_heavy, holders.size());
-  const std::size_t wide_limit = sets_by_rank.count() / k_wide_share;
-  std::size_t wide_now = 0;  // wide_sets(heavy), once it is needed
-  bool wide_known = false;
-  while (heavy < std::min(k_max_heavy, holders.size()) &&
-         light_pairs[heavy] > k_light_pairs_per_keyword * slots) {
-    const std::size_t next = std::min({heavy * 2, k_max_heavy, holders.size()});
-    if (!wide_known) {
-      wide_now = wide_sets(heavy);
-      wide_known = true;
-    }
-    const std::size_t wide_next = wide_sets(next);
-    if (wide_next > std::max(wide_limit, wide_now)) {
+  // The heavy counts the loop may try, doubling, and how many sets each makes wide: counted for
+  // all of them in one pass, and only once the loop needs them.
+  std::vector<std::size_t> steps;
+  const std::size_t most = std::min(k_max_heavy, holders.size());
+  for (std::size_t heavy = std::min(k_min_heavy, most);; heavy = std::min(heavy * 2, most)) {
+    steps.push_back(heavy);
+    if (heavy >= most) {
       break;
     }
-    heavy = next;
-    wide_now = wide_next;
   }
-  return heavy;
+  std::vector<std::size_t> wide_at;  // wide_at[step]: sets with more than k_max_tabled heavy ids
+  const auto count_wide = [&] {
+    wide_at.assign(steps.size(), 0);
+    for (std::size_t d = 0; d < sets_by_rank.count(); ++d) {
+      const std::span<const std::uint32_t> ranks = sets_by_rank.view(d);  // ascending
+      std::size_t below = 0;
+      for (std::size_t step = 0; step < steps.size(); ++step) {
+        while (below < ranks.size() && ranks[below] < steps[step]) {
+          ++below;
+        }
+        if (below > k_max_tabled) {
+          for (std::size_t wider = step; wider < steps.size(); ++wider) {
+            ++wide_at[wider];
+          }
+          break;
+        }
+      }
+    }
+  };
+  const std::size_t wide_limit = sets_by_rank.count() / k_wide_share;
+  std::size_t step = 0;
+  while (step + 1 < steps.size() && light_pairs[steps[step]] > k_light_pairs_per_keyword * slots) {
+    if (wide_at.empty()) {
+      count_wide();
+    }
+    if (wide_at[step + 1] > std::max(wide_limit, wide_at[step])) {
+      break;
+    }
+    ++step;
+  }
+  return steps[step];
+}
+
+// For each distinct set, the size of the largest subset of three or more of its heavy keywords
+// that another memory holds too; 0 when there is none. Every such subset whose pairs are all
+// shared is listed with its set, the list is split by a hash of the subset into parts small
+// enough for the cache, and each part is counted in a table of its own: one sequential pass over
+// the list instead of a random probe into a table many times the cache for every subset.
+std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>& heavy,
+                                               const std::vector<std::uint32_t>& heavy_begin,
+                                               const std::vector<std::uint32_t>& multiplicity,
+                                               const PairCounts& pairs, std::size_t subsets) {
+  const std::size_t distinct = multiplicity.size();
+  unsigned part_bits = 0;  // `subsets` bounds the list: parts of at most k_part_size, or fewer
+  while ((subsets >> part_bits) > k_part_size && part_bits < k_max_part_bits) {
+    ++part_bits;
+  }
+  const auto part_of = [&](const Tuple& tuple) -> std::size_t {
+    return part_bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - part_bits));
+  };
+  std::vector<HeldTuple> listed;
+  listed.reserve(subsets);  // only what is written is ever touched
+  std::vector<std::uint32_t> part_begin((std::size_t{1} << part_bits) + 1, 0);
+  SharedPairs shared_pairs;
+  for (std::size_t d = 0; d < distinct; ++d) {
+    const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
+    if (count > k_max_tabled || count < 3) {
+      continue;
+    }
+    const std::uint16_t* ids = heavy.data() + heavy_begin[d];
+    shared_pairs.load(pairs, ids, count);
+    shared_pairs.for_each_shared_subset(ids, count, [&](const Tuple& tuple) {
+      listed.push_back(HeldTuple{tuple.low, tuple.high, static_cast<std::uint32_t>(d)});
+      ++part_begin[part_of(tuple) + 1];
+    });
+  }
+  for (std::size_t part = 1; part < part_begin.size(); ++part) {
+    part_begin[part] += part_begin[part - 1];
+  }
+  // Written once each, so not zeroed first.
+  const std::unique_ptr<HeldTuple[]> parted(new HeldTuple[listed.size()]);
+  {
+    std::vector<std::uint32_t> fill(part_begin.begin(), part_begin.end() - 1);
+    for (const HeldTuple& held : listed) {
+      parted[fill[part_of(held.tuple())]++] = held;
+    }
+  }
+  std::vector<HeldTuple>().swap(listed);
+
+  std::vector<std::uint8_t> largest(distinct, 0);
+  PartCounts counts;
+  for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
+    const HeldTuple* first = parted.get() + part_begin[part];
+    const HeldTuple* last = parted.get() + part_begin[part + 1];
+    counts.reset(static_cast<std::size_t>(last - first));
+    for (const HeldTuple* held = first; held != last; ++held) {
+      counts.add(held->tuple(), multiplicity[held->set]);
+    }
+    for (const HeldTuple* held = first; held != last; ++held) {
+      // This memory is counted itself: another makes the count 2.
+      if (counts.count(held->tuple()) > 1) {
+        largest[held->set] = std::max(largest[held->set], held->tuple().ids());
+      }
+    }
+  }
+  return largest;
 }
 
 }  // namespace
@@ -242,7 +326,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   sets = FlatSets(0, 0);
   const auto heavy_size = [&](std::size_t d) { return heavy_begin[d + 1] - heavy_begin[d]; };
 
-  // The pair counts, the subset table, and the wide sets kept aside.
+  // The pair counts, the subsets other memories hold, and the wide sets kept aside.
   std::vector<std::uint32_t> wide;
   PairCounts pairs(heavy_count);
   std::size_t subsets = 0;  // of three keywords or more, before the pair test
@@ -255,29 +339,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     pairs.add(heavy.data() + heavy_begin[d], count, multiplicity[d]);
     subsets += (std::size_t{1} << count) - 1 - count - count * (count - 1) / 2;
   }
-  // Sized for the subsets, not twice them: repeated subsets and the pair test leave well under
-  // half of them, and the table grows if they do not.
-  TupleCounts containing(std::min<std::size_t>(subsets, std::size_t{1} << 26));
-  SharedPairs shared_pairs;
-  std::vector<Tuple> batch;  // one memory's subsets
-  for (std::size_t d = 0; d < distinct; ++d) {
-    const std::size_t count = heavy_size(d);
-    if (count > k_max_tabled || count < 3) {
-      continue;
-    }
-    const std::uint16_t* ids = heavy.data() + heavy_begin[d];
-    shared_pairs.load(pairs, ids, count);
-    batch.clear();
-    for (unsigned chosen = 1; chosen < (1U << count); ++chosen) {
-      if (__builtin_popcount(chosen) >= 3 && shared_pairs.all_shared(chosen)) {
-        batch.push_back(pack(ids, count, chosen));
-        containing.prefetch(batch.back());
-      }
-    }
-    for (const Tuple& tuple : batch) {
-      containing.add(tuple, multiplicity[d]);
-    }
-  }
+  const std::vector<std::uint8_t> largest_held =
+      largest_held_subsets(heavy, heavy_begin, multiplicity, pairs, subsets);
 
   // The light keywords' postings over distinct sets, each with its set's heavy keywords.
   std::vector<std::uint32_t> postings_begin(holders.size() + 1, 0);
@@ -297,6 +360,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       Posting posting;
       posting.set = static_cast<std::uint32_t>(d);
       posting.heavy_count = static_cast<std::uint16_t>(heavy_size(d));  // at most k_max_heavy
+      posting.signature = signature(heavy.data() + heavy_begin[d], heavy_size(d));
       if (heavy_size(d) <= k_max_tabled) {
         std::copy_n(heavy.data() + heavy_begin[d], heavy_size(d), posting.heavy.begin());
       }
@@ -331,6 +395,11 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       const std::uint32_t own_size = heavy_size(d);
       own_bits.assign(own, own_size, true);
       std::uint32_t own_best = seen[d].best;
+      // Each id of another set that d holds too sets a bit of both signatures, and two such ids
+      // share a bit only if two of d's ids do: so the common bits, plus the ids d loses to such
+      // collisions, bound the heavy overlap from above.
+      const std::uint64_t own_signature = signature(own, own_size);
+      const std::uint32_t own_collisions = own_size - bit_count(own_signature);
       const auto walker = static_cast<std::uint32_t>(d + 1);
       for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
         const Posting* end = postings.data() + postings_begin[light[at] + 1];
@@ -340,14 +409,17 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
           other.shared = other.walker == walker ? other.shared + 1 : 1;
           other.walker = walker;
           const std::uint32_t light_shared = other.shared;
-          // The heavy part adds at most the smaller heavy set: count it only when that could
-          // beat the best of either.
-          const std::uint32_t bound =
-              light_shared + std::min<std::uint32_t>(own_size, posting->heavy_count);
+          // The heavy part adds at most the smaller heavy set and at most what the signatures
+          // allow: count it only when that could beat the best of either.
+          const std::uint32_t heavy_bound = std::min<std::uint32_t>(
+              {own_size, posting->heavy_count,
+               bit_count(own_signature & posting->signature) + own_collisions});
           std::uint32_t& other_best = other.best;
-          if (bound > own_best || bound > other_best) {
+          if (light_shared + heavy_bound > own_best || light_shared + heavy_bound > other_best) {
             const std::uint32_t shared =
-                light_shared + own_bits.count_in(heavy_of(*posting), posting->heavy_count);
+                light_shared + (heavy_bound == 0
+                                    ? 0
+                                    : own_bits.count_in(heavy_of(*posting), posting->heavy_count));
             own_best = std::max(own_best, shared);
             other_best = std::max(other_best, shared);
           }
@@ -361,86 +433,64 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
   }
 
+  // Wide sets are compared with every set, both ways, 64 at a time: mask[k] has bit w when wide
+  // set w holds heavy keyword k, so one read of a set's heavy ids counts its overlap with all 64.
+  // A heavy overlap never exceeds the whole overlap, so it can only raise a best to the truth.
+  {
+    std::vector<std::uint64_t> mask(heavy_count, 0);
+    std::array<std::uint32_t, 64> overlap{};
+    for (std::size_t first = 0; first < wide.size(); first += 64) {
+      const std::size_t last = std::min(wide.size(), first + 64);
+      std::fill(mask.begin(), mask.end(), 0);
+      for (std::size_t w = first; w < last; ++w) {
+        for (std::uint32_t at = heavy_begin[wide[w]]; at < heavy_begin[wide[w] + 1]; ++at) {
+          mask[heavy[at]] |= std::uint64_t{1} << (w - first);
+        }
+      }
+      for (std::size_t d = 0; d < distinct; ++d) {
+        std::uint64_t met = 0;
+        for (std::uint32_t at = heavy_begin[d]; at < heavy_begin[d + 1]; ++at) {
+          met |= mask[heavy[at]];
+          for (std::uint64_t bits = mask[heavy[at]]; bits != 0; bits &= bits - 1) {
+            ++overlap[static_cast<std::size_t>(__builtin_ctzll(bits))];
+          }
+        }
+        for (std::uint64_t bits = met; bits != 0; bits &= bits - 1) {
+          const auto w = static_cast<std::size_t>(__builtin_ctzll(bits));
+          const std::uint32_t shared = overlap[w];
+          overlap[w] = 0;
+          if (wide[first + w] != d) {
+            best[d] = std::max(best[d], shared);
+            best[wide[first + w]] = std::max(best[wide[first + w]], shared);
+          }
+        }
+      }
+    }
+  }
+
   // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
   // memory holds. One heavy keyword always is (it is heavy only when two memories or more hold
-  // it), so subsets of one are never looked up; larger ones only matter when they beat the light
-  // pass's best. Sets are taken a chunk at a time: first every table probe of the chunk
-  // is issued, then the answers are read, then the wide sets are compared and the scores set.
+  // it), a pair is when the pair counts say so, and larger subsets were counted above.
   std::vector<double> set_scores(distinct, 0.0);
-  struct Lookup {
-    Tuple tuple;
-    std::uint32_t bits = 0;
-    std::uint32_t set = 0;
-  };
-  std::vector<Lookup> lookups;
-  constexpr std::size_t k_chunk = 32;
-  std::array<bool, k_chunk> heavy_counts{};  // the set's heavy overlap could beat its best
-  for (std::size_t first = 0; first < distinct; first += k_chunk) {
-    const std::size_t last = std::min(distinct, first + k_chunk);
-    lookups.clear();
-    for (std::size_t d = first; d < last; ++d) {
-      const std::uint32_t own_size = heavy_size(d);
-      heavy_counts[d - first] = size[d] != 0 && multiplicity[d] == 1 && own_size > best[d];
-      if (!heavy_counts[d - first]) {
-        continue;
-      }
-      best[d] = std::max<std::uint32_t>(best[d], 1);
-      if (own_size > k_max_tabled) {
-        continue;
-      }
-      // This memory is in the pair counts and the table itself: another makes a count 2.
-      const std::uint16_t* own = heavy.data() + heavy_begin[d];
-      shared_pairs.load(pairs, own, own_size);
-      for (unsigned chosen = (1U << own_size) - 1; chosen != 0; --chosen) {
-        const auto bits = static_cast<std::uint32_t>(__builtin_popcount(chosen));
-        if (bits <= best[d] || !shared_pairs.all_shared(chosen)) {
-          continue;
-        }
-        if (bits == 2) {
-          best[d] = 2;  // a shared pair, known without the table
-          continue;
-        }
-        lookups.push_back(Lookup{pack(own, own_size, chosen), bits, static_cast<std::uint32_t>(d)});
-        containing.prefetch(lookups.back().tuple);
+  SharedPairs shared_pairs;
+  for (std::size_t d = 0; d < distinct; ++d) {
+    if (size[d] == 0) {
+      continue;
+    }
+    if (multiplicity[d] > 1) {
+      set_scores[d] = 1.0;
+      continue;
+    }
+    std::uint32_t best_d = best[d];
+    const std::uint32_t own_size = heavy_size(d);
+    if (own_size > best_d) {
+      best_d = std::max<std::uint32_t>({best_d, 1, largest_held[d]});
+      if (best_d < 2 && own_size <= k_max_tabled) {
+        shared_pairs.load(pairs, heavy.data() + heavy_begin[d], own_size);
+        best_d = shared_pairs.any() ? 2 : best_d;
       }
     }
-    for (const Lookup& lookup : lookups) {
-      if (lookup.bits > best[lookup.set] && containing.count(lookup.tuple) > 1) {
-        best[lookup.set] = lookup.bits;
-      }
-    }
-    for (std::size_t d = first; d < last; ++d) {
-      if (size[d] == 0) {
-        continue;
-      }
-      if (multiplicity[d] > 1) {
-        set_scores[d] = 1.0;
-        continue;
-      }
-      std::uint32_t best_d = best[d];
-      if (heavy_counts[d - first]) {
-        const std::uint16_t* own = heavy.data() + heavy_begin[d];
-        const std::uint32_t own_size = heavy_size(d);
-        own_bits.assign(own, own_size, true);
-        const auto compare = [&](std::size_t other) {
-          best_d = std::max(
-              best_d, own_bits.count_in(heavy.data() + heavy_begin[other], heavy_size(other)));
-        };
-        if (own_size <= k_max_tabled) {
-          for (std::size_t w = 0; w < wide.size() && best_d < own_size; ++w) {
-            compare(wide[w]);
-          }
-        } else {
-          for (std::size_t other = 0; other < distinct && best_d < own_size; ++other) {
-            if (other != d) {
-              compare(other);
-            }
-          }
-        }
-        own_bits.assign(own, own_size, false);
-      }
-      set_scores[d] = static_cast<double>(best_d) / static_cast<double>(size[d]);
-    }
+    set_scores[d] = static_cast<double>(best_d) / static_cast<double>(size[d]);
   }
 
   std::vector<double> scores(memories.size(), 0.0);

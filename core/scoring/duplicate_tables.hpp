@@ -23,27 +23,29 @@ constexpr std::size_t k_max_tabled = 8;
 struct Tuple {
   std::uint64_t low = 0;
   std::uint32_t high = 0;
-};
 
-inline Tuple pack(const std::uint16_t* ids, std::size_t count, unsigned chosen) {
-  Tuple tuple;
-  unsigned bit = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if ((chosen >> i) & 1U) {
-      const std::uint64_t value = static_cast<std::uint64_t>(ids[i]) + 1;
-      if (bit < 64) {
-        tuple.low |= value << bit;
-        if (bit + 12 > 64) {
-          tuple.high |= static_cast<std::uint32_t>(value >> (64 - bit));  // straddles the two
-        }
-      } else {
-        tuple.high |= static_cast<std::uint32_t>(value << (bit - 64));
+  // The tuple with `id` as its id number `at` (0-based): ids are appended in ascending order.
+  [[nodiscard]] Tuple with(unsigned at, std::uint16_t id) const {
+    Tuple tuple = *this;
+    const std::uint64_t value = static_cast<std::uint64_t>(id) + 1;
+    const unsigned bit = at * 12;
+    if (bit < 64) {
+      tuple.low |= value << bit;
+      if (bit + 12 > 64) {
+        tuple.high |= static_cast<std::uint32_t>(value >> (64 - bit));  // straddles the two
       }
-      bit += 12;
+    } else {
+      tuple.high |= static_cast<std::uint32_t>(value << (bit - 64));
     }
+    return tuple;
   }
-  return tuple;
-}
+  // How many ids it holds: they fill the bits from the lowest, and none is 0.
+  [[nodiscard]] std::uint8_t ids() const {
+    const unsigned top = high != 0 ? 64 + 31 - static_cast<unsigned>(__builtin_clz(high))
+                                   : 63 - static_cast<unsigned>(__builtin_clzll(low));
+    return static_cast<std::uint8_t>(top / 12 + 1);
+  }
+};
 
 // splitmix64's finaliser: every input bit moves every output bit, so any slice of the result is a
 // fair slot number.
@@ -53,6 +55,25 @@ inline std::uint64_t mix(std::uint64_t value) {
   value ^= value >> 27;
   value *= 0x94D049BB133111EBULL;
   return value ^ (value >> 31);
+}
+
+inline std::uint64_t hash(const Tuple& tuple) { return mix(tuple.low ^ mix(tuple.high)); }
+
+// Bits set in `value`, without the library call a portable build makes of __builtin_popcountll.
+inline std::uint32_t bit_count(std::uint64_t value) {
+  value -= (value >> 1) & 0x5555555555555555ULL;
+  value = (value & 0x3333333333333333ULL) + ((value >> 2) & 0x3333333333333333ULL);
+  value = (value + (value >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<std::uint32_t>((value * 0x0101010101010101ULL) >> 56);
+}
+
+// A set of heavy ids folded into 64 bits (id mod 64): two sets with no common bit share no id.
+inline std::uint64_t signature(const std::uint16_t* ids, std::size_t count) {
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    bits |= std::uint64_t{1} << (ids[i] & 63U);
+  }
+  return bits;
 }
 
 // Many small id lists in one array: list i is flat[begin[i], begin[i + 1]). Filled in order,
@@ -68,7 +89,19 @@ class FlatSets {
   // Ends the list being filled: its ids sorted, repeats removed.
   void close_sorted() {
     const auto first = m_flat.begin() + m_begin.back();
-    std::sort(first, m_flat.end());
+    if (m_flat.end() - first <= 16) {
+      // A memory has a handful of keywords: an insertion sort, without std::sort's set-up.
+      for (auto at = first + 1; at < m_flat.end(); ++at) {
+        const std::uint32_t value = *at;
+        auto hole = at;
+        for (; hole != first && *(hole - 1) > value; --hole) {
+          *hole = *(hole - 1);
+        }
+        *hole = value;
+      }
+    } else {
+      std::sort(first, m_flat.end());
+    }
     m_flat.erase(std::unique(first, m_flat.end()), m_flat.end());
     m_begin.push_back(static_cast<std::uint32_t>(m_flat.size()));
   }
@@ -88,39 +121,65 @@ inline bool operator!=(std::span<const std::uint32_t> a, std::span<const std::ui
   return !std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
-// Keyword keys to dense ids, open addressing over one array. A slot keeps the key's hash, so a
-// probe compares key bytes only when the hashes match; the bytes stay where they are (the
-// memories' keywords outlive the table). It starts small and doubles: a vault repeats its
-// keywords, so sizing it for every keyword slot would spread it over many times the memory.
+// Keyword keys to dense ids, open addressing over one array. A key of up to 16 bytes (almost
+// every keyword) is kept in its slot as two words, so a probe compares two words and never reads
+// the memory it came from; a longer one is compared where it is (the memories' keywords outlive
+// the table). It starts small and doubles: a vault repeats its keywords, so sizing it for every
+// keyword slot would spread it over many times the memory.
 class KeywordIds {
  public:
   std::uint32_t intern(std::string_view key) {
     if ((m_size + 1) * 2 > m_slots.size()) {
       grow();
     }
-    const std::uint64_t hash = std::hash<std::string_view>{}(key) | 1U;  // 0 marks an empty slot
-    Slot& slot = m_slots[find_slot(hash, key)];
-    if (slot.hash == 0) {
-      slot = Slot{hash, key.data(), static_cast<std::uint32_t>(key.size()),
-                  static_cast<std::uint32_t>(m_size++)};
+    Slot probe;
+    probe.data = key.data();
+    probe.size = static_cast<std::uint32_t>(key.size());
+    if (key.size() <= k_inline) {
+      std::array<char, k_inline> bytes{};
+      std::memcpy(bytes.data(), key.data(), key.size());
+      std::memcpy(&probe.first, bytes.data(), 8);
+      std::memcpy(&probe.second, bytes.data() + 8, 8);
+    }
+    Slot& slot = m_slots[find_slot(probe)];
+    if (slot.data == nullptr) {
+      slot = probe;
+      slot.id = static_cast<std::uint32_t>(m_size++);
     }
     return slot.id;
   }
   [[nodiscard]] std::size_t size() const { return m_size; }
 
  private:
+  static constexpr std::size_t k_inline = 16;
   struct Slot {
-    std::uint64_t hash = 0;
-    const char* data = nullptr;
+    std::uint64_t first = 0;  // a short key's bytes, zero-padded
+    std::uint64_t second = 0;
+    const char* data = nullptr;  // nullptr marks an empty slot
     std::uint32_t size = 0;
     std::uint32_t id = 0;
   };
 
-  [[nodiscard]] std::size_t find_slot(std::uint64_t hash, std::string_view key) const {
+  static std::uint64_t hash_of(const Slot& key) {
+    if (key.size <= k_inline) {
+      return mix(key.first ^ mix(key.second ^ key.size));
+    }
+    return std::hash<std::string_view>{}({key.data, key.size});
+  }
+  static bool same(const Slot& a, const Slot& b) {
+    if (a.size != b.size) {
+      return false;
+    }
+    if (a.size <= k_inline) {
+      return a.first == b.first && a.second == b.second;
+    }
+    return std::memcmp(a.data, b.data, a.size) == 0;
+  }
+
+  [[nodiscard]] std::size_t find_slot(const Slot& key) const {
     const std::size_t last = m_slots.size() - 1;
-    std::size_t at = static_cast<std::size_t>(mix(hash)) & last;
-    while (m_slots[at].hash != 0 && (m_slots[at].hash != hash || m_slots[at].size != key.size() ||
-                                     std::memcmp(m_slots[at].data, key.data(), key.size()) != 0)) {
+    std::size_t at = static_cast<std::size_t>(hash_of(key)) & last;
+    while (m_slots[at].data != nullptr && !same(m_slots[at], key)) {
       at = (at + 1) & last;
     }
     return at;
@@ -130,8 +189,8 @@ class KeywordIds {
     std::vector<Slot> slots = std::move(m_slots);
     m_slots.assign(std::max<std::size_t>(1024, slots.size() * 2), Slot{});
     for (const Slot& slot : slots) {
-      if (slot.hash != 0) {
-        m_slots[find_slot(slot.hash, {slot.data, slot.size})] = slot;
+      if (slot.data != nullptr) {
+        m_slots[find_slot(slot)] = slot;
       }
     }
   }
@@ -140,42 +199,39 @@ class KeywordIds {
   std::size_t m_size = 0;
 };
 
-// How many memories hold each tuple of heavy keywords: open addressing over one array of
-// 16-byte slots. A stored tuple always has its first id in the low bits, so low == 0 marks an
-// empty slot; the empty tuple is never stored.
-class TupleCounts {
+// A subset of one distinct set's heavy keywords, with the set: 16 bytes.
+struct HeldTuple {
+  std::uint64_t low = 0;
+  std::uint32_t high = 0;
+  std::uint32_t set = 0;
+  [[nodiscard]] Tuple tuple() const { return Tuple{low, high}; }
+};
+
+// How many memories hold each tuple of one part of the subsets: open addressing over 16-byte
+// slots, cleared and reused for the next part and sized to it, so it stays in the cache. A stored
+// tuple always has its first id in the low bits, so low == 0 marks an empty slot.
+class PartCounts {
  public:
-  explicit TupleCounts(std::size_t expected) {
+  void reset(std::size_t tuples) {
     std::size_t capacity = 16;
-    while (capacity < expected) {
+    while (capacity < tuples * 2) {
       capacity *= 2;
     }
-    m_slots.assign(capacity, Slot{});
+    if (m_slots.size() < capacity) {
+      m_slots.resize(capacity);
+    }
+    std::fill_n(m_slots.begin(), capacity, Slot{});
+    m_last = capacity - 1;
   }
-
   void add(const Tuple& key, std::uint32_t count) {
-    if (key.low == 0) {
-      return;  // the empty subset is held by everybody and never looked up
-    }
-    if ((m_size + 1) * 2 > m_slots.size()) {
-      grow();
-    }
     Slot& slot = m_slots[find_slot(key)];
-    if (slot.low == 0) {
-      slot.low = key.low;
-      slot.high = key.high;
-      ++m_size;
-    }
+    slot.low = key.low;
+    slot.high = key.high;
     slot.count += count;
   }
-
   [[nodiscard]] std::uint32_t count(const Tuple& key) const {
     return m_slots[find_slot(key)].count;  // an empty slot counts 0
   }
-
-  // Asks the cache for the slot where `key`'s probe starts. The table is far larger than the
-  // caches, so issuing a memory's handful of probes together overlaps their misses.
-  void prefetch(const Tuple& key) const { __builtin_prefetch(m_slots.data() + home(key)); }
 
  private:
   struct Slot {
@@ -184,32 +240,18 @@ class TupleCounts {
     std::uint32_t count = 0;
   };
 
-  [[nodiscard]] std::size_t home(const Tuple& key) const {
-    return static_cast<std::size_t>(mix(key.low ^ mix(key.high))) & (m_slots.size() - 1);
-  }
-
+  // The low bits of the hash: its high bits chose the part, so they are the same for every key.
   [[nodiscard]] std::size_t find_slot(const Tuple& key) const {
-    const std::size_t last = m_slots.size() - 1;
-    std::size_t slot = home(key);
+    std::size_t slot = static_cast<std::size_t>(hash(key)) & m_last;
     while (m_slots[slot].low != 0 &&
            (m_slots[slot].low != key.low || m_slots[slot].high != key.high)) {
-      slot = (slot + 1) & last;
+      slot = (slot + 1) & m_last;
     }
     return slot;
   }
 
-  void grow() {
-    std::vector<Slot> slots = std::move(m_slots);
-    m_slots.assign(slots.size() * 2, Slot{});
-    for (const Slot& slot : slots) {
-      if (slot.low != 0) {
-        m_slots[find_slot(Tuple{slot.low, slot.high})] = slot;
-      }
-    }
-  }
-
   std::vector<Slot> m_slots;
-  std::size_t m_size = 0;
+  std::size_t m_last = 0;
 };
 
 // How many memories hold each pair of heavy ids, counted up to 2 ("shared"): one byte per pair,
@@ -237,41 +279,54 @@ class PairCounts {
 };
 
 // Which pairs of one memory's heavy ids (at most k_max_tabled, ascending) another memory holds
-// too. A subset is chosen as bits over those ids; it can be held by another memory only if each
-// of its pairs is.
+// too. A subset can be held by another memory only if each of its pairs is.
 class SharedPairs {
  public:
   void load(const PairCounts& pairs, const std::uint16_t* ids, std::size_t count) {
-    std::size_t shared = 0;
     m_with.fill(0);
     for (std::size_t j = 1; j < count; ++j) {
       for (std::size_t i = 0; i < j; ++i) {
         if (pairs.shared(ids[i], ids[j])) {
           m_with[i] = static_cast<std::uint8_t>(m_with[i] | (1U << j));
           m_with[j] = static_cast<std::uint8_t>(m_with[j] | (1U << i));
-          ++shared;
         }
       }
     }
-    m_every = shared == count * (count - 1) / 2;
   }
-  [[nodiscard]] bool all_shared(unsigned chosen) const {
-    if (m_every) {
-      return true;  // the common case in a small vocabulary: nothing to test
+  // True when some pair of the ids is held by another memory too.
+  [[nodiscard]] bool any() const {
+    return std::any_of(m_with.begin(), m_with.end(), [](std::uint8_t with) { return with != 0; });
+  }
+  // Calls emit(tuple) for every subset of three ids or more whose pairs are all shared. A subset
+  // grows one id at a time, by ids after its last that share a pair with each of its ids, so only
+  // such subsets are ever built, each once.
+  template <class Emit>
+  void for_each_shared_subset(const std::uint16_t* ids, std::size_t count, Emit&& emit) const {
+    for (unsigned i = 0; i < count; ++i) {
+      grow(ids, Tuple{}.with(0, ids[i]), 1, m_with[i] & after(i), emit);
     }
-    for (unsigned rest = chosen; rest != 0; rest &= rest - 1) {
-      const auto i = static_cast<unsigned>(__builtin_ctz(rest));
-      const unsigned others = chosen & ~(1U << i);
-      if ((others & m_with[i]) != others) {
-        return false;
-      }
-    }
-    return true;
   }
 
  private:
+  static unsigned after(unsigned i) { return ~((2U << i) - 1U); }
+
+  template <class Emit>
+  void grow(const std::uint16_t* ids, const Tuple& tuple, unsigned size, unsigned candidates,
+            Emit& emit) const {
+    for (unsigned rest = candidates; rest != 0; rest &= rest - 1) {
+      const auto j = static_cast<unsigned>(__builtin_ctz(rest));
+      const Tuple grown = tuple.with(size, ids[j]);
+      if (size + 1 >= 3) {
+        emit(grown);
+      }
+      const unsigned more = candidates & m_with[j] & after(j);
+      if (more != 0) {
+        grow(ids, grown, size + 1, more, emit);
+      }
+    }
+  }
+
   std::array<std::uint8_t, k_max_tabled> m_with{};  // m_with[i]: the j whose pair with i is shared
-  bool m_every = false;
 };
 
 // One entry of a light keyword's postings: a distinct set and, inline, its heavy keywords (when
@@ -279,6 +334,7 @@ class SharedPairs {
 struct Posting {
   std::uint32_t set = 0;
   std::uint16_t heavy_count = 0;
+  std::uint64_t signature = 0;  // of its heavy ids
   std::array<std::uint16_t, k_max_tabled> heavy{};
 };
 
