@@ -185,6 +185,25 @@ TEST_CASE("duplicate scores equal the all-pairs reference when common keywords a
   }
 }
 
+// Keys of up to 16 bytes are compared inside the interning table as two words, longer ones byte
+// by byte where they are. A common prefix makes keys differ only past their first word: with the
+// short one every key fits in 16 bytes, with the long one keys fall on both sides of it.
+TEST_CASE("duplicate scores equal the all-pairs reference when keys share a prefix",
+          "[scoring][duplicate]") {
+  for (const std::string prefix : {"shared-p-", "shared-prefix-"}) {
+    for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+      INFO(prefix << ", seed " << seed);
+      std::vector<Memory> vault = generated_vault(seed, 2000, 2000, 3, 8);
+      for (Memory& memory : vault) {
+        for (std::string& keyword : memory.keywords) {
+          keyword = prefix + keyword;
+        }
+      }
+      (void)scores_matching_reference(vault);
+    }
+  }
+}
+
 // Light keywords are counted once per pair, from the pair's lower set; a set held by several
 // memories (which scores 1 anyway) must still count its pairs for the others.
 TEST_CASE("a memory's light overlap with a keyword set held twice is counted",
