@@ -255,18 +255,27 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
     return a < b;
   });
+  // Each memory's first holder of the same set (the order puts the lowest index first), then the
+  // distinct sets numbered in memory order: every later pass over the sets then reads the
+  // memories' lists in the order they sit, where hash order made each read a cache miss.
   std::vector<std::uint32_t> set_of(memories.size());
-  std::vector<std::uint32_t> first_memory;  // distinct set -> a memory holding it
-  std::vector<std::uint32_t> multiplicity;  // distinct set -> memories holding it
   for (std::size_t n = 0; n < order.size(); ++n) {
     const std::uint32_t i = order[n];
-    if (n == 0 || set_hash[i] != set_hash[order[n - 1]] ||
-        keyword_sets.view(i) != keyword_sets.view(order[n - 1])) {
-      first_memory.push_back(i);
+    const bool repeated = n != 0 && set_hash[i] == set_hash[order[n - 1]] &&
+                          !(keyword_sets.view(i) != keyword_sets.view(order[n - 1]));
+    set_of[i] = repeated ? set_of[order[n - 1]] : i;
+  }
+  std::vector<std::uint32_t> first_memory;  // distinct set -> the first memory holding it
+  std::vector<std::uint32_t> multiplicity;  // distinct set -> memories holding it
+  for (std::size_t i = 0; i < set_of.size(); ++i) {
+    if (set_of[i] == i) {
+      set_of[i] = static_cast<std::uint32_t>(first_memory.size());
+      first_memory.push_back(static_cast<std::uint32_t>(i));
       multiplicity.push_back(0);
+    } else {
+      set_of[i] = set_of[set_of[i]];  // its first holder comes before it and is numbered
     }
-    set_of[i] = static_cast<std::uint32_t>(first_memory.size() - 1);
-    ++multiplicity.back();
+    ++multiplicity[set_of[i]];
   }
   const std::size_t distinct = first_memory.size();
   std::vector<std::uint64_t>().swap(set_hash);
