@@ -239,47 +239,40 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     }
     set_hash[i] = hash;
   }
-  std::vector<std::uint32_t> order(memories.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = static_cast<std::uint32_t>(i);
-  }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    if (set_hash[a] != set_hash[b]) {
-      return set_hash[a] < set_hash[b];
-    }
-    const auto view_a = keyword_sets.view(a);
-    const auto view_b = keyword_sets.view(b);
-    if (view_a != view_b) {
-      return std::lexicographical_compare(view_a.begin(), view_a.end(), view_b.begin(),
-                                          view_b.end());
-    }
-    return a < b;
-  });
-  // Each memory's first holder of the same set (the order puts the lowest index first), then the
-  // distinct sets numbered in memory order: every later pass over the sets then reads the
-  // memories' lists in the order they sit, where hash order made each read a cache miss.
+  // Distinct sets are numbered in memory order, so that every later pass over them reads the
+  // memories' lists in the order they sit: a table from a set's hash to its number, the first
+  // memory's list compared in full when two hashes match.
   std::vector<std::uint32_t> set_of(memories.size());
-  for (std::size_t n = 0; n < order.size(); ++n) {
-    const std::uint32_t i = order[n];
-    const bool repeated = n != 0 && set_hash[i] == set_hash[order[n - 1]] &&
-                          !(keyword_sets.view(i) != keyword_sets.view(order[n - 1]));
-    set_of[i] = repeated ? set_of[order[n - 1]] : i;
-  }
   std::vector<std::uint32_t> first_memory;  // distinct set -> the first memory holding it
   std::vector<std::uint32_t> multiplicity;  // distinct set -> memories holding it
-  for (std::size_t i = 0; i < set_of.size(); ++i) {
-    if (set_of[i] == i) {
-      set_of[i] = static_cast<std::uint32_t>(first_memory.size());
-      first_memory.push_back(static_cast<std::uint32_t>(i));
-      multiplicity.push_back(0);
-    } else {
-      set_of[i] = set_of[set_of[i]];  // its first holder comes before it and is numbered
+  {
+    struct Numbered {
+      std::uint64_t hash = 0;
+      std::uint32_t set = 0;  // its number + 1; 0 marks an empty slot
+    };
+    std::size_t capacity = 16;
+    while (capacity < memories.size() * 2) {
+      capacity *= 2;
     }
-    ++multiplicity[set_of[i]];
+    std::vector<Numbered> numbered(capacity);
+    for (std::size_t i = 0; i < memories.size(); ++i) {
+      std::size_t at = static_cast<std::size_t>(set_hash[i]) & (capacity - 1);
+      while (numbered[at].set != 0 &&
+             (numbered[at].hash != set_hash[i] ||
+              keyword_sets.view(first_memory[numbered[at].set - 1]) != keyword_sets.view(i))) {
+        at = (at + 1) & (capacity - 1);
+      }
+      if (numbered[at].set == 0) {
+        first_memory.push_back(static_cast<std::uint32_t>(i));
+        multiplicity.push_back(0);
+        numbered[at] = Numbered{set_hash[i], static_cast<std::uint32_t>(first_memory.size())};
+      }
+      set_of[i] = numbered[at].set - 1;
+      ++multiplicity[set_of[i]];
+    }
   }
   const std::size_t distinct = first_memory.size();
   std::vector<std::uint64_t>().swap(set_hash);
-  std::vector<std::uint32_t>().swap(order);
 
   // Keywords ranked by how many memories hold them (most first); sets rewritten as ranks.
   std::vector<std::uint32_t> holders_by_id(keyword_count, 0);
