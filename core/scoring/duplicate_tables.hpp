@@ -329,8 +329,9 @@ class SharedPairs {
   std::array<std::uint8_t, k_max_tabled> m_with{};  // m_with[i]: the j whose pair with i is shared
 };
 
-// One entry of a light keyword's postings: a distinct set and, inline, its heavy keywords (when
-// it has at most k_max_tabled of them; a wide set's are read from the flat list).
+// One entry of a light keyword's postings, 32 bytes: a distinct set, the signature of its heavy
+// keywords and, inline, the keywords themselves (when it has at most k_max_tabled of them; a
+// wide set's are read from the flat list).
 struct Posting {
   std::uint32_t set = 0;
   std::uint16_t heavy_count = 0;
