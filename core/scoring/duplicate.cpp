@@ -61,6 +61,8 @@ constexpr std::size_t k_min_heavy = 64;
 constexpr std::size_t k_light_pairs_per_keyword = 16;
 // Heavy keywords are added only while at most one memory in this many becomes wide.
 constexpr std::size_t k_wide_share = 100;
+// The light pass asks for the posting lists of the set this many places ahead.
+constexpr std::size_t k_prefetch_ahead = 2;
 // Subsets held by other memories are counted in parts of about this many, each part's table
 // (twice as many 16-byte slots) well inside the first-level cache.
 constexpr std::size_t k_part_size = 512;
@@ -99,21 +101,21 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSe
   }
   std::vector<std::size_t> wide_at;  // wide_at[step]: sets with more than k_max_tabled heavy ids
   const auto count_wide = [&] {
+    // A set is wide at a step when its (k_max_tabled + 1)th smallest rank is below it: one
+    // look per set finds the first such step, and every later step counts it too.
     wide_at.assign(steps.size(), 0);
     for (std::size_t d = 0; d < sets_by_rank.count(); ++d) {
       const std::span<const std::uint32_t> ranks = sets_by_rank.view(d);  // ascending
-      std::size_t below = 0;
-      for (std::size_t step = 0; step < steps.size(); ++step) {
-        while (below < ranks.size() && ranks[below] < steps[step]) {
-          ++below;
-        }
-        if (below > k_max_tabled) {
-          for (std::size_t wider = step; wider < steps.size(); ++wider) {
-            ++wide_at[wider];
-          }
-          break;
-        }
+      if (ranks.size() <= k_max_tabled) {
+        continue;
       }
+      const auto first_wide = std::upper_bound(steps.begin(), steps.end(), ranks[k_max_tabled]);
+      if (first_wide != steps.end()) {
+        ++wide_at[static_cast<std::size_t>(first_wide - steps.begin())];
+      }
+    }
+    for (std::size_t step = 1; step < steps.size(); ++step) {
+      wide_at[step] += wide_at[step - 1];
     }
   };
   const std::size_t wide_limit = sets_by_rank.count() / k_wide_share;
@@ -137,9 +139,8 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSe
 // the list instead of a random probe into a table many times the cache for every subset.
 std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>& heavy,
                                                const std::vector<std::uint32_t>& heavy_begin,
-                                               const std::vector<std::uint32_t>& multiplicity,
-                                               const PairCounts& pairs, std::size_t subsets) {
-  const std::size_t distinct = multiplicity.size();
+                                               std::size_t distinct, const PairCounts& pairs,
+                                               std::size_t subsets) {
   unsigned part_bits = 0;  // `subsets` bounds the list: parts of at most k_part_size, or fewer
   while ((subsets >> part_bits) > k_part_size && part_bits < k_max_part_bits) {
     ++part_bits;
@@ -176,20 +177,27 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   }
   std::vector<HeldTuple>().swap(listed);
 
+  // A tuple's count is the number of distinct sets that hold it: more than one means another
+  // memory does. A set held by several memories scores 1 whatever its subsets, so it counts once.
   std::vector<std::uint8_t> largest(distinct, 0);
   PartCounts counts;
+  std::vector<std::uint32_t> slot_of;  // per tuple of the part, its slot in `counts`
   for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
     const HeldTuple* first = parted.get() + part_begin[part];
-    const HeldTuple* last = parted.get() + part_begin[part + 1];
-    counts.reset(static_cast<std::size_t>(last - first));
-    for (const HeldTuple* held = first; held != last; ++held) {
-      counts.add(held->tuple(), multiplicity[held->set]);
+    const std::size_t size = part_begin[part + 1] - part_begin[part];
+    counts.prepare(size);
+    slot_of.resize(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      slot_of[i] = counts.add(first[i].tuple());
     }
-    for (const HeldTuple* held = first; held != last; ++held) {
-      // This memory is counted itself: another makes the count 2.
-      if (counts.count(held->tuple()) > 1) {
-        largest[held->set] = std::max(largest[held->set], held->tuple().ids());
+    for (std::size_t i = 0; i < size; ++i) {
+      if (counts.count_at(slot_of[i]) > 1) {
+        const std::uint32_t set = first[i].set;
+        largest[set] = std::max(largest[set], first[i].tuple().ids());
       }
+    }
+    for (const std::uint32_t slot : slot_of) {
+      counts.empty(slot);
     }
   }
   return largest;
@@ -339,7 +347,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     subsets += (std::size_t{1} << count) - 1 - count - count * (count - 1) / 2;
   }
   const std::vector<std::uint8_t> largest_held =
-      largest_held_subsets(heavy, heavy_begin, multiplicity, pairs, subsets);
+      largest_held_subsets(heavy, heavy_begin, distinct, pairs, subsets);
 
   // The light keywords' postings over distinct sets, each with its set's heavy keywords.
   std::vector<std::uint32_t> postings_begin(holders.size() + 1, 0);
@@ -400,6 +408,16 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       const std::uint64_t own_signature = signature(own, own_size);
       const std::uint32_t own_collisions = own_size - bit_count(own_signature);
       const auto walker = static_cast<std::uint32_t>(d + 1);
+      // The lists this walk reads start at scattered places: ask for the starts two sets ahead,
+      // so that they are on their way while this set's lists are read.
+      if (d + k_prefetch_ahead < distinct) {
+        const std::size_t ahead = d + k_prefetch_ahead;
+        for (std::uint32_t at = light_begin[ahead]; at < light_begin[ahead + 1]; ++at) {
+          const char* start = reinterpret_cast<const char*>(postings.data() + light_at[at] + 1);
+          __builtin_prefetch(start);
+          __builtin_prefetch(start + 64);
+        }
+      }
       for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
         const Posting* end = postings.data() + postings_begin[light[at] + 1];
         for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end;

@@ -207,12 +207,14 @@ struct HeldTuple {
   [[nodiscard]] Tuple tuple() const { return Tuple{low, high}; }
 };
 
-// How many memories hold each tuple of one part of the subsets: open addressing over 16-byte
-// slots, cleared and reused for the next part and sized to it, so it stays in the cache. A stored
-// tuple always has its first id in the low bits, so low == 0 marks an empty slot.
+// How many keyword sets hold each tuple of one part of the subsets: open addressing over 16-byte
+// slots, sized to the part so it stays in the cache. A part empties only the slots it used (by
+// the numbers `add` returned), so the parts do not pay for clearing the whole table thousands of
+// times. A stored tuple always has its first id in the low bits, so low == 0 marks an empty slot.
 class PartCounts {
  public:
-  void reset(std::size_t tuples) {
+  // Sizes the table for a part of `tuples`. Every slot is empty: new, or emptied by `empty`.
+  void prepare(std::size_t tuples) {
     std::size_t capacity = 16;
     while (capacity < tuples * 2) {
       capacity *= 2;
@@ -220,18 +222,19 @@ class PartCounts {
     if (m_slots.size() < capacity) {
       m_slots.resize(capacity);
     }
-    std::fill_n(m_slots.begin(), capacity, Slot{});
     m_last = capacity - 1;
   }
-  void add(const Tuple& key, std::uint32_t count) {
-    Slot& slot = m_slots[find_slot(key)];
+  // Counts one more holder of `key` and returns its slot.
+  std::uint32_t add(const Tuple& key) {
+    const std::size_t at = find_slot(key);
+    Slot& slot = m_slots[at];
     slot.low = key.low;
     slot.high = key.high;
-    slot.count += count;
+    ++slot.count;
+    return static_cast<std::uint32_t>(at);
   }
-  [[nodiscard]] std::uint32_t count(const Tuple& key) const {
-    return m_slots[find_slot(key)].count;  // an empty slot counts 0
-  }
+  [[nodiscard]] std::uint32_t count_at(std::uint32_t slot) const { return m_slots[slot].count; }
+  void empty(std::uint32_t slot) { m_slots[slot] = Slot{}; }
 
  private:
   struct Slot {
