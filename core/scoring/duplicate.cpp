@@ -39,6 +39,7 @@
 // keyword held by one memory only is left out (nobody shares it).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -255,10 +256,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       std::uint64_t hash = 0;
       std::uint32_t set = 0;  // its number + 1; 0 marks an empty slot
     };
-    std::size_t capacity = 16;
-    while (capacity < memories.size() * 2) {
-      capacity *= 2;
-    }
+    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, memories.size() * 2));
     std::vector<Numbered> numbered(capacity);
     for (std::size_t i = 0; i < memories.size(); ++i) {
       std::size_t at = static_cast<std::size_t>(set_hash[i]) & (capacity - 1);

@@ -4,6 +4,7 @@
 // that file; kept apart so the scoring reads as the algorithm it is.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -215,10 +216,7 @@ class PartCounts {
  public:
   // Sizes the table for a part of `tuples`. Every slot is empty: new, or emptied by `empty`.
   void prepare(std::size_t tuples) {
-    std::size_t capacity = 16;
-    while (capacity < tuples * 2) {
-      capacity *= 2;
-    }
+    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, tuples * 2));
     if (m_slots.size() < capacity) {
       m_slots.resize(capacity);
     }
