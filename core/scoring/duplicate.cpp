@@ -22,10 +22,11 @@
 // on its own; one table for all of them was tens of megabytes and took a cache miss per subset
 // (doc/performance.md).
 //
-// How many keywords are heavy is chosen per vault: the fewest (at least 64) that keep the light
-// postings' pair count within a small multiple of the keyword count, as long as almost every
-// memory keeps at most k_max_tabled heavy keywords. A memory with more is "wide": wide sets are
-// compared with every set, 64 at a time, which stays cheap while wide ones are rare.
+// How many keywords are heavy is chosen per vault: 64 while the light postings' pair count stays
+// within a small multiple of the keyword count, else the count that leaves the least work, from
+// the light pairs, the subsets and the wide sets it would make, each weighed by its measured cost.
+// A memory with more than k_max_tabled heavy keywords is "wide": wide sets are compared with
+// every set, 64 at a time, which stays cheap while wide ones are rare.
 //
 // The light pass is one sequential read of each posting list: a posting carries its set's heavy
 // keywords and their 64-bit signature, and the memory's own heavy keywords sit in a bitmap, so a
@@ -58,10 +59,29 @@ namespace {
 using namespace duplicate_tables;  // NOLINT(google-build-using-namespace): its own tables
 
 constexpr std::size_t k_min_heavy = 64;
-// The light postings may hold this many pairs per keyword a memory has.
+// With k_min_heavy heavy keywords, light postings holding at most this many pairs per keyword a
+// memory has are kept as they are.
 constexpr std::size_t k_light_pairs_per_keyword = 16;
-// Heavy keywords are added only while at most one memory in this many becomes wide.
-constexpr std::size_t k_wide_share = 100;
+// What a unit of each kind of work cost, in tenths of a nanosecond, measured at 100,000 memories
+// by forcing heavy counts from 768 to 1,536 (doc/performance.md): a pair of a light keyword's
+// holders, a subset of three heavy keywords or more before the pair test, and one heavy keyword
+// read by a block of 64 wide sets.
+constexpr std::uint64_t k_cost_light_pair = 22;
+constexpr std::uint64_t k_cost_subset = 64;
+constexpr std::uint64_t k_cost_wide_read = 24;
+// The pair counts, a byte per pair of heavy keywords, are kept well inside the second-level cache
+// (1 MB here): past it, every pair looked up while listing subsets misses. At 100,000 memories
+// 1,338 heavy keywords (0.9 MB of pairs) took 88.6 ms, 1,448 (1 MB) 91.1 ms, 1,797 118 ms.
+constexpr std::size_t k_pair_bytes = std::size_t{896} << 10;
+constexpr std::size_t k_most_paired = [] {
+  std::size_t heavy = 2;
+  while ((heavy + 1) * heavy / 2 <= k_pair_bytes) {
+    ++heavy;
+  }
+  return heavy;
+}();
+// k_subsets_of[k]: the subsets of three or more of k keywords.
+constexpr std::array<std::int64_t, k_max_tabled + 1> k_subsets_of{0, 0, 0, 1, 5, 16, 42, 99, 219};
 // The light pass asks for the posting lists of the set this many places ahead.
 constexpr std::size_t k_prefetch_ahead = 2;
 // Subsets held by other memories are counted in parts of about this many, each part's table
@@ -81,89 +101,138 @@ bool is_key(std::string_view text) {
   return std::none_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
-// The number of keywords to treat as heavy. `holders` is sorted, most held first.
+// The number of keywords to treat as heavy: k_min_heavy when the light postings are short
+// already, else, of the counts from k_min_heavy up, each a quarter more than the last, the one
+// that leaves the least work. More heavy keywords shorten the light postings but give each memory
+// more heavy subsets, and more memories go wide; each kind of work is weighed by what a unit of
+// it cost at 100,000 memories (doc/performance.md). `holders` is sorted, most held first;
+// `sets_by_rank` holds ascending ranks.
 std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSets& sets_by_rank,
                          std::size_t slots) {
-  // light_pairs[r]: the light postings' pair count when the r most held keywords are heavy.
-  std::vector<std::uint64_t> light_pairs(holders.size() + 1, 0);
-  for (std::size_t r = holders.size(); r-- > 0;) {
-    const std::uint64_t held = holders[r] >= 2 ? holders[r] : 0;
-    light_pairs[r] = light_pairs[r + 1] + held * held;
-  }
-  // The heavy counts the loop may try, doubling, and how many sets each makes wide: counted for
-  // all of them in one pass, and only once the loop needs them.
+  const std::size_t most = std::min({k_max_heavy, k_most_paired, holders.size()});
   std::vector<std::size_t> steps;
-  const std::size_t most = std::min(k_max_heavy, holders.size());
-  for (std::size_t heavy = std::min(k_min_heavy, most);; heavy = std::min(heavy * 2, most)) {
+  for (std::size_t heavy = std::min(k_min_heavy, most);;
+       heavy = std::min(heavy + heavy / 4, most)) {
     steps.push_back(heavy);
     if (heavy >= most) {
       break;
     }
   }
-  std::vector<std::size_t> wide_at;  // wide_at[step]: sets with more than k_max_tabled heavy ids
-  const auto count_wide = [&] {
-    // A set is wide at a step when its (k_max_tabled + 1)th smallest rank is below it: one
-    // look per set finds the first such step, and every later step counts it too.
-    wide_at.assign(steps.size(), 0);
-    for (std::size_t d = 0; d < sets_by_rank.count(); ++d) {
-      const std::span<const std::uint32_t> ranks = sets_by_rank.view(d);  // ascending
-      if (ranks.size() <= k_max_tabled) {
-        continue;
+  // Per step, the pairs of a light keyword's holders (the light pass visits each once).
+  std::vector<std::uint64_t> light_pairs(steps.size());
+  {
+    std::uint64_t pairs = 0;
+    std::size_t rank = holders.size();
+    for (std::size_t step = steps.size(); step-- > 0;) {
+      for (; rank > steps[step]; --rank) {
+        const std::uint64_t held = holders[rank - 1] >= 2 ? holders[rank - 1] : 0;
+        pairs += held * held;
       }
-      const auto first_wide = std::upper_bound(steps.begin(), steps.end(), ranks[k_max_tabled]);
-      if (first_wide != steps.end()) {
-        ++wide_at[static_cast<std::size_t>(first_wide - steps.begin())];
-      }
+      light_pairs[step] = pairs;
     }
-    for (std::size_t step = 1; step < steps.size(); ++step) {
-      wide_at[step] += wide_at[step - 1];
-    }
-  };
-  const std::size_t wide_limit = sets_by_rank.count() / k_wide_share;
-  std::size_t step = 0;
-  while (step + 1 < steps.size() && light_pairs[steps[step]] > k_light_pairs_per_keyword * slots) {
-    if (wide_at.empty()) {
-      count_wide();
-    }
-    if (wide_at[step + 1] > std::max(wide_limit, wide_at[step])) {
-      break;
-    }
-    ++step;
   }
-  return steps[step];
+  // Light postings this short cost little next to the rest: the fewest heavy keywords will do.
+  if (light_pairs[0] <= k_light_pairs_per_keyword * slots) {
+    return steps[0];
+  }
+  // step_of[r]: the first step at which rank r is heavy.
+  std::vector<std::uint8_t> step_of(most);
+  for (std::size_t r = 0, step = 0; r < most; ++r) {
+    while (steps[step] <= r) {
+      ++step;
+    }
+    step_of[r] = static_cast<std::uint8_t>(step);
+  }
+  // Per step, the subsets of three heavy keywords or more the tabled sets have and the number of
+  // wide sets, as changes from the step before: a set's i-th smallest rank turns heavy at one
+  // step, and from there on it has i + 1 heavy keywords.
+  std::vector<std::int64_t> subsets(steps.size(), 0);
+  std::vector<std::int64_t> wide(steps.size(), 0);
+  for (std::size_t d = 0; d < sets_by_rank.count(); ++d) {
+    const std::span<const std::uint32_t> ranks = sets_by_rank.view(d);
+    const std::size_t look = std::min(ranks.size(), k_max_tabled + 1);
+    for (std::size_t i = 0; i < look && ranks[i] < most; ++i) {
+      const std::size_t step = step_of[ranks[i]];
+      if (i < k_max_tabled) {
+        subsets[step] += k_subsets_of[i + 1] - k_subsets_of[i];
+      } else {
+        subsets[step] -= k_subsets_of[k_max_tabled];
+        ++wide[step];
+      }
+    }
+  }
+  // A block of 64 wide sets reads every heavy keyword of every set.
+  std::uint64_t heavy_slots = 0;
+  std::int64_t subsets_here = 0;
+  std::int64_t wide_here = 0;
+  std::size_t best_step = 0;
+  std::uint64_t best_cost = 0;
+  for (std::size_t step = 0, rank = 0; step < steps.size(); ++step) {
+    for (; rank < steps[step]; ++rank) {
+      heavy_slots += holders[rank];
+    }
+    subsets_here += subsets[step];
+    wide_here += wide[step];
+    const std::uint64_t wide_blocks = (static_cast<std::uint64_t>(wide_here) + 63) / 64;
+    const std::uint64_t cost = k_cost_light_pair * light_pairs[step] +
+                               k_cost_subset * static_cast<std::uint64_t>(subsets_here) +
+                               k_cost_wide_read * wide_blocks * heavy_slots;
+    if (step == 0 || cost < best_cost) {
+      best_step = step;
+      best_cost = cost;
+    }
+  }
+  return steps[best_step];
 }
 
-// For each distinct set, the size of the largest subset of three or more of its heavy keywords
-// that another memory holds too; 0 when there is none. Every such subset whose pairs are all
-// shared is listed with its set, the list is split by a hash of the subset into parts small
-// enough for the cache, and each part is counted in a table of its own: one sequential pass over
-// the list instead of a random probe into a table many times the cache for every subset.
+// For each distinct set of at most k_max_tabled heavy keywords, the size of the largest subset of
+// two or more of them that another memory holds too; 0 when there is none. A pair is looked up in
+// the pair counts. Every subset of three or more whose pairs are all shared is listed with its
+// set, the list is split by a hash of the subset into parts small enough for the cache, and each
+// part is counted in a table of its own: one sequential pass over the list instead of a random
+// probe into a table many times the cache for every subset.
 std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>& heavy,
                                                const std::vector<std::uint32_t>& heavy_begin,
                                                std::size_t distinct, const PairCounts& pairs,
                                                std::size_t subsets) {
-  unsigned part_bits = 0;  // `subsets` bounds the list: parts of at most k_part_size, or fewer
-  while ((subsets >> part_bits) > k_part_size && part_bits < k_max_part_bits) {
+  // `subsets` bounds the list from above (most subsets fail the pair test): the list is counted
+  // by a hash of the subset in as many slices as parts of k_part_size that bound would need, and
+  // once its length is known, neighbouring slices are joined into parts of about k_part_size.
+  unsigned slice_bits = 0;
+  while ((subsets >> slice_bits) > k_part_size && slice_bits < k_max_part_bits) {
+    ++slice_bits;
+  }
+  const auto slice_of = [&](const Tuple& tuple) -> std::size_t {
+    return slice_bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - slice_bits));
+  };
+  std::vector<std::uint8_t> largest(distinct, 0);
+  std::vector<HeldTuple> listed;
+  listed.reserve(subsets);  // only what is written is ever touched
+  std::vector<std::uint32_t> slice_size(std::size_t{1} << slice_bits, 0);
+  SharedPairs shared_pairs;
+  for (std::size_t d = 0; d < distinct; ++d) {
+    const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
+    if (count > k_max_tabled || count < 2) {
+      continue;
+    }
+    const std::uint16_t* ids = heavy.data() + heavy_begin[d];
+    shared_pairs.load(pairs, ids, count);
+    largest[d] = shared_pairs.any() ? 2 : 0;
+    shared_pairs.for_each_shared_subset(ids, count, [&](const Tuple& tuple) {
+      listed.push_back(HeldTuple{tuple.low, tuple.high, static_cast<std::uint32_t>(d)});
+      ++slice_size[slice_of(tuple)];
+    });
+  }
+  unsigned part_bits = 0;
+  while ((listed.size() >> part_bits) > k_part_size && part_bits < slice_bits) {
     ++part_bits;
   }
   const auto part_of = [&](const Tuple& tuple) -> std::size_t {
     return part_bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - part_bits));
   };
-  std::vector<HeldTuple> listed;
-  listed.reserve(subsets);  // only what is written is ever touched
   std::vector<std::uint32_t> part_begin((std::size_t{1} << part_bits) + 1, 0);
-  SharedPairs shared_pairs;
-  for (std::size_t d = 0; d < distinct; ++d) {
-    const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
-    if (count > k_max_tabled || count < 3) {
-      continue;
-    }
-    const std::uint16_t* ids = heavy.data() + heavy_begin[d];
-    shared_pairs.load(pairs, ids, count);
-    shared_pairs.for_each_shared_subset(ids, count, [&](const Tuple& tuple) {
-      listed.push_back(HeldTuple{tuple.low, tuple.high, static_cast<std::uint32_t>(d)});
-      ++part_begin[part_of(tuple) + 1];
-    });
+  for (std::size_t slice = 0; slice < slice_size.size(); ++slice) {
+    part_begin[(slice >> (slice_bits - part_bits)) + 1] += slice_size[slice];
   }
   for (std::size_t part = 1; part < part_begin.size(); ++part) {
     part_begin[part] += part_begin[part - 1];
@@ -178,28 +247,19 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   }
   std::vector<HeldTuple>().swap(listed);
 
-  // A tuple's count is the number of distinct sets that hold it: more than one means another
-  // memory does. A set held by several memories scores 1 whatever its subsets, so it counts once.
-  std::vector<std::uint8_t> largest(distinct, 0);
+  // A tuple two distinct sets hold is held by another memory for both. A set held by several
+  // memories scores 1 whatever its subsets, so it is one holder.
   PartCounts counts;
-  std::vector<std::uint32_t> slot_of;  // per tuple of the part, its slot in `counts`
   for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
     const HeldTuple* first = parted.get() + part_begin[part];
     const std::size_t size = part_begin[part + 1] - part_begin[part];
-    counts.prepare(size);
-    slot_of.resize(size);
+    counts.prepare(size, part_bits);
     for (std::size_t i = 0; i < size; ++i) {
-      slot_of[i] = counts.add(first[i].tuple());
+      const Tuple tuple = first[i].tuple();
+      counts.add(tuple, first[i].set,
+                 [&](std::uint32_t set) { largest[set] = std::max(largest[set], tuple.ids()); });
     }
-    for (std::size_t i = 0; i < size; ++i) {
-      if (counts.count_at(slot_of[i]) > 1) {
-        const std::uint32_t set = first[i].set;
-        largest[set] = std::max(largest[set], first[i].tuple().ids());
-      }
-    }
-    for (const std::uint32_t slot : slot_of) {
-      counts.empty(slot);
-    }
+    counts.clear();
   }
   return largest;
 }
@@ -451,18 +511,37 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   // Wide sets are compared with every set, both ways, 64 at a time: mask[k] has bit w when wide
   // set w holds heavy keyword k, so one read of a set's heavy ids counts its overlap with all 64.
   // A heavy overlap never exceeds the whole overlap, so it can only raise a best to the truth.
+  // A set of at most k_max_tabled heavy keywords (almost every one) overlaps a wide set in at
+  // most that many: its 64 overlaps are added as bit planes, the best of them taken at once, and
+  // only the wide sets whose best it beats are looked at one by one.
   {
     std::vector<std::uint64_t> mask(heavy_count, 0);
     std::array<std::uint32_t, 64> overlap{};
     for (std::size_t first = 0; first < wide.size(); first += 64) {
       const std::size_t last = std::min(wide.size(), first + 64);
       std::fill(mask.begin(), mask.end(), 0);
+      LaneCounts wide_best;  // per wide set, its best so far, up to LaneCounts::k_most
       for (std::size_t w = first; w < last; ++w) {
         for (std::uint32_t at = heavy_begin[wide[w]]; at < heavy_begin[wide[w] + 1]; ++at) {
           mask[heavy[at]] |= std::uint64_t{1} << (w - first);
         }
+        wide_best.set(static_cast<unsigned>(w - first), best[wide[w]]);
       }
       for (std::size_t d = 0; d < distinct; ++d) {
+        if (heavy_size(d) <= k_max_tabled) {
+          LaneCounts shared;
+          for (std::uint32_t at = heavy_begin[d]; at < heavy_begin[d + 1]; ++at) {
+            shared.add(mask[heavy[at]]);
+          }
+          best[d] = std::max(best[d], shared.most());
+          for (std::uint64_t bits = shared.above(wide_best); bits != 0; bits &= bits - 1) {
+            const auto w = static_cast<unsigned>(__builtin_ctzll(bits));
+            std::uint32_t& other_best = best[wide[first + w]];
+            other_best = std::max(other_best, shared.at(w));
+            wide_best.set(w, other_best);
+          }
+          continue;
+        }
         std::uint64_t met = 0;
         for (std::uint32_t at = heavy_begin[d]; at < heavy_begin[d + 1]; ++at) {
           met |= mask[heavy[at]];
@@ -485,9 +564,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
 
   // Every other set scores at most its heavy overlap: the largest subset of heavy(s) another
   // memory holds. One heavy keyword always is (it is heavy only when two memories or more hold
-  // it), a pair is when the pair counts say so, and larger subsets were counted above.
+  // it), and larger subsets were counted above.
   std::vector<double> set_scores(distinct, 0.0);
-  SharedPairs shared_pairs;
   for (std::size_t d = 0; d < distinct; ++d) {
     if (size[d] == 0) {
       continue;
@@ -500,10 +578,6 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     const std::uint32_t own_size = heavy_size(d);
     if (own_size > best_d) {
       best_d = std::max<std::uint32_t>({best_d, 1, largest_held[d]});
-      if (best_d < 2 && own_size <= k_max_tabled) {
-        shared_pairs.load(pairs, heavy.data() + heavy_begin[d], own_size);
-        best_d = shared_pairs.any() ? 2 : best_d;
-      }
     }
     set_scores[d] = static_cast<double>(best_d) / static_cast<double>(size[d]);
   }

@@ -58,7 +58,11 @@ inline std::uint64_t mix(std::uint64_t value) {
   return value ^ (value >> 31);
 }
 
-inline std::uint64_t hash(const Tuple& tuple) { return mix(tuple.low ^ mix(tuple.high)); }
+// A tuple's hash, of which only the high bits are used: a multiplication carries every bit of its
+// input into them, and one is all a subset costs where it is hashed three times.
+inline std::uint64_t hash(const Tuple& tuple) {
+  return (tuple.low ^ (std::uint64_t{tuple.high} * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+}
 
 // Bits set in `value`, without the library call a portable build makes of __builtin_popcountll.
 inline std::uint32_t bit_count(std::uint64_t value) {
@@ -208,42 +212,60 @@ struct HeldTuple {
   [[nodiscard]] Tuple tuple() const { return Tuple{low, high}; }
 };
 
-// How many keyword sets hold each tuple of one part of the subsets: open addressing over 16-byte
-// slots, sized to the part so it stays in the cache. A part empties only the slots it used (by
-// the numbers `add` returned), so the parts do not pay for clearing the whole table thousands of
-// times. A stored tuple always has its first id in the low bits, so low == 0 marks an empty slot.
+// The tuples of one part of the subsets and which keyword sets hold each: open addressing over
+// 16-byte slots, sized to the part so it stays in the cache. A slot keeps its tuple's first set
+// and a mark once a second set holds it too, so a set is known to share a tuple the moment the
+// tuple comes round a second time: one pass over the part. A part empties only the slots it used,
+// so the parts do not pay for clearing the whole table thousands of times. A stored tuple always
+// has its first id in the low bits, so low == 0 marks an empty slot.
 class PartCounts {
  public:
-  // Sizes the table for a part of `tuples`. Every slot is empty: new, or emptied by `empty`.
-  void prepare(std::size_t tuples) {
+  // Sizes the table for a part of `tuples` whose hashes share their `part_bits` highest bits.
+  // Every slot is empty: new, or emptied by `clear`.
+  void prepare(std::size_t tuples, unsigned part_bits) {
     const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, tuples * 2));
     if (m_slots.size() < capacity) {
       m_slots.resize(capacity);
     }
     m_last = capacity - 1;
+    m_shift = 64 - part_bits - static_cast<unsigned>(std::countr_zero(capacity));
   }
-  // Counts one more holder of `key` and returns its slot.
-  std::uint32_t add(const Tuple& key) {
+  // Records that keyword set `set` (below 2^31) holds `key`. When another set held it before,
+  // calls shared(s) for `set`, and for the first holder the first time that happens.
+  template <class Shared>
+  void add(const Tuple& key, std::uint32_t set, Shared&& shared) {
     const std::size_t at = find_slot(key);
     Slot& slot = m_slots[at];
-    slot.low = key.low;
-    slot.high = key.high;
-    ++slot.count;
-    return static_cast<std::uint32_t>(at);
+    if (slot.low == 0) {
+      slot = Slot{key.low, key.high, set};
+      m_used.push_back(static_cast<std::uint32_t>(at));
+      return;
+    }
+    shared(set);
+    if ((slot.holder & k_shared) == 0) {
+      shared(slot.holder);
+      slot.holder |= k_shared;
+    }
   }
-  [[nodiscard]] std::uint32_t count_at(std::uint32_t slot) const { return m_slots[slot].count; }
-  void empty(std::uint32_t slot) { m_slots[slot] = Slot{}; }
+  // Empties the slots the part used.
+  void clear() {
+    for (const std::uint32_t at : m_used) {
+      m_slots[at] = Slot{};
+    }
+    m_used.clear();
+  }
 
  private:
+  static constexpr std::uint32_t k_shared = std::uint32_t{1} << 31;
   struct Slot {
     std::uint64_t low = 0;
     std::uint32_t high = 0;
-    std::uint32_t count = 0;
+    std::uint32_t holder = 0;  // the first set, with k_shared once a second one holds it
   };
 
-  // The low bits of the hash: its high bits chose the part, so they are the same for every key.
+  // The hash's highest bits below those that chose the part (the same for every key).
   [[nodiscard]] std::size_t find_slot(const Tuple& key) const {
-    std::size_t slot = static_cast<std::size_t>(hash(key)) & m_last;
+    std::size_t slot = static_cast<std::size_t>(hash(key) >> m_shift) & m_last;
     while (m_slots[slot].low != 0 &&
            (m_slots[slot].low != key.low || m_slots[slot].high != key.high)) {
       slot = (slot + 1) & m_last;
@@ -252,7 +274,9 @@ class PartCounts {
   }
 
   std::vector<Slot> m_slots;
+  std::vector<std::uint32_t> m_used;
   std::size_t m_last = 0;
+  unsigned m_shift = 0;
 };
 
 // How many memories hold each pair of heavy ids, counted up to 2 ("shared"): one byte per pair,
@@ -338,6 +362,63 @@ struct Posting {
   std::uint16_t heavy_count = 0;
   std::uint64_t signature = 0;  // of its heavy ids
   std::array<std::uint16_t, k_max_tabled> heavy{};
+};
+
+// 64 counts of 0 to k_most, one per bit lane: plane p holds bit p of every count, so adding one
+// to any set of lanes is a few word operations, however many lanes it touches.
+class LaneCounts {
+ public:
+  static constexpr std::uint32_t k_most = 15;
+  static_assert(k_max_tabled <= k_most, "a tabled set's overlaps must fit the planes");
+
+  // One more in each lane of `lanes`; the caller keeps every count at most k_most.
+  void add(std::uint64_t lanes) {
+    for (std::uint64_t& plane : m_planes) {
+      const std::uint64_t carry = plane & lanes;
+      plane ^= lanes;
+      lanes = carry;
+    }
+  }
+  // Sets a lane to `value`, or to k_most when it is larger.
+  void set(unsigned lane, std::uint32_t value) {
+    value = std::min(value, k_most);
+    for (std::size_t p = 0; p < m_planes.size(); ++p) {
+      const std::uint64_t bit = std::uint64_t{1} << lane;
+      m_planes[p] = ((value >> p) & 1U) != 0 ? (m_planes[p] | bit) : (m_planes[p] & ~bit);
+    }
+  }
+  [[nodiscard]] std::uint32_t at(unsigned lane) const {
+    std::uint32_t value = 0;
+    for (std::size_t p = 0; p < m_planes.size(); ++p) {
+      value |= static_cast<std::uint32_t>((m_planes[p] >> lane) & 1U) << p;
+    }
+    return value;
+  }
+  // The largest count: from the highest plane down, keep the lanes that have its bit if any do.
+  [[nodiscard]] std::uint32_t most() const {
+    std::uint64_t lanes = ~std::uint64_t{0};
+    std::uint32_t value = 0;
+    for (std::size_t p = m_planes.size(); p-- > 0;) {
+      if ((lanes & m_planes[p]) != 0) {
+        lanes &= m_planes[p];
+        value |= 1U << p;
+      }
+    }
+    return value;
+  }
+  // The lanes whose count is larger than the same lane of `other`.
+  [[nodiscard]] std::uint64_t above(const LaneCounts& other) const {
+    std::uint64_t greater = 0;
+    std::uint64_t equal = ~std::uint64_t{0};
+    for (std::size_t p = m_planes.size(); p-- > 0;) {
+      greater |= equal & m_planes[p] & ~other.m_planes[p];
+      equal &= ~(m_planes[p] ^ other.m_planes[p]);
+    }
+    return greater;
+  }
+
+ private:
+  std::array<std::uint64_t, 4> m_planes{};  // counts up to k_most = 2^4 - 1
 };
 
 // A set of heavy ids (< k_max_heavy) as bits, for counting another set's ids that are in it.
