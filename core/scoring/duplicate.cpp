@@ -65,7 +65,7 @@ constexpr std::size_t k_light_pairs_per_keyword = 16;
 // What a unit of each kind of work cost, in tenths of a nanosecond, measured at 100,000 memories
 // by forcing heavy counts from 768 to 1,536 (doc/performance.md): a pair of a light keyword's
 // holders, a subset of three heavy keywords or more before the pair test, and one heavy keyword
-// read by a block of 64 wide sets.
+// read by a block of 64 wide sets (measured again once those were counted in bit planes).
 constexpr std::uint64_t k_cost_light_pair = 22;
 constexpr std::uint64_t k_cost_subset = 64;
 constexpr std::uint64_t k_cost_wide_read = 24;
@@ -73,6 +73,7 @@ constexpr std::uint64_t k_cost_wide_read = 24;
 // (1 MB here): past it, every pair looked up while listing subsets misses. At 100,000 memories
 // 1,338 heavy keywords (0.9 MB of pairs) took 88.6 ms, 1,448 (1 MB) 91.1 ms, 1,797 118 ms.
 constexpr std::size_t k_pair_bytes = std::size_t{896} << 10;
+// The most heavy keywords whose pair counts fit in k_pair_bytes.
 constexpr std::size_t k_most_paired = [] {
   std::size_t heavy = 2;
   while ((heavy + 1) * heavy / 2 <= k_pair_bytes) {
