@@ -403,7 +403,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       continue;
     }
     pairs.add(heavy.data() + heavy_begin[d], count, multiplicity[d]);
-    subsets += (std::size_t{1} << count) - 1 - count - count * (count - 1) / 2;
+    subsets += static_cast<std::size_t>(k_subsets_of[count]);
   }
   const std::vector<std::uint8_t> largest_held =
       largest_held_subsets(heavy, heavy_begin, distinct, pairs, subsets);
