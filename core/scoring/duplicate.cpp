@@ -85,8 +85,11 @@ constexpr std::size_t k_most_paired = [] {
 constexpr std::array<std::int64_t, k_max_tabled + 1> k_subsets_of{0, 0, 0, 1, 5, 16, 42, 99, 219};
 // The light pass asks for the posting lists of the set this many places ahead.
 constexpr std::size_t k_prefetch_ahead = 2;
+// Memories are numbered this many after the table slot they start at is asked for.
+constexpr std::size_t k_group_ahead = 8;
 // Subsets held by other memories are counted in parts of about this many, each part's table
-// (twice as many 16-byte slots) well inside the first-level cache.
+// (four times as many 16-byte slots, so that a probe seldom finds a slot taken) inside the
+// first-level cache.
 constexpr std::size_t k_part_size = 512;
 constexpr unsigned k_max_part_bits = 16;
 
@@ -272,26 +275,57 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   // all of them in one array. Most keywords are already keys (trimmed, lower case) and are looked
   // up in place; the others are normalised into `normalised`, whose strings do not move (a deque
   // never relocates).
-  std::size_t keyword_slots = 0;
-  for (const Memory* memory : memories) {
-    keyword_slots += memory->keywords.size();
-  }
+  // A guess at the keyword count: counting them would read every memory one more time.
+  const std::size_t keyword_slots = memories.size() * 8;
   KeywordIds keyword_ids;
   std::deque<std::string> normalised;
   FlatSets keyword_sets(memories.size(), keyword_slots);
-  for (const Memory* memory : memories) {
-    for (const std::string& keyword : memory->keywords) {
-      std::string_view key = keyword;
-      if (!is_key(key)) {
-        normalised.push_back(keyword_key(keyword));
-        key = normalised.back();
+  {
+    // A memory's keys are probed while the memory before it is interned, so that the table slots
+    // they start at are on their way from memory meanwhile: once the table outgrows the
+    // second-level cache (tens of thousands of distinct keywords), a probe is otherwise a miss
+    // each key waits for in turn.
+    std::vector<KeywordIds::Probe> coming;
+    std::vector<KeywordIds::Probe> current;
+    const auto probe = [&](const Memory& memory) {
+      coming.clear();
+      for (const std::string& keyword : memory.keywords) {
+        std::string_view key = keyword;
+        if (!is_key(key)) {
+          normalised.push_back(keyword_key(keyword));
+          key = normalised.back();
+        }
+        if (key.empty()) {
+          continue;  // an empty keyword names nothing, so it neither matches nor counts in |K|
+        }
+        coming.push_back(keyword_ids.probe(key));
+        keyword_ids.prefetch(coming.back());
       }
-      if (key.empty()) {
-        continue;  // an empty keyword names nothing, so it neither matches nor counts in |K|
-      }
-      keyword_sets.push(keyword_ids.intern(key));
+    };
+    if (!memories.empty()) {
+      probe(*memories.front());
     }
-    keyword_sets.close_sorted();
+    for (std::size_t i = 0; i < memories.size(); ++i) {
+      std::swap(current, coming);
+      if (i + 1 < memories.size()) {
+        probe(*memories[i + 1]);
+      }
+      // The memories themselves are scattered over the heap: ask for the one after next, and
+      // for the keyword list of the one after that.
+      if (i + 3 < memories.size()) {
+        __builtin_prefetch(&memories[i + 3]->keywords);
+        const std::vector<std::string>& keywords = memories[i + 2]->keywords;
+        const char* first = reinterpret_cast<const char*>(keywords.data());
+        const char* last = reinterpret_cast<const char*>(keywords.data() + keywords.size());
+        for (const char* line = first; line < last; line += 64) {
+          __builtin_prefetch(line);
+        }
+      }
+      for (const KeywordIds::Probe& key : current) {
+        keyword_sets.push(keyword_ids.intern(key));
+      }
+      keyword_sets.close_sorted();
+    }
   }
   const std::size_t keyword_count = keyword_ids.size();
   keyword_ids = KeywordIds();
@@ -320,6 +354,11 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
     const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, memories.size() * 2));
     std::vector<Numbered> numbered(capacity);
     for (std::size_t i = 0; i < memories.size(); ++i) {
+      // The table is several times the second-level cache once there are tens of thousands of
+      // memories: ask for the slot a later memory starts at while this one is placed.
+      if (i + k_group_ahead < memories.size()) {
+        __builtin_prefetch(numbered.data() + (set_hash[i + k_group_ahead] & (capacity - 1)));
+      }
       std::size_t at = static_cast<std::size_t>(set_hash[i]) & (capacity - 1);
       while (numbered[at].set != 0 &&
              (numbered[at].hash != set_hash[i] ||

@@ -133,23 +133,57 @@ inline bool operator!=(std::span<const std::uint32_t> a, std::span<const std::ui
 // keyword slot would spread it over many times the memory.
 class KeywordIds {
  public:
-  std::uint32_t intern(std::string_view key) {
-    if ((m_size + 1) * 2 > m_slots.size()) {
-      grow();
-    }
-    Slot probe;
+  // A key with its hash, made ahead of `intern` so that its slot can be asked for early.
+  struct Probe {
+    std::uint64_t first = 0;  // a short key's bytes as two words (see `probe`)
+    std::uint64_t second = 0;
+    const char* data = nullptr;
+    std::uint32_t size = 0;
+    std::uint64_t hash = 0;
+  };
+  [[nodiscard]] Probe probe(std::string_view key) const {
+    Probe probe;
     probe.data = key.data();
     probe.size = static_cast<std::uint32_t>(key.size());
     if (key.size() <= k_inline) {
-      std::array<char, k_inline> bytes{};
-      std::memcpy(bytes.data(), key.data(), key.size());
-      std::memcpy(&probe.first, bytes.data(), 8);
-      std::memcpy(&probe.second, bytes.data() + 8, 8);
+      // Two words that, with the size, tell every short key apart: loads that overlap when it is
+      // shorter than the words, rather than a copy of a size known only at run time.
+      const char* data = key.data();
+      const std::size_t size = key.size();
+      if (size >= 8) {
+        std::memcpy(&probe.first, data, 8);
+        std::memcpy(&probe.second, data + size - 8, 8);
+      } else if (size >= 4) {
+        std::uint32_t low = 0;
+        std::uint32_t high = 0;
+        std::memcpy(&low, data, 4);
+        std::memcpy(&high, data + size - 4, 4);
+        probe.first = low | (std::uint64_t{high} << 32);
+      } else if (size > 0) {
+        probe.first = static_cast<unsigned char>(data[0]) |
+                      (std::uint64_t{static_cast<unsigned char>(data[size / 2])} << 8) |
+                      (std::uint64_t{static_cast<unsigned char>(data[size - 1])} << 16);
+      }
+      probe.hash = mix(probe.first ^ mix(probe.second ^ probe.size));
+    } else {
+      probe.hash = std::hash<std::string_view>{}(key);
+    }
+    return probe;
+  }
+  // Asks for the slot `probe` starts at, so that it is in the cache by the time it is interned.
+  void prefetch(const Probe& probe) const {
+    if (!m_slots.empty()) {
+      __builtin_prefetch(m_slots.data() + (probe.hash & (m_slots.size() - 1)));
+    }
+  }
+  std::uint32_t intern(const Probe& probe) {
+    if ((m_size + 1) * 2 > m_slots.size()) {
+      grow();
     }
     Slot& slot = m_slots[find_slot(probe)];
     if (slot.data == nullptr) {
-      slot = probe;
-      slot.id = static_cast<std::uint32_t>(m_size++);
+      slot = Slot{probe.first, probe.second, probe.data, probe.size,
+                  static_cast<std::uint32_t>(m_size++)};
     }
     return slot.id;
   }
@@ -158,7 +192,7 @@ class KeywordIds {
  private:
   static constexpr std::size_t k_inline = 16;
   struct Slot {
-    std::uint64_t first = 0;  // a short key's bytes, zero-padded
+    std::uint64_t first = 0;  // as in Probe
     std::uint64_t second = 0;
     const char* data = nullptr;  // nullptr marks an empty slot
     std::uint32_t size = 0;
@@ -171,7 +205,8 @@ class KeywordIds {
     }
     return std::hash<std::string_view>{}({key.data, key.size});
   }
-  static bool same(const Slot& a, const Slot& b) {
+  template <class Key>
+  static bool same(const Slot& a, const Key& b) {
     if (a.size != b.size) {
       return false;
     }
@@ -181,10 +216,18 @@ class KeywordIds {
     return std::memcmp(a.data, b.data, a.size) == 0;
   }
 
-  [[nodiscard]] std::size_t find_slot(const Slot& key) const {
+  [[nodiscard]] std::size_t find_slot(const Probe& key) const {
     const std::size_t last = m_slots.size() - 1;
-    std::size_t at = static_cast<std::size_t>(hash_of(key)) & last;
+    std::size_t at = static_cast<std::size_t>(key.hash) & last;
     while (m_slots[at].data != nullptr && !same(m_slots[at], key)) {
+      at = (at + 1) & last;
+    }
+    return at;
+  }
+  [[nodiscard]] std::size_t find_empty(std::uint64_t hash) const {
+    const std::size_t last = m_slots.size() - 1;
+    std::size_t at = static_cast<std::size_t>(hash) & last;
+    while (m_slots[at].data != nullptr) {
       at = (at + 1) & last;
     }
     return at;
@@ -195,7 +238,7 @@ class KeywordIds {
     m_slots.assign(std::max<std::size_t>(1024, slots.size() * 2), Slot{});
     for (const Slot& slot : slots) {
       if (slot.data != nullptr) {
-        m_slots[find_slot(slot)] = slot;
+        m_slots[find_empty(hash_of(slot))] = slot;
       }
     }
   }
@@ -223,7 +266,7 @@ class PartCounts {
   // Sizes the table for a part of `tuples` whose hashes share their `part_bits` highest bits.
   // Every slot is empty: new, or emptied by `clear`.
   void prepare(std::size_t tuples, unsigned part_bits) {
-    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, tuples * 2));
+    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, tuples * 4));
     if (m_slots.size() < capacity) {
       m_slots.resize(capacity);
     }
@@ -294,8 +337,9 @@ class PairCounts {
       }
     }
   }
-  [[nodiscard]] bool shared(std::size_t low, std::size_t high) const {
-    return m_held[at(low, high)] >= 2;
+  // The counts of the pairs (low, high) for every low below `high`, indexed by low.
+  [[nodiscard]] const std::uint8_t* row(std::size_t high) const {
+    return m_held.data() + at(0, high);
   }
 
  private:
@@ -308,14 +352,17 @@ class PairCounts {
 class SharedPairs {
  public:
   void load(const PairCounts& pairs, const std::uint16_t* ids, std::size_t count) {
+    // Without a branch per pair: whether a pair is shared is as good as random.
     m_with.fill(0);
     for (std::size_t j = 1; j < count; ++j) {
+      const std::uint8_t* row = pairs.row(ids[j]);
+      unsigned with_j = 0;
       for (std::size_t i = 0; i < j; ++i) {
-        if (pairs.shared(ids[i], ids[j])) {
-          m_with[i] = static_cast<std::uint8_t>(m_with[i] | (1U << j));
-          m_with[j] = static_cast<std::uint8_t>(m_with[j] | (1U << i));
-        }
+        const unsigned shared = row[ids[i]] >= 2 ? 1U : 0U;
+        m_with[i] = static_cast<std::uint8_t>(m_with[i] | (shared << j));
+        with_j |= shared << i;
       }
+      m_with[j] = static_cast<std::uint8_t>(with_j);
     }
   }
   // True when some pair of the ids is held by another memory too.

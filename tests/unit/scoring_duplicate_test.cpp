@@ -204,6 +204,33 @@ TEST_CASE("duplicate scores equal the all-pairs reference when keys share a pref
   }
 }
 
+// A short key is read as two words whose loads overlap when it is shorter than they are: keys of
+// every length up to past 16 bytes that differ from another in one byte, wherever it is, are
+// other keys; the same key twice is one.
+TEST_CASE("keys of every length that differ in one byte are different keys",
+          "[scoring][duplicate]") {
+  std::vector<Memory> vault;
+  for (std::size_t length = 1; length <= 20; ++length) {
+    const std::string base(length, 'k');
+    vault.push_back(memory("MEM-base-" + std::to_string(length), 10, {base, "common"}));
+    if (length % 2 == 0) {
+      vault.push_back(memory("MEM-again-" + std::to_string(length), 10, {base}));
+    }
+    for (std::size_t at = 0; at < length; ++at) {
+      std::string variant = base;
+      variant[at] = 'q';
+      vault.push_back(
+          memory("MEM-" + std::to_string(length) + "-" + std::to_string(at), 10, {variant}));
+    }
+  }
+  const std::vector<double> scores = scores_matching_reference(vault);
+  CHECK(scores[0] == 0.5);  // "k" and "common": only "common" is held elsewhere
+  CHECK(scores[1] == 0.0);  // "q"
+  CHECK(scores[3] == 1.0);  // "kk", held by MEM-base-2 too
+  CHECK(scores[4] == 0.0);  // "qk"
+  CHECK(std::count(scores.begin(), scores.end(), 1.0) == 10);  // the ten keys held twice
+}
+
 // Light keywords are counted once per pair, from the pair's lower set; a set held by several
 // memories (which scores 1 anyway) must still count its pairs for the others.
 TEST_CASE("a memory's light overlap with a keyword set held twice is counted",
