@@ -258,7 +258,7 @@ bool is_primary(const PrimaryFacts& a, const PrimaryFacts& b) {
 }
 
 std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
-                                   const scoring::RetrievalOverrides& overrides) {
+                                   const scoring::RetrievalOverrides& overrides, std::size_t most) {
   std::map<std::string, std::vector<const Memory*>> clusters;
   for (const Memory& memory : memories) {
     if (memory.active()) {
@@ -267,6 +267,7 @@ std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
   }
   std::vector<MergePair> pairs;
   for (const auto& [cluster, members] : clusters) {
+    const std::size_t cluster_first = pairs.size();
     std::vector<std::vector<std::string>> keys;  // sorted keyword keys per member
     std::unordered_map<std::string, std::vector<std::size_t>> postings;
     std::vector<std::int64_t> retrievals;  // per member, looked up once rather than per pair
@@ -315,6 +316,15 @@ std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
         std::set_intersection(keys[a].begin(), keys[a].end(), keys[b].begin(), keys[b].end(),
                               std::back_inserter(pair.shared_keywords));
         pairs.push_back(std::move(pair));
+        if (pairs.size() > most) {
+          throw Error(
+              "merge: more than {} pairs of memories share at least 60% of their keywords ({} "
+              "of them among the {} memories of cluster `{}`): keywords this alike cannot tell "
+              "duplicates apart, and listing every pair would take gigabytes of memory. Give "
+              "the memories more specific keywords, then run the merge again. Nothing was "
+              "changed.",
+              most, pairs.size() - cluster_first, members.size(), cluster);
+        }
       }
     }
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,12 +50,20 @@ struct PrimaryFacts {
 // `created`, then the id first in byte order.
 [[nodiscard]] bool is_primary(const PrimaryFacts& a, const PrimaryFacts& b);
 
+// The most merge candidates a run lists. A vault whose keywords are so alike that more pairs
+// than this share 60% of them (tens of millions at 100,000 memories on a small vocabulary, a
+// kilobyte or more each as candidates) is refused rather than filling the memory: overlap cannot
+// tell its duplicates apart (doc/performance.md).
+inline constexpr std::size_t k_most_merge_pairs = 500'000;
+
 // Every merge candidate among the active memories of `memories` (tombstoned ones are skipped),
 // sorted by cluster, overlap descending, primary, secondary. Pairs are found through an inverted
 // keyword index per cluster, so the cost grows with the pairs that share a keyword, not with
-// all pairs of a large cluster. Memories without keywords never pair.
+// all pairs of a large cluster. Memories without keywords never pair. Throws Error once more
+// than `most` pairs are found.
 [[nodiscard]] std::vector<MergePair> merge_pairs(const std::vector<Memory>& memories,
-                                                 const scoring::RetrievalOverrides& overrides);
+                                                 const scoring::RetrievalOverrides& overrides,
+                                                 std::size_t most = k_most_merge_pairs);
 
 // `overlap` as the dry run and the primary's `**Overlap Score**` line show it: whole percent,
 // rounded half up (0.8 -> `80%`, 2/3 -> `67%`).

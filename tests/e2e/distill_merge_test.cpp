@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -366,4 +368,32 @@ TEST_CASE("a merge dry run lists --limit pairs and counts the rest; --json keeps
   const auto document =
       json::parse(sandbox.vault({"--limit", "1", "distill", "--merge", "--dry-run", "--json"}).out);
   CHECK(document["pairs"].size() == 3);
+}
+
+// A vault whose keywords are all alike pairs every memory with every other: 1,001 memories with
+// one keyword set make 500,500 pairs, more than a run lists (k_most_merge_pairs, 500,000).
+TEST_CASE("merge refuses a vault with more pairs than it lists, and changes nothing",
+          "[distill][merge]") {
+  Sandbox sandbox;
+  for (int i = 0; i < 1001; ++i) {
+    sandbox.write(fmt::format(".memory/10-Memories/MEM-n{:04}.md", i),
+                  fmt::format("---\ntitle: \"Note {}\"\ncreated: 2026-03-01\ntopic: \"net/x\"\n"
+                              "keywords: [retry, backoff]\nsummary: \"s\"\n---\n\n# Note {}\n",
+                              i, i));
+  }
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("alike");
+  const auto head = sandbox.git({"rev-parse", "HEAD"}).out;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"distill", "--merge", "--dry-run"},
+        std::vector<std::string>{"distill", "--merge", "--all"}}) {
+    const auto result = sandbox.vault(args);
+    CHECK(result.code != 0);
+    CHECK_THAT(result.err, Catch::Contains("merge: more than 500000 pairs of memories share at "
+                                           "least 60% of their keywords (500001 of them among "
+                                           "the 1001 memories of cluster `net`)"));
+    CHECK_THAT(result.err, Catch::Contains("Give the memories more specific keywords"));
+    CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+    CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
+  }
 }

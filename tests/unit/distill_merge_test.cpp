@@ -70,6 +70,20 @@ TEST_CASE("an overlap of exactly 60% pairs and one just below does not", "[merge
   CHECK(gv::distill::merge_pairs(below, {}).empty());
 }
 
+TEST_CASE("more pairs than a run may list are refused, as many as it may are listed", "[merge]") {
+  // Five memories with one keyword set: ten pairs, all in cluster `net`.
+  std::vector<Memory> memories;
+  for (const char* id : {"MEM-a", "MEM-b", "MEM-c", "MEM-d", "MEM-e"}) {
+    memories.push_back(memory(id, "retry, backoff"));
+  }
+  CHECK(gv::distill::merge_pairs(memories, {}, 10).size() == 10);
+  CHECK_THROWS_WITH(gv::distill::merge_pairs(memories, {}, 9),
+                    Catch::StartsWith("merge: more than 9 pairs of memories share at least 60% "
+                                      "of their keywords (10 of them among the 5 memories of "
+                                      "cluster `net`)") &&
+                        Catch::EndsWith("Nothing was changed."));
+}
+
 TEST_CASE("keywords pair case-insensitively and repeats count once", "[merge]") {
   const std::vector<Memory> memories = {memory("MEM-a", "Retry, retry, Backoff"),
                                         memory("MEM-b", "retry, backoff, jitter, x")};
