@@ -274,8 +274,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   // Intern keyword keys to small integers; each memory becomes a sorted, repeat-free id list,
   // all of them in one array. Most keywords are already keys (trimmed, lower case) and are looked
   // up in place; the others are normalised into `normalised`, whose strings do not move (a deque
-  // never relocates).
-  // A guess at the keyword count: counting them would read every memory one more time.
+  // never relocates). The id list is sized for eight keywords a memory and grows if it must:
+  // counting them first would read every memory once more.
   const std::size_t keyword_slots = memories.size() * 8;
   KeywordIds keyword_ids;
   std::deque<std::string> normalised;
@@ -310,8 +310,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       if (i + 1 < memories.size()) {
         probe(*memories[i + 1]);
       }
-      // The memories themselves are scattered over the heap: ask for the one after next, and
-      // for the keyword list of the one after that.
+      // The memories themselves are scattered over the heap: ask for the keyword list of the
+      // memory probed next time round, and for the memory after it, whose list is asked for then.
       if (i + 3 < memories.size()) {
         __builtin_prefetch(&memories[i + 3]->keywords);
         const std::vector<std::string>& keywords = memories[i + 2]->keywords;
