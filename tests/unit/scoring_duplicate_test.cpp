@@ -299,5 +299,29 @@ TEST_CASE("a keyword triple whose pairs are each held elsewhere is not itself sh
   CHECK(scores[6] == Approx(1.0 / 3.0));
 }
 
+// A memory with more than eight heavy keywords is "wide" and compared with every other memory in
+// bit lanes. Overlaps of two are settled from a first read that counts up to three, and raise
+// both sides at once; only an overlap of three or more is counted in full. Every keyword here is
+// heavy (fewer than 64 are held twice), so the light pass finds none of these overlaps.
+TEST_CASE("a memory sharing two or three heavy keywords with a wide one raises both",
+          "[scoring][duplicate]") {
+  std::vector<Memory> vault{
+      memory("MEM-wide", 10, {"a", "b", "c", "d", "e", "f", "g", "h", "i"}),
+      memory("MEM-two", 10, {"a", "b", "x"}),
+      memory("MEM-wide3", 10, {"j", "k", "l", "m", "n", "o", "p", "q", "r"}),
+      memory("MEM-three", 10, {"j", "k", "l", "y"}),
+  };
+  // Every other keyword of the wide memories held once more, alone.
+  for (const std::string keyword :
+       {"c", "d", "e", "f", "g", "h", "i", "m", "n", "o", "p", "q", "r"}) {
+    vault.push_back(memory("MEM-" + keyword, 10, {keyword}));
+  }
+  const std::vector<double> scores = scores_matching_reference(vault);
+  CHECK(scores[0] == Approx(2.0 / 9.0));
+  CHECK(scores[1] == Approx(2.0 / 3.0));
+  CHECK(scores[2] == Approx(3.0 / 9.0));
+  CHECK(scores[3] == Approx(3.0 / 4.0));
+}
+
 }  // namespace
 }  // namespace gv
