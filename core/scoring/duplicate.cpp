@@ -622,9 +622,8 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
         }
       }
       for (std::uint64_t bits = met_twice; bits != 0; bits &= bits - 1) {
-        std::uint32_t& wide_best_d =
-            best[wide[first + static_cast<unsigned>(__builtin_ctzll(bits))]];
-        wide_best_d = std::max<std::uint32_t>(wide_best_d, 2);
+        const std::uint32_t w = wide[first + static_cast<unsigned>(__builtin_ctzll(bits))];
+        best[w] = std::max<std::uint32_t>(best[w], 2);
       }
     }
   }
