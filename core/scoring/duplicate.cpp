@@ -15,12 +15,13 @@
 //
 // Pairs of heavy keywords are counted apart, in a directly indexed array of a few hundred
 // kilobytes: they answer for two-keyword subsets outright, and a larger subset can only be held
-// by another memory when each of its pairs is. So only subsets of three keywords or more whose
-// every pair is shared are listed, each with its memory, built by growing shared pairs rather
-// than by trying every subset: 0.6 million of them at 100,000 memories. The list is split by a
-// hash of the subset into parts that each fit the first-level cache, and every part is counted
-// on its own; one table for all of them was tens of megabytes and took a cache miss per subset
-// (doc/performance.md).
+// by another memory when each of its pairs is, just as one of four or more only when each of its
+// triples is. So the triples whose pairs are all shared are listed first, each with its memory,
+// built by growing shared pairs rather than by trying every subset (0.43 million at 100,000
+// memories), and counted; then the subsets of four or more whose triples are all shared (18,000
+// where 233,000 have all their pairs shared). Each list is split by a hash of the subset into
+// parts that each fit the first-level cache, and every part is counted on its own; one table for
+// all of them was tens of megabytes and took a cache miss per subset (doc/performance.md).
 //
 // How many keywords are heavy is chosen per vault: 64 while the light postings' pair count stays
 // within a small multiple of the keyword count, else the count that leaves the least work, from
@@ -44,8 +45,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,15 +84,14 @@ constexpr std::size_t k_most_paired = [] {
 }();
 // k_subsets_of[k]: the subsets of three or more of k keywords.
 constexpr std::array<std::int64_t, k_max_tabled + 1> k_subsets_of{0, 0, 0, 1, 5, 16, 42, 99, 219};
+// A listed triple's holder is its set's number times 64 plus its place among the set's triples,
+// below HeldTuples' 2^31: this many distinct keyword sets, far more than a vault that fits in
+// memory has.
+constexpr std::size_t k_most_sets = std::size_t{1} << 25;
 // The light pass asks for the posting lists of the set this many places ahead.
 constexpr std::size_t k_prefetch_ahead = 2;
 // Memories are numbered this many after the table slot they start at is asked for.
 constexpr std::size_t k_group_ahead = 8;
-// Subsets held by other memories are counted in parts of about this many, each part's table
-// (four times as many 16-byte slots, so that a probe seldom finds a slot taken) inside the
-// first-level cache.
-constexpr std::size_t k_part_size = 512;
-constexpr unsigned k_max_part_bits = 16;
 
 // True when keyword_key(text) == text: no surrounding whitespace, no upper-case ASCII letter.
 bool is_key(std::string_view text) {
@@ -191,80 +191,67 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSe
 
 // For each distinct set of at most k_max_tabled heavy keywords, the size of the largest subset of
 // two or more of them that another memory holds too; 0 when there is none. A pair is looked up in
-// the pair counts. Every subset of three or more whose pairs are all shared is listed with its
-// set, the list is split by a hash of the subset into parts small enough for the cache, and each
-// part is counted in a table of its own: one sequential pass over the list instead of a random
-// probe into a table many times the cache for every subset.
+// the pair counts. Larger subsets are counted in two rounds (see the top): every triple whose
+// pairs are all shared, then every subset of four or more whose triples are all shared. Each
+// round is a HeldTuples list counted in parts. `subsets` bounds both rounds from above.
 std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>& heavy,
                                                const std::vector<std::uint32_t>& heavy_begin,
                                                std::size_t distinct, const PairCounts& pairs,
                                                std::size_t subsets) {
-  // `subsets` bounds the list from above (most subsets fail the pair test): the list is counted
-  // by a hash of the subset in as many slices as parts of k_part_size that bound would need, and
-  // once its length is known, neighbouring slices are joined into parts of about k_part_size.
-  unsigned slice_bits = 0;
-  while ((subsets >> slice_bits) > k_part_size && slice_bits < k_max_part_bits) {
-    ++slice_bits;
+  if (distinct > k_most_sets) {
+    throw std::length_error("duplicate scoring handles at most " + std::to_string(k_most_sets) +
+                            " distinct keyword sets; this vault has " + std::to_string(distinct));
   }
-  const auto slice_of = [&](const Tuple& tuple) -> std::size_t {
-    return slice_bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - slice_bits));
-  };
   std::vector<std::uint8_t> largest(distinct, 0);
-  std::vector<HeldTuple> listed;
-  listed.reserve(subsets);  // only what is written is ever touched
-  std::vector<std::uint32_t> slice_size(std::size_t{1} << slice_bits, 0);
-  SharedPairs shared_pairs;
-  for (std::size_t d = 0; d < distinct; ++d) {
+  const auto tabled = [&](std::size_t d) {
     const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
-    if (count > k_max_tabled || count < 2) {
-      continue;
+    return count >= 2 && count <= k_max_tabled;
+  };
+
+  // The triples, each listed with its set and its place among the set's triples (triple_index)
+  // as one holder, d * 64 + place; shared[d] gets the bit of each of d's triples another set
+  // holds too.
+  std::vector<std::uint64_t> shared(distinct, 0);
+  {
+    HeldTuples triples(subsets);
+    SharedPairs shared_pairs;
+    for (std::size_t d = 0; d < distinct; ++d) {
+      if (!tabled(d)) {
+        continue;
+      }
+      const std::uint16_t* ids = heavy.data() + heavy_begin[d];
+      shared_pairs.load(pairs, ids, heavy_begin[d + 1] - heavy_begin[d]);
+      largest[d] = shared_pairs.any() ? 2 : 0;
+      shared_pairs.for_each_shared_triple(
+          heavy_begin[d + 1] - heavy_begin[d], [&](unsigned i, unsigned j, unsigned k) {
+            triples.push(Tuple{}.with(0, ids[i]).with(1, ids[j]).with(2, ids[k]),
+                         static_cast<std::uint32_t>(d << 6U | triple_index(i, j, k)));
+          });
     }
-    const std::uint16_t* ids = heavy.data() + heavy_begin[d];
-    shared_pairs.load(pairs, ids, count);
-    largest[d] = shared_pairs.any() ? 2 : 0;
-    shared_pairs.for_each_shared_subset(ids, count, [&](const Tuple& tuple) {
-      listed.push_back(HeldTuple{tuple.low, tuple.high, static_cast<std::uint32_t>(d)});
-      ++slice_size[slice_of(tuple)];
+    triples.count([&](std::uint32_t holder, const Tuple& /*triple*/) {
+      shared[holder >> 6U] |= std::uint64_t{1} << (holder & 63U);
     });
   }
-  unsigned part_bits = 0;
-  while ((listed.size() >> part_bits) > k_part_size && part_bits < slice_bits) {
-    ++part_bits;
-  }
-  const auto part_of = [&](const Tuple& tuple) -> std::size_t {
-    return part_bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - part_bits));
-  };
-  std::vector<std::uint32_t> part_begin((std::size_t{1} << part_bits) + 1, 0);
-  for (std::size_t slice = 0; slice < slice_size.size(); ++slice) {
-    part_begin[(slice >> (slice_bits - part_bits)) + 1] += slice_size[slice];
-  }
-  for (std::size_t part = 1; part < part_begin.size(); ++part) {
-    part_begin[part] += part_begin[part - 1];
-  }
-  // Written once each, so not zeroed first.
-  const std::unique_ptr<HeldTuple[]> parted(new HeldTuple[listed.size()]);
-  {
-    std::vector<std::uint32_t> fill(part_begin.begin(), part_begin.end() - 1);
-    for (const HeldTuple& held : listed) {
-      parted[fill[part_of(held.tuple())]++] = held;
-    }
-  }
-  std::vector<HeldTuple>().swap(listed);
 
-  // A tuple two distinct sets hold is held by another memory for both. A set held by several
-  // memories scores 1 whatever its subsets, so it is one holder.
-  PartCounts counts;
-  for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
-    const HeldTuple* first = parted.get() + part_begin[part];
-    const std::size_t size = part_begin[part + 1] - part_begin[part];
-    counts.prepare(size, part_bits);
-    for (std::size_t i = 0; i < size; ++i) {
-      const Tuple tuple = first[i].tuple();
-      counts.add(tuple, first[i].set,
-                 [&](std::uint32_t set) { largest[set] = std::max(largest[set], tuple.ids()); });
+  // The subsets of four or more, from each set's triples held elsewhere.
+  HeldTuples larger(subsets);
+  SharedTriples shared_triples;
+  for (std::size_t d = 0; d < distinct; ++d) {
+    if (shared[d] == 0) {
+      continue;
     }
-    counts.clear();
+    largest[d] = 3;
+    if (bit_count(shared[d]) < 4) {
+      continue;  // four ids have four triples
+    }
+    shared_triples.load(shared[d]);
+    shared_triples.for_each_shared_subset(heavy.data() + heavy_begin[d], [&](const Tuple& tuple) {
+      larger.push(tuple, static_cast<std::uint32_t>(d));
+    });
   }
+  larger.count([&](std::uint32_t set, const Tuple& tuple) {
+    largest[set] = std::max(largest[set], tuple.ids());
+  });
   return largest;
 }
 

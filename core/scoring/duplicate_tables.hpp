@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -247,11 +248,11 @@ class KeywordIds {
   std::size_t m_size = 0;
 };
 
-// A subset of one distinct set's heavy keywords, with the set: 16 bytes.
+// A subset of one distinct set's heavy keywords, with who holds it: 16 bytes.
 struct HeldTuple {
   std::uint64_t low = 0;
   std::uint32_t high = 0;
-  std::uint32_t set = 0;
+  std::uint32_t holder = 0;
   [[nodiscard]] Tuple tuple() const { return Tuple{low, high}; }
 };
 
@@ -273,18 +274,18 @@ class PartCounts {
     m_last = capacity - 1;
     m_shift = 64 - part_bits - static_cast<unsigned>(std::countr_zero(capacity));
   }
-  // Records that keyword set `set` (below 2^31) holds `key`. When another set held it before,
-  // calls shared(s) for `set`, and for the first holder the first time that happens.
+  // Records that `holder` (below 2^31) holds `key`. When another holder held it before, calls
+  // shared(h) for `holder`, and for the first holder the first time that happens.
   template <class Shared>
-  void add(const Tuple& key, std::uint32_t set, Shared&& shared) {
+  void add(const Tuple& key, std::uint32_t holder, Shared&& shared) {
     const std::size_t at = find_slot(key);
     Slot& slot = m_slots[at];
     if (slot.low == 0) {
-      slot = Slot{key.low, key.high, set};
+      slot = Slot{key.low, key.high, holder};
       m_used.push_back(static_cast<std::uint32_t>(at));
       return;
     }
-    shared(set);
+    shared(holder);
     if ((slot.holder & k_shared) == 0) {
       shared(slot.holder);
       slot.holder |= k_shared;
@@ -303,7 +304,7 @@ class PartCounts {
   struct Slot {
     std::uint64_t low = 0;
     std::uint32_t high = 0;
-    std::uint32_t holder = 0;  // the first set, with k_shared once a second one holds it
+    std::uint32_t holder = 0;  // the first holder, with k_shared once a second one holds it
   };
 
   // The hash's highest bits below those that chose the part (the same for every key).
@@ -320,6 +321,78 @@ class PartCounts {
   std::vector<std::uint32_t> m_used;
   std::size_t m_last = 0;
   unsigned m_shift = 0;
+};
+
+// Tuples and who holds them (a set, or a set and the tuple's place in it), counted in parts: the
+// list is split by a hash of the tuple into parts of about k_part_size, and each part is counted in
+// a PartCounts of its own, in the first-level cache, so one sequential pass replaces a random probe
+// into a table many times the cache for every tuple. The list is counted by that hash in as many
+// slices as parts of k_part_size a bound on its length would need, as it is filled; once its length
+// is known, neighbouring slices are joined into parts.
+class HeldTuples {
+ public:
+  static constexpr std::size_t k_part_size = 512;
+  static constexpr unsigned k_max_part_bits = 16;
+
+  // `bound`: at least as many tuples as will be listed.
+  explicit HeldTuples(std::size_t bound) {
+    while ((bound >> m_slice_bits) > k_part_size && m_slice_bits < k_max_part_bits) {
+      ++m_slice_bits;
+    }
+    m_slice_size.assign(std::size_t{1} << m_slice_bits, 0);
+    m_listed.reserve(bound);  // only what is written is ever touched
+  }
+  // Lists `tuple` as held by `holder` (below 2^31). A holder lists a tuple once.
+  void push(const Tuple& tuple, std::uint32_t holder) {
+    m_listed.push_back(HeldTuple{tuple.low, tuple.high, holder});
+    ++m_slice_size[slice_of(tuple, m_slice_bits)];
+  }
+
+  // Calls shared(holder, tuple) for each holder of every tuple that two holders or more list.
+  // Empties the list.
+  template <class Shared>
+  void count(Shared&& shared) {
+    unsigned part_bits = 0;
+    while ((m_listed.size() >> part_bits) > k_part_size && part_bits < m_slice_bits) {
+      ++part_bits;
+    }
+    std::vector<std::uint32_t> part_begin((std::size_t{1} << part_bits) + 1, 0);
+    for (std::size_t slice = 0; slice < m_slice_size.size(); ++slice) {
+      part_begin[(slice >> (m_slice_bits - part_bits)) + 1] += m_slice_size[slice];
+    }
+    for (std::size_t part = 1; part < part_begin.size(); ++part) {
+      part_begin[part] += part_begin[part - 1];
+    }
+    // Written once each, so not zeroed first.
+    const std::unique_ptr<HeldTuple[]> parted(new HeldTuple[m_listed.size()]);
+    {
+      std::vector<std::uint32_t> fill(part_begin.begin(), part_begin.end() - 1);
+      for (const HeldTuple& held : m_listed) {
+        parted[fill[slice_of(held.tuple(), part_bits)]++] = held;
+      }
+    }
+    std::vector<HeldTuple>().swap(m_listed);
+    PartCounts counts;
+    for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
+      const HeldTuple* first = parted.get() + part_begin[part];
+      const std::size_t size = part_begin[part + 1] - part_begin[part];
+      counts.prepare(size, part_bits);
+      for (std::size_t i = 0; i < size; ++i) {
+        const Tuple tuple = first[i].tuple();
+        counts.add(tuple, first[i].holder, [&](std::uint32_t holder) { shared(holder, tuple); });
+      }
+      counts.clear();
+    }
+  }
+
+ private:
+  static std::size_t slice_of(const Tuple& tuple, unsigned bits) {
+    return bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - bits));
+  }
+
+  unsigned m_slice_bits = 0;
+  std::vector<std::uint32_t> m_slice_size;
+  std::vector<HeldTuple> m_listed;
 };
 
 // How many memories hold each pair of heavy ids, counted up to 2 ("shared"): one byte per pair,
@@ -348,7 +421,7 @@ class PairCounts {
 };
 
 // Which pairs of one memory's heavy ids (at most k_max_tabled, ascending) another memory holds
-// too. A subset can be held by another memory only if each of its pairs is.
+// too. A triple can be held by another memory only if each of its pairs is.
 class SharedPairs {
  public:
   void load(const PairCounts& pairs, const std::uint16_t* ids, std::size_t count) {
@@ -369,36 +442,108 @@ class SharedPairs {
   [[nodiscard]] bool any() const {
     return std::any_of(m_with.begin(), m_with.end(), [](std::uint8_t with) { return with != 0; });
   }
-  // Calls emit(tuple) for every subset of three ids or more whose pairs are all shared. A subset
-  // grows one id at a time, by ids after its last that share a pair with each of its ids, so only
-  // such subsets are ever built, each once.
+  // Calls emit(i, j, k) for the positions i < j < k of every three of the `count` ids whose pairs
+  // are all shared.
   template <class Emit>
-  void for_each_shared_subset(const std::uint16_t* ids, std::size_t count, Emit&& emit) const {
+  void for_each_shared_triple(std::size_t count, Emit&& emit) const {
     for (unsigned i = 0; i < count; ++i) {
-      grow(ids, Tuple{}.with(0, ids[i]), 1, m_with[i] & after(i), emit);
+      for (unsigned js = m_with[i] & after(i); js != 0; js &= js - 1) {
+        const auto j = static_cast<unsigned>(__builtin_ctz(js));
+        for (unsigned ks = m_with[i] & m_with[j] & after(j); ks != 0; ks &= ks - 1) {
+          emit(i, j, static_cast<unsigned>(__builtin_ctz(ks)));
+        }
+      }
     }
   }
 
  private:
   static unsigned after(unsigned i) { return ~((2U << i) - 1U); }
 
-  template <class Emit>
-  void grow(const std::uint16_t* ids, const Tuple& tuple, unsigned size, unsigned candidates,
-            Emit& emit) const {
-    for (unsigned rest = candidates; rest != 0; rest &= rest - 1) {
-      const auto j = static_cast<unsigned>(__builtin_ctz(rest));
-      const Tuple grown = tuple.with(size, ids[j]);
-      if (size + 1 >= 3) {
-        emit(grown);
+  std::array<std::uint8_t, k_max_tabled> m_with{};  // m_with[i]: the j whose pair with i is shared
+};
+
+// The place of the positions a < b < c among every triple of k_max_tabled positions, ordered by
+// c, then b, then a: C(c, 3) + C(b, 2) + a.
+constexpr unsigned triple_index(unsigned a, unsigned b, unsigned c) {
+  return c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a;
+}
+static_assert(triple_index(k_max_tabled - 3, k_max_tabled - 2, k_max_tabled - 1) < 64,
+              "a set's triples must fit one word");
+
+// The positions of the triple with each triple_index.
+struct TriplePositions {
+  std::uint8_t a;
+  std::uint8_t b;
+  std::uint8_t c;
+};
+constexpr std::array<TriplePositions, 64> k_triple_positions = [] {
+  std::array<TriplePositions, 64> positions{};
+  for (unsigned c = 2; c < k_max_tabled; ++c) {
+    for (unsigned b = 1; b < c; ++b) {
+      for (unsigned a = 0; a < b; ++a) {
+        positions[triple_index(a, b, c)] =
+            TriplePositions{static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b),
+                            static_cast<std::uint8_t>(c)};
       }
-      const unsigned more = candidates & m_with[j] & after(j);
-      if (more != 0) {
-        grow(ids, grown, size + 1, more, emit);
+    }
+  }
+  return positions;
+}();
+
+// Which triples of one memory's heavy ids (positions below k_max_tabled) another memory holds
+// too, as bits of one word, a triple's bit its triple_index. A subset of four ids or more can be
+// held by another memory only if each of its triples is.
+class SharedTriples {
+ public:
+  // `shared`: bit triple_index(a, b, c) set when the triple of positions a, b, c is held elsewhere.
+  void load(std::uint64_t shared) {
+    m_shared = shared;
+    m_above = {};
+    for (std::uint64_t rest = shared; rest != 0; rest &= rest - 1) {
+      const TriplePositions triple = k_triple_positions[std::countr_zero(rest)];
+      m_above[triple.a][triple.b] |= static_cast<std::uint8_t>(1U << triple.c);
+    }
+  }
+  // Calls emit(tuple) for every subset of four ids or more whose triples are all shared, each
+  // once: grown from its three lowest ids by higher ones, each making a shared triple with every
+  // pair of the subset so far.
+  template <class Emit>
+  void for_each_shared_subset(const std::uint16_t* ids, Emit&& emit) const {
+    for (std::uint64_t rest = m_shared; rest != 0; rest &= rest - 1) {
+      const TriplePositions triple = k_triple_positions[std::countr_zero(rest)];
+      const unsigned candidates =
+          m_above[triple.a][triple.b] & m_above[triple.a][triple.c] & m_above[triple.b][triple.c];
+      if (candidates != 0) {
+        const Tuple tuple =
+            Tuple{}.with(0, ids[triple.a]).with(1, ids[triple.b]).with(2, ids[triple.c]);
+        const unsigned members = (1U << triple.a) | (1U << triple.b) | (1U << triple.c);
+        grow(ids, tuple, 3, members, candidates, emit);
       }
     }
   }
 
-  std::array<std::uint8_t, k_max_tabled> m_with{};  // m_with[i]: the j whose pair with i is shared
+ private:
+  template <class Emit>
+  void grow(const std::uint16_t* ids, const Tuple& tuple, unsigned size, unsigned members,
+            unsigned candidates, Emit& emit) const {
+    for (unsigned rest = candidates; rest != 0; rest &= rest - 1) {
+      const auto j = static_cast<unsigned>(std::countr_zero(rest));
+      const Tuple grown = tuple.with(size, ids[j]);
+      emit(grown);
+      unsigned more = candidates;
+      for (unsigned left = members; left != 0 && more != 0; left &= left - 1) {
+        more &= m_above[std::countr_zero(left)][j];  // every member is below j
+      }
+      if (more != 0) {
+        grow(ids, grown, size + 1, members | (1U << j), more, emit);
+      }
+    }
+  }
+
+  std::uint64_t m_shared = 0;
+  // m_above[x][y], x < y: the positions z above y whose triple with x and y is shared. A subset
+  // grows by higher positions only, so that is all it asks.
+  std::array<std::array<std::uint8_t, k_max_tabled>, k_max_tabled> m_above{};
 };
 
 // One entry of a light keyword's postings, 32 bytes: a distinct set, the signature of its heavy

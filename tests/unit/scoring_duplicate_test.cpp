@@ -299,6 +299,43 @@ TEST_CASE("a keyword triple whose pairs are each held elsewhere is not itself sh
   CHECK(scores[6] == Approx(1.0 / 3.0));
 }
 
+// Subsets of four heavy keywords or more are listed only when each of their triples is held by
+// another memory, and each is grown from its three lowest keywords. Here four and five keywords are
+// shared in full, at the start, the end and in the middle of each memory's keywords; and one
+// memory's four keywords have each of their triples held by a different memory, so the four
+// together are not shared. Every keyword is heavy (fewer than 64 are held twice), so the light
+// pass finds none of these overlaps.
+TEST_CASE(
+    "an overlap of four or five heavy keywords is found, and four whose triples are held apart are "
+    "not",
+    "[scoring][duplicate]") {
+  const std::vector<Memory> vault{
+      memory("MEM-four-a", 10, {"a", "b", "c", "d", "e"}),
+      memory("MEM-four-b", 10, {"0", "a", "b", "c", "d"}),
+      memory("MEM-five-a", 10, {"f", "g", "h", "i", "j", "k"}),
+      memory("MEM-five-b", 10, {"f", "g", "h", "i", "j", "l"}),
+      memory("MEM-mid-a", 10, {"m", "n", "o", "p", "q", "r", "s"}),
+      memory("MEM-mid-b", 10, {"1", "n", "o", "p", "q", "9"}),
+      memory("MEM-apart", 10, {"t", "u", "v", "w"}),
+      memory("MEM-tuv", 10, {"t", "u", "v", "x1"}),
+      memory("MEM-tuw", 10, {"t", "u", "w", "x2"}),
+      memory("MEM-tvw", 10, {"t", "v", "w", "x3"}),
+      memory("MEM-uvw", 10, {"u", "v", "w", "x4"}),
+      // Keywords held once more, alone, so that they are heavy and count.
+      memory("MEM-e", 10, {"e", "0", "k", "l"}),
+      memory("MEM-m", 10, {"m", "r", "s", "1", "9"}),
+  };
+  const std::vector<double> scores = scores_matching_reference(vault);
+  CHECK(scores[0] == Approx(4.0 / 5.0));
+  CHECK(scores[1] == Approx(4.0 / 5.0));
+  CHECK(scores[2] == Approx(5.0 / 6.0));
+  CHECK(scores[3] == Approx(5.0 / 6.0));
+  CHECK(scores[4] == Approx(4.0 / 7.0));
+  CHECK(scores[5] == Approx(4.0 / 6.0));
+  CHECK(scores[6] == Approx(3.0 / 4.0));  // three of t, u, v, w at most, with any one memory
+  CHECK(scores[7] == Approx(3.0 / 4.0));
+}
+
 // A memory with more than eight heavy keywords is "wide" and compared with every other memory in
 // bit lanes. Overlaps of two are settled from a first read that counts up to three, and raise
 // both sides at once; only an overlap of three or more is counted in full. Every keyword here is
