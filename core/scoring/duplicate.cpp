@@ -84,6 +84,13 @@ constexpr std::size_t k_most_paired = [] {
 }();
 // k_subsets_of[k]: the subsets of three or more of k keywords.
 constexpr std::array<std::int64_t, k_max_tabled + 1> k_subsets_of{0, 0, 0, 1, 5, 16, 42, 99, 219};
+// A triple of heavy ids a < b < c as one number for HeldTriple: heavy ids are below
+// k_most_paired, whose cube fits in 32 bits. Never 0, since c is at least 2.
+constexpr std::uint32_t triple_key(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  return static_cast<std::uint32_t>((a * k_most_paired + b) * k_most_paired + c);
+}
+static_assert(k_most_paired * k_most_paired * k_most_paired <= std::size_t{1} << 32,
+              "a triple of heavy ids must fit 32 bits");
 // A listed triple's holder is its set's number times 64 plus its place among the set's triples,
 // below HeldTuples' 2^31: this many distinct keyword sets, far more than a vault that fits in
 // memory has.
@@ -213,7 +220,7 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   // holds too.
   std::vector<std::uint64_t> shared(distinct, 0);
   {
-    HeldTuples triples(subsets);
+    HeldTuples<HeldTriple> triples(subsets);
     SharedPairs shared_pairs;
     for (std::size_t d = 0; d < distinct; ++d) {
       if (!tabled(d)) {
@@ -224,17 +231,17 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
       largest[d] = shared_pairs.any() ? 2 : 0;
       shared_pairs.for_each_shared_triple(
           heavy_begin[d + 1] - heavy_begin[d], [&](unsigned i, unsigned j, unsigned k) {
-            triples.push(Tuple{}.with(0, ids[i]).with(1, ids[j]).with(2, ids[k]),
+            triples.push(triple_key(ids[i], ids[j], ids[k]),
                          static_cast<std::uint32_t>(d << 6U | triple_index(i, j, k)));
           });
     }
-    triples.count([&](std::uint32_t holder, const Tuple& /*triple*/) {
+    triples.count([&](std::uint32_t holder, std::uint32_t /*triple*/) {
       shared[holder >> 6U] |= std::uint64_t{1} << (holder & 63U);
     });
   }
 
   // The subsets of four or more, from each set's triples held elsewhere.
-  HeldTuples larger(subsets);
+  HeldTuples<HeldTuple> larger(subsets);
   SharedTriples shared_triples;
   for (std::size_t d = 0; d < distinct; ++d) {
     if (shared[d] == 0) {

@@ -248,44 +248,75 @@ class KeywordIds {
   std::size_t m_size = 0;
 };
 
-// A subset of one distinct set's heavy keywords, with who holds it: 16 bytes.
+// A subset of one distinct set's heavy keywords, with who holds it: 16 bytes. An entry of
+// HeldTuples and a slot of PartCounts; a tuple always has its first id in the low bits, so
+// low == 0 marks an empty slot.
 struct HeldTuple {
   std::uint64_t low = 0;
   std::uint32_t high = 0;
   std::uint32_t holder = 0;
-  [[nodiscard]] Tuple tuple() const { return Tuple{low, high}; }
+
+  using Key = Tuple;
+  HeldTuple() = default;
+  HeldTuple(const Tuple& tuple, std::uint32_t by) : low(tuple.low), high(tuple.high), holder(by) {}
+  [[nodiscard]] Tuple key() const { return Tuple{low, high}; }
+  [[nodiscard]] std::uint64_t hash() const { return duplicate_tables::hash(key()); }
+  [[nodiscard]] bool empty() const { return low == 0; }
+  [[nodiscard]] bool same(const HeldTuple& other) const {
+    return low == other.low && high == other.high;
+  }
 };
 
-// The tuples of one part of the subsets and which keyword sets hold each: open addressing over
-// 16-byte slots, sized to the part so it stays in the cache. A slot keeps its tuple's first set
-// and a mark once a second set holds it too, so a set is known to share a tuple the moment the
-// tuple comes round a second time: one pass over the part. A part empties only the slots it used,
-// so the parts do not pay for clearing the whole table thousands of times. A stored tuple always
-// has its first id in the low bits, so low == 0 marks an empty slot.
+// A triple of heavy ids as one number (see duplicate.cpp's triple_key), never 0, with who holds
+// it: 8 bytes, half a HeldTuple, for the list that is most of the subsets.
+struct HeldTriple {
+  std::uint32_t triple = 0;
+  std::uint32_t holder = 0;
+
+  using Key = std::uint32_t;
+  HeldTriple() = default;
+  HeldTriple(std::uint32_t key, std::uint32_t by) : triple(key), holder(by) {}
+  [[nodiscard]] std::uint32_t key() const { return triple; }
+  // As for a tuple: one multiplication carries every bit into the high ones that are used.
+  [[nodiscard]] std::uint64_t hash() const { return triple * 0xBF58476D1CE4E5B9ULL; }
+  [[nodiscard]] bool empty() const { return triple == 0; }
+  [[nodiscard]] bool same(const HeldTriple& other) const { return triple == other.triple; }
+};
+
+// The entries of one part of a HeldTuples list, and which holders list each key: open addressing
+// over slots that are entries themselves, sized to the part so it stays in the cache. A slot
+// keeps its key's first holder and a mark once a second holder lists it too, so a holder is known
+// to share a key the moment the key comes round a second time: one pass over the part. A part
+// empties only the slots it used, so the parts do not pay for clearing the whole table thousands
+// of times.
+template <class Entry>
 class PartCounts {
  public:
-  // Sizes the table for a part of `tuples` whose hashes share their `part_bits` highest bits.
+  // Sizes the table for a part of `entries` whose hashes share their `part_bits` highest bits.
   // Every slot is empty: new, or emptied by `clear`.
-  void prepare(std::size_t tuples, unsigned part_bits) {
-    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, tuples * 4));
+  void prepare(std::size_t entries, unsigned part_bits) {
+    const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, entries * 4));
     if (m_slots.size() < capacity) {
       m_slots.resize(capacity);
     }
     m_last = capacity - 1;
     m_shift = 64 - part_bits - static_cast<unsigned>(std::countr_zero(capacity));
   }
-  // Records that `holder` (below 2^31) holds `key`. When another holder held it before, calls
-  // shared(h) for `holder`, and for the first holder the first time that happens.
+  // Records `entry` (its holder below 2^31). When another holder listed its key before, calls
+  // shared(h) for entry's holder, and for the first holder the first time that happens.
   template <class Shared>
-  void add(const Tuple& key, std::uint32_t holder, Shared&& shared) {
-    const std::size_t at = find_slot(key);
-    Slot& slot = m_slots[at];
-    if (slot.low == 0) {
-      slot = Slot{key.low, key.high, holder};
+  void add(const Entry& entry, Shared&& shared) {
+    std::size_t at = static_cast<std::size_t>(entry.hash() >> m_shift) & m_last;
+    while (!m_slots[at].empty() && !m_slots[at].same(entry)) {
+      at = (at + 1) & m_last;
+    }
+    Entry& slot = m_slots[at];
+    if (slot.empty()) {
+      slot = entry;
       m_used.push_back(static_cast<std::uint32_t>(at));
       return;
     }
-    shared(holder);
+    shared(entry.holder);
     if ((slot.holder & k_shared) == 0) {
       shared(slot.holder);
       slot.holder |= k_shared;
@@ -294,47 +325,33 @@ class PartCounts {
   // Empties the slots the part used.
   void clear() {
     for (const std::uint32_t at : m_used) {
-      m_slots[at] = Slot{};
+      m_slots[at] = Entry{};
     }
     m_used.clear();
   }
 
  private:
   static constexpr std::uint32_t k_shared = std::uint32_t{1} << 31;
-  struct Slot {
-    std::uint64_t low = 0;
-    std::uint32_t high = 0;
-    std::uint32_t holder = 0;  // the first holder, with k_shared once a second one holds it
-  };
 
-  // The hash's highest bits below those that chose the part (the same for every key).
-  [[nodiscard]] std::size_t find_slot(const Tuple& key) const {
-    std::size_t slot = static_cast<std::size_t>(hash(key) >> m_shift) & m_last;
-    while (m_slots[slot].low != 0 &&
-           (m_slots[slot].low != key.low || m_slots[slot].high != key.high)) {
-      slot = (slot + 1) & m_last;
-    }
-    return slot;
-  }
-
-  std::vector<Slot> m_slots;
+  std::vector<Entry> m_slots;
   std::vector<std::uint32_t> m_used;
   std::size_t m_last = 0;
   unsigned m_shift = 0;
 };
 
-// Tuples and who holds them (a set, or a set and the tuple's place in it), counted in parts: the
-// list is split by a hash of the tuple into parts of about k_part_size, and each part is counted in
-// a PartCounts of its own, in the first-level cache, so one sequential pass replaces a random probe
-// into a table many times the cache for every tuple. The list is counted by that hash in as many
-// slices as parts of k_part_size a bound on its length would need, as it is filled; once its length
-// is known, neighbouring slices are joined into parts.
+// Keys and who holds them (a set, or a set and the key's place in it), counted in parts: the list
+// is split by a hash of the key into parts of about k_part_size, and each part is counted in a
+// PartCounts of its own, in the first-level cache, so one sequential pass replaces a random probe
+// into a table many times the cache for every key. The list is counted by that hash in as many
+// slices as parts of k_part_size a bound on its length would need, as it is filled; once its
+// length is known, neighbouring slices are joined into parts. `Entry` is HeldTuple or HeldTriple.
+template <class Entry>
 class HeldTuples {
  public:
   static constexpr std::size_t k_part_size = 512;
   static constexpr unsigned k_max_part_bits = 16;
 
-  // `bound`: at least as many tuples as will be listed.
+  // `bound`: at least as many entries as will be listed.
   explicit HeldTuples(std::size_t bound) {
     while ((bound >> m_slice_bits) > k_part_size && m_slice_bits < k_max_part_bits) {
       ++m_slice_bits;
@@ -342,13 +359,13 @@ class HeldTuples {
     m_slice_size.assign(std::size_t{1} << m_slice_bits, 0);
     m_listed.reserve(bound);  // only what is written is ever touched
   }
-  // Lists `tuple` as held by `holder` (below 2^31). A holder lists a tuple once.
-  void push(const Tuple& tuple, std::uint32_t holder) {
-    m_listed.push_back(HeldTuple{tuple.low, tuple.high, holder});
-    ++m_slice_size[slice_of(tuple, m_slice_bits)];
+  // Lists `key` as held by `holder` (below 2^31). A holder lists a key once.
+  void push(const typename Entry::Key& key, std::uint32_t holder) {
+    m_listed.emplace_back(key, holder);
+    ++m_slice_size[slice_of(m_listed.back(), m_slice_bits)];
   }
 
-  // Calls shared(holder, tuple) for each holder of every tuple that two holders or more list.
+  // Calls shared(holder, key) for each holder of every key that two holders or more list.
   // Empties the list.
   template <class Shared>
   void count(Shared&& shared) {
@@ -364,35 +381,35 @@ class HeldTuples {
       part_begin[part] += part_begin[part - 1];
     }
     // Written once each, so not zeroed first.
-    const std::unique_ptr<HeldTuple[]> parted(new HeldTuple[m_listed.size()]);
+    const std::unique_ptr<Entry[]> parted(new Entry[m_listed.size()]);
     {
       std::vector<std::uint32_t> fill(part_begin.begin(), part_begin.end() - 1);
-      for (const HeldTuple& held : m_listed) {
-        parted[fill[slice_of(held.tuple(), part_bits)]++] = held;
+      for (const Entry& entry : m_listed) {
+        parted[fill[slice_of(entry, part_bits)]++] = entry;
       }
     }
-    std::vector<HeldTuple>().swap(m_listed);
-    PartCounts counts;
+    std::vector<Entry>().swap(m_listed);
+    PartCounts<Entry> counts;
     for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
-      const HeldTuple* first = parted.get() + part_begin[part];
+      const Entry* first = parted.get() + part_begin[part];
       const std::size_t size = part_begin[part + 1] - part_begin[part];
       counts.prepare(size, part_bits);
       for (std::size_t i = 0; i < size; ++i) {
-        const Tuple tuple = first[i].tuple();
-        counts.add(tuple, first[i].holder, [&](std::uint32_t holder) { shared(holder, tuple); });
+        const Entry& entry = first[i];
+        counts.add(entry, [&](std::uint32_t holder) { shared(holder, entry.key()); });
       }
       counts.clear();
     }
   }
 
  private:
-  static std::size_t slice_of(const Tuple& tuple, unsigned bits) {
-    return bits == 0 ? 0 : static_cast<std::size_t>(hash(tuple) >> (64 - bits));
+  static std::size_t slice_of(const Entry& entry, unsigned bits) {
+    return bits == 0 ? 0 : static_cast<std::size_t>(entry.hash() >> (64 - bits));
   }
 
   unsigned m_slice_bits = 0;
   std::vector<std::uint32_t> m_slice_size;
-  std::vector<HeldTuple> m_listed;
+  std::vector<Entry> m_listed;
 };
 
 // How many memories hold each pair of heavy ids, counted up to 2 ("shared"): one byte per pair,
