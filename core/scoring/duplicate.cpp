@@ -210,10 +210,6 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
                             " distinct keyword sets; this vault has " + std::to_string(distinct));
   }
   std::vector<std::uint8_t> largest(distinct, 0);
-  const auto tabled = [&](std::size_t d) {
-    const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
-    return count >= 2 && count <= k_max_tabled;
-  };
 
   // The triples, each listed with its set and its place among the set's triples (triple_index)
   // as one holder, d * 64 + place; shared[d] gets the bit of each of d's triples another set
@@ -223,17 +219,17 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
     HeldTuples<HeldTriple> triples(subsets);
     SharedPairs shared_pairs;
     for (std::size_t d = 0; d < distinct; ++d) {
-      if (!tabled(d)) {
+      const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
+      if (count < 2 || count > k_max_tabled) {
         continue;
       }
       const std::uint16_t* ids = heavy.data() + heavy_begin[d];
-      shared_pairs.load(pairs, ids, heavy_begin[d + 1] - heavy_begin[d]);
+      shared_pairs.load(pairs, ids, count);
       largest[d] = shared_pairs.any() ? 2 : 0;
-      shared_pairs.for_each_shared_triple(
-          heavy_begin[d + 1] - heavy_begin[d], [&](unsigned i, unsigned j, unsigned k) {
-            triples.push(triple_key(ids[i], ids[j], ids[k]),
-                         static_cast<std::uint32_t>(d << 6U | triple_index(i, j, k)));
-          });
+      shared_pairs.for_each_shared_triple(count, [&](unsigned i, unsigned j, unsigned k) {
+        triples.push(triple_key(ids[i], ids[j], ids[k]),
+                     static_cast<std::uint32_t>(d << 6U | triple_index(i, j, k)));
+      });
     }
     triples.count([&](std::uint32_t holder, std::uint32_t /*triple*/) {
       shared[holder >> 6U] |= std::uint64_t{1} << (holder & 63U);
@@ -251,10 +247,9 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
     if (bit_count(shared[d]) < 4) {
       continue;  // four ids have four triples
     }
-    shared_triples.load(shared[d]);
-    shared_triples.for_each_shared_subset(heavy.data() + heavy_begin[d], [&](const Tuple& tuple) {
-      larger.push(tuple, static_cast<std::uint32_t>(d));
-    });
+    shared_triples.for_each_shared_subset(
+        shared[d], heavy.data() + heavy_begin[d],
+        [&](const Tuple& tuple) { larger.push(tuple, static_cast<std::uint32_t>(d)); });
   }
   larger.count([&](std::uint32_t set, const Tuple& tuple) {
     largest[set] = std::max(largest[set], tuple.ids());

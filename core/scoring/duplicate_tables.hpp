@@ -250,11 +250,12 @@ class KeywordIds {
 
 // A subset of one distinct set's heavy keywords, with who holds it: 16 bytes. An entry of
 // HeldTuples and a slot of PartCounts; a tuple always has its first id in the low bits, so
-// low == 0 marks an empty slot.
+// low == 0 marks an empty slot. Left unset when made with no arguments, so that a list about to
+// be overwritten is not cleared first; HeldTuple{} is empty.
 struct HeldTuple {
-  std::uint64_t low = 0;
-  std::uint32_t high = 0;
-  std::uint32_t holder = 0;
+  std::uint64_t low;
+  std::uint32_t high;
+  std::uint32_t holder;
 
   using Key = Tuple;
   HeldTuple() = default;
@@ -268,10 +269,11 @@ struct HeldTuple {
 };
 
 // A triple of heavy ids as one number (see duplicate.cpp's triple_key), never 0, with who holds
-// it: 8 bytes, half a HeldTuple, for the list that is most of the subsets.
+// it: 8 bytes, half a HeldTuple, for the list that is most of the subsets. Unset or empty as a
+// HeldTuple is.
 struct HeldTriple {
-  std::uint32_t triple = 0;
-  std::uint32_t holder = 0;
+  std::uint32_t triple;
+  std::uint32_t holder;
 
   using Key = std::uint32_t;
   HeldTriple() = default;
@@ -512,22 +514,19 @@ constexpr std::array<TriplePositions, 64> k_triple_positions = [] {
 // held by another memory only if each of its triples is.
 class SharedTriples {
  public:
-  // `shared`: bit triple_index(a, b, c) set when the triple of positions a, b, c is held elsewhere.
-  void load(std::uint64_t shared) {
-    m_shared = shared;
-    m_above = {};
-    for (std::uint64_t rest = shared; rest != 0; rest &= rest - 1) {
-      const TriplePositions triple = k_triple_positions[std::countr_zero(rest)];
-      m_above[triple.a][triple.b] |= static_cast<std::uint8_t>(1U << triple.c);
-    }
-  }
   // Calls emit(tuple) for every subset of four ids or more whose triples are all shared, each
   // once: grown from its three lowest ids by higher ones, each making a shared triple with every
-  // pair of the subset so far.
+  // pair of the subset so far. `shared` has bit triple_index(a, b, c) set when the triple of
+  // positions a, b, c is held elsewhere. The triples are taken highest place first: whatever a
+  // subset grown from one asks (a triple with a higher third id) has a higher place, so it is
+  // known by then, and one pass both learns the triples and grows from them.
   template <class Emit>
-  void for_each_shared_subset(const std::uint16_t* ids, Emit&& emit) const {
-    for (std::uint64_t rest = m_shared; rest != 0; rest &= rest - 1) {
-      const TriplePositions triple = k_triple_positions[std::countr_zero(rest)];
+  void for_each_shared_subset(std::uint64_t shared, const std::uint16_t* ids, Emit&& emit) {
+    m_above = {};
+    for (std::uint64_t rest = shared; rest != 0;) {
+      const auto place = static_cast<unsigned>(63 - std::countl_zero(rest));
+      rest ^= std::uint64_t{1} << place;
+      const TriplePositions triple = k_triple_positions[place];
       const unsigned candidates =
           m_above[triple.a][triple.b] & m_above[triple.a][triple.c] & m_above[triple.b][triple.c];
       if (candidates != 0) {
@@ -536,6 +535,7 @@ class SharedTriples {
         const unsigned members = (1U << triple.a) | (1U << triple.b) | (1U << triple.c);
         grow(ids, tuple, 3, members, candidates, emit);
       }
+      m_above[triple.a][triple.b] |= static_cast<std::uint8_t>(1U << triple.c);
     }
   }
 
@@ -557,7 +557,6 @@ class SharedTriples {
     }
   }
 
-  std::uint64_t m_shared = 0;
   // m_above[x][y], x < y: the positions z above y whose triple with x and y is shared. A subset
   // grows by higher positions only, so that is all it asks.
   std::array<std::array<std::uint8_t, k_max_tabled>, k_max_tabled> m_above{};
