@@ -236,7 +236,9 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
     });
   }
 
-  // The subsets of four or more, from each set's triples held elsewhere.
+  // The subsets of four or more, from each set's triples held elsewhere. In both rounds a key two
+  // distinct sets list is held by another memory for both; a set held by several memories scores
+  // 1 whatever its subsets, so it is one holder.
   HeldTuples<HeldTuple> larger(subsets);
   SharedTriples shared_triples;
   for (std::size_t d = 0; d < distinct; ++d) {
