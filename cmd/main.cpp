@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "core/util/heap.hpp"
 #include "core/util/message.hpp"
 #include "core/util/suggest.hpp"
+#include "core/util/trace.hpp"
 #include "core/version.hpp"
 
 namespace gv::cmd {
@@ -260,11 +262,35 @@ int run(int argc, char** argv) {
   return exit_code::k_usage;
 }
 
+// Where GIT_VAULT_TRACE_PERFORMANCE sends the timing lines (core/util/trace.hpp): stderr for
+// `1`, `2` or `true`; appended to the file for an absolute path, so a caller whose stderr is
+// taken (a hook, the benchmark) can still read them; nowhere when unset, empty, `0` or `false`.
+// A file that cannot be opened turns tracing off rather than failing the command it watches.
+std::FILE* g_trace_stream = nullptr;
+
+void write_trace_line(std::string_view line) {
+  std::fwrite(line.data(), 1, line.size(), g_trace_stream);
+  std::fflush(g_trace_stream);
+}
+
+void install_performance_trace() {
+  const char* value = std::getenv("GIT_VAULT_TRACE_PERFORMANCE");
+  const std::string_view text = value == nullptr ? "" : value;
+  if (text.empty() || text == "0" || text == "false") {
+    return;
+  }
+  g_trace_stream = text.front() == '/' ? std::fopen(value, "a") : stderr;
+  if (g_trace_stream != nullptr) {
+    util::set_performance_sink(write_trace_line);
+  }
+}
+
 }  // namespace
 }  // namespace gv::cmd
 
 int main(int argc, char** argv) {
   gv::util::tune_heap();
+  gv::cmd::install_performance_trace();
   try {
     gv::git::Library library;
     return gv::cmd::run(argc, argv);

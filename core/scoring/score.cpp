@@ -1,8 +1,13 @@
 #include "core/scoring/score.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "core/util/trace.hpp"
 
 namespace gv::scoring {
 
@@ -117,7 +122,13 @@ std::vector<Score> score_memories(const std::vector<Memory>& memories, Date toda
     std::sort(active.begin(), active.end(), by_id);
   }
 
-  const std::vector<double> duplicates = duplicate_scores(active);
+  std::vector<double> duplicates;
+  {
+    const util::TracedRegion traced(
+        util::tracing_performance() ? fmt::format("duplicate scoring of {} memories", active.size())
+                                    : std::string());
+    duplicates = duplicate_scores(active);
+  }
 
   std::vector<Score> scores;
   scores.reserve(active.size());
