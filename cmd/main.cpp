@@ -265,7 +265,8 @@ int run(int argc, char** argv) {
 // Where GIT_VAULT_TRACE_PERFORMANCE sends the timing lines (core/util/trace.hpp): stderr for
 // `1`, `2` or `true`; appended to the file for an absolute path, so a caller whose stderr is
 // taken (a hook, the benchmark) can still read them; nowhere when unset, empty, `0` or `false`.
-// A file that cannot be opened turns tracing off rather than failing the command it watches.
+// A file that cannot be opened turns tracing off rather than failing the command it watches;
+// the file is closed on exec, so git and the pager do not inherit it.
 std::FILE* g_trace_stream = nullptr;
 
 void write_trace_line(std::string_view line) {
@@ -279,7 +280,7 @@ void install_performance_trace() {
   if (text.empty() || text == "0" || text == "false") {
     return;
   }
-  g_trace_stream = text.front() == '/' ? std::fopen(value, "a") : stderr;
+  g_trace_stream = text.front() == '/' ? std::fopen(value, "ae") : stderr;
   if (g_trace_stream != nullptr) {
     util::set_performance_sink(write_trace_line);
   }
