@@ -124,9 +124,7 @@ std::vector<Score> score_memories(const std::vector<Memory>& memories, Date toda
 
   std::vector<double> duplicates;
   {
-    const util::TracedRegion traced(
-        util::tracing_performance() ? fmt::format("duplicate scoring of {} memories", active.size())
-                                    : std::string());
+    const util::TracedRegion traced(fmt::format("duplicate scoring of {} memories", active.size()));
     duplicates = duplicate_scores(active);
   }
 

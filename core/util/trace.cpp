@@ -13,8 +13,6 @@ std::atomic<PerformanceSink> g_sink{nullptr};
 
 void set_performance_sink(PerformanceSink sink) { g_sink = sink; }
 
-bool tracing_performance() { return g_sink.load() != nullptr; }
-
 TracedRegion::TracedRegion(std::string what) : m_what(std::move(what)), m_sink(g_sink.load()) {
   if (m_sink != nullptr) {
     m_start = std::chrono::steady_clock::now();

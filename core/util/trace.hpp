@@ -16,11 +16,11 @@ using PerformanceSink = void (*)(std::string_view line);
 
 // nullptr turns tracing off. Set once, before any region starts.
 void set_performance_sink(PerformanceSink sink);
-[[nodiscard]] bool tracing_performance();
 
+// A region is a piece of work done once or a few times per command, so its label is built
+// whether or not anyone reads it.
 class TracedRegion {
  public:
-  // Build an expensive `what` only when tracing_performance() says it will be used.
   explicit TracedRegion(std::string what);
   ~TracedRegion();
   TracedRegion(const TracedRegion&) = delete;
