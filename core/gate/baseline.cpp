@@ -20,10 +20,11 @@ using cache_codec::Writer;
 using Entry = git::IndexFile::Entry;
 
 // Layout of `gate-baseline`: "GVGB", format (u32 LE), check-set key (u64 LE), size of the rest
-// (u64 LE), checksum of the rest (u64 LE); the rest: the state digest, the index version, the
-// entries file it applies to (size, checksum, entry count), the journal (its entry count and
-// bytes, then the removed paths), the statuses, the dangling targets, the findings, the
-// `.memory` tree id, the working-memory digest and findings.
+// (u64 LE), checksum of the rest (u64 LE); the rest: the state digest, the vault and generated
+// inputs digests, the index version, the entries file it applies to (size, checksum, entry
+// count), the journal (its entry count and bytes, then the removed paths), the statuses, the
+// dangling targets, the findings, the `.memory` tree id, the working-memory digest and
+// findings.
 constexpr std::string_view k_magic = "GVGB";
 constexpr std::size_t k_header_size = 4 + 4 + 8 + 8 + 8;
 // Layout of `gate-baseline.entries`: "GVGE", format (u32 LE), index version (u32 LE), entry
@@ -98,6 +99,8 @@ std::optional<GateBaseline> GateBaseline::load(const std::filesystem::path& file
   const std::string_view rest = baseline.m_mapping->file.view();
   Reader in(rest, k_header_size, rest.size());
   baseline.m_state = in.str();
+  baseline.m_vault_digest = in.str();
+  baseline.m_generated_inputs = in.str();
   baseline.m_index_version = static_cast<std::uint32_t>(in.u());
   baseline.m_entries_ref.size = in.u();
   baseline.m_entries_ref.checksum = in.u();
@@ -144,7 +147,7 @@ GateBaseline::Entries* GateBaseline::open_entries() const {
   }
   m_entries = std::make_unique<Entries>();
   Entries& out = *m_entries;
-  out.file = util::MappedFile::open(m_entries_file, util::MappedFile::Pages::populate);
+  out.file = util::MappedFile::open(m_entries_file, util::MappedFile::Pages::copy);
   if (!out.file) {
     return nullptr;
   }
@@ -158,10 +161,12 @@ GateBaseline::Entries* GateBaseline::open_entries() const {
       bytes.size() - k_entries_header_size != m_entries_ref.size) {
     return nullptr;
   }
+  // The checksum recorded in the header, not one computed again: the file is 13 MB at 100,000
+  // memories and a commit's gate cannot afford to hash it (doc/performance.md). The recorded
+  // one tells this entries file from another. Damage inside it is caught all the same: a
+  // damaged entry no longer equals the staged one, so differences() lists its path and the
+  // delta gate reads that file again; entries that no longer parse make differences() give up.
   out.base = bytes.substr(k_entries_header_size);
-  if (cache_codec::checksum(out.base) != m_entries_ref.checksum) {
-    return nullptr;
-  }
   out.journal = git::IndexFile::view_entries(m_journal_bytes, m_index_version, m_journal_count);
   if (!out.journal) {
     return nullptr;
@@ -203,10 +208,25 @@ bool same_blob(const Entry* a, const Entry* b) {
   return std::equal(a->oid(), a->oid() + 20, b->oid());
 }
 
+// How many leading bytes of `a` and `b` (each `size` long) are equal: a block compare at memory
+// speed, and a byte walk only inside the block that differs.
+std::size_t equal_prefix(const char* a, const char* b, std::size_t size) {
+  constexpr std::size_t k_block = 4096;
+  std::size_t at = 0;
+  while (at + k_block <= size && std::memcmp(a + at, b + at, k_block) == 0) {
+    at += k_block;
+  }
+  while (at < size && a[at] == b[at]) {
+    ++at;
+  }
+  return at;
+}
+
 }  // namespace
 
 const std::vector<GateBaseline::Difference>* GateBaseline::differences(
-    const std::vector<const Entry*>& staged, std::uint32_t version) const {
+    const std::vector<const Entry*>& staged, std::uint32_t version,
+    std::string_view staged_bytes) const {
   Entries* entries = open_entries();
   if (entries == nullptr || version != m_index_version) {
     return nullptr;
@@ -223,7 +243,25 @@ const std::vector<GateBaseline::Difference>* GateBaseline::differences(
   const auto base_entry = [&]() -> std::optional<git::IndexFile::RawEntry> {
     return git::IndexFile::read_entry(base.substr(at), version);
   };
+  // With the staged entries back to back in `staged_bytes`, a run of equal entries is one
+  // block compare: every entry that ends before the first differing byte is equal, and the
+  // entry holding that byte starts at the same offset on both sides.
+  const bool back_to_back =
+      !staged_bytes.empty() && !staged.empty() && staged.front()->start == staged_bytes.data();
+  const char* const staged_end = staged_bytes.data() + staged_bytes.size();
   while (at < base.size() || k < staged.size()) {
+    if (back_to_back && at < base.size() && k < staged.size()) {
+      const char* from = staged[k]->start;
+      const std::size_t equal =
+          equal_prefix(base.data() + at, from,
+                       std::min(base.size() - at, static_cast<std::size_t>(staged_end - from)));
+      const auto holding = std::upper_bound(
+          staged.begin() + static_cast<std::ptrdiff_t>(k), staged.end(), from + equal,
+          [](const char* byte, const Entry* entry) { return byte < entry->start; });
+      const std::size_t j = static_cast<std::size_t>(holding - staged.begin()) - 1;
+      at += static_cast<std::size_t>(staged[j]->start - from);
+      k = j;
+    }
     std::optional<git::IndexFile::RawEntry> raw;
     if (at < base.size()) {
       raw = base_entry();
@@ -433,6 +471,8 @@ bool GateBaseline::save(const std::filesystem::path& file, const Contents& conte
   std::string body;
   Writer out(body);
   out.str(contents.state);
+  out.str(contents.vault_digest);
+  out.str(contents.generated_inputs);
   out.u(contents.index_version);
   out.u(ref.size);
   out.u(ref.checksum);

@@ -28,10 +28,12 @@ enum class MemoryStatus : std::uint8_t { active, tombstoned, unreadable };
 // them, so they are kept in two parts: `gate-baseline.entries` holds every entry as of some
 // earlier state and is rewritten rarely; `gate-baseline` holds the entries changed since then
 // (a journal, rewritten with the findings at each commit) and names the entries file it applies
-// to by its size and checksum. doc/performance.md has the figures.
+// to by its size and the checksum its header records (not computed again when read: damage
+// inside it shows as changed entries, which are checked again). doc/performance.md has the
+// figures.
 class GateBaseline {
  public:
-  static constexpr std::uint32_t k_format = 3;
+  static constexpr std::uint32_t k_format = 4;
 
   using Entry = git::IndexFile::Entry;
 
@@ -55,7 +57,11 @@ class GateBaseline {
   // What a baseline holds, as the gate builds it before saving.
   struct Contents {
     std::uint64_t check_set_key = 0;
-    std::string state;  // vault_state_digest of the entries
+    std::string state;  // vault_state_digest of the entries with the check set's key
+    // The digests of the entries (core/gate/delta_gate.hpp, IndexDigests), which the next
+    // state's follow from its differences.
+    std::string vault_digest;
+    std::string generated_inputs;
     std::uint32_t index_version = 2;
     std::string_view entry_bytes;    // IndexFile::entry_bytes of the `.memory/` range
     std::vector<Status> not_active;  // memory paths, sorted
@@ -86,6 +92,8 @@ class GateBaseline {
   ~GateBaseline();
 
   [[nodiscard]] const std::string& state() const { return m_state; }
+  [[nodiscard]] const std::string& vault_digest() const { return m_vault_digest; }
+  [[nodiscard]] const std::string& generated_inputs() const { return m_generated_inputs; }
   // A committed `.memory/` path whose entry differs between the baseline and a staged index.
   struct Difference {
     std::string_view path;
@@ -95,10 +103,14 @@ class GateBaseline {
   // The paths whose committed entry (a file at stage 0) differs between the baseline and
   // `staged`, the committed `.memory/` entries of an index of `version`, in path order. Equal
   // entries are told by their bytes, so the baseline's are compared, not parsed: the cost is
-  // a memcmp of the entries plus the differences. Null when the baseline's entries do not read
+  // a memcmp of the entries plus the differences. `staged_bytes`, when the staged entries lie
+  // back to back in it (the `.memory/` range of an index holding no other entry there), lets
+  // runs of equal entries be compared as blocks. Null when the baseline's entries do not read
   // (the entries file missing, damaged or replaced) or were written by another index version.
-  [[nodiscard]] const std::vector<Difference>* differences(const std::vector<const Entry*>& staged,
-                                                           std::uint32_t version) const;
+  // The first call's answer is kept and given to later ones.
+  [[nodiscard]] const std::vector<Difference>* differences(
+      const std::vector<const Entry*>& staged, std::uint32_t version,
+      std::string_view staged_bytes = {}) const;
   // The baseline's committed `.memory/` entries, in path order, parsed in full: for the rare
   // question differences() does not answer. Null as above.
   [[nodiscard]] const std::vector<const Entry*>* committed_entries() const;
@@ -134,6 +146,8 @@ class GateBaseline {
   std::vector<std::string_view> m_journal_removed;  // paths, sorted
   mutable std::unique_ptr<Entries> m_entries;
   std::string m_state;
+  std::string m_vault_digest;
+  std::string m_generated_inputs;
   std::vector<Status> m_not_active;
   std::vector<DanglingTarget> m_dangling;
   std::vector<Finding> m_findings;

@@ -115,11 +115,9 @@ const Entry* find_vault_entry(const std::vector<const Entry*>& entries, std::str
 }
 
 IndexDigests index_digests(const std::vector<const Entry*>& entries) {
-  // One pass for both, each entry's id spelled once: at 100,000 memories these are most of
-  // what a commit's gate costs.
+  // One pass for both, each entry's id spelled once.
   VaultStateDigest state;
   GeneratedInputsDigest inputs;
-  std::string line;
   constexpr std::size_t k_ahead = 8;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (i + k_ahead < entries.size()) {
@@ -128,14 +126,34 @@ IndexDigests index_digests(const std::vector<const Entry*>& entries) {
       __builtin_prefetch(entries[i + k_ahead]->start + 64);
     }
     const Entry& entry = *entries[i];
-    line.assign(entry.path());
-    line += '\0';
-    line += Hex(entry).view();
-    line += '\n';
-    state.add_line(line);
-    inputs.add_line(entry.path(), line);
+    const Hex oid(entry);
+    state.add(entry.path(), oid.view());
+    inputs.add(entry.path(), oid.view());
   }
   return {state.hex(), inputs.hex()};
+}
+
+std::optional<IndexDigests> digests_after(const GateBaseline& baseline,
+                                          const std::vector<GateBaseline::Difference>& changes) {
+  std::optional<VaultStateDigest> state = VaultStateDigest::from_hex(baseline.vault_digest());
+  std::optional<GeneratedInputsDigest> inputs =
+      GeneratedInputsDigest::from_hex(baseline.generated_inputs());
+  if (!state || !inputs) {
+    return std::nullopt;
+  }
+  for (const Change& change : changes) {
+    if (change.before != nullptr) {
+      const Hex oid(*change.before);
+      state->remove(change.path, oid.view());
+      inputs->remove(change.path, oid.view());
+    }
+    if (change.after != nullptr) {
+      const Hex oid(*change.after);
+      state->add(change.path, oid.view());
+      inputs->add(change.path, oid.view());
+    }
+  }
+  return IndexDigests{state->hex(), inputs->hex()};
 }
 
 std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,

@@ -33,6 +33,11 @@ struct IndexDigests {
   std::string generated_inputs;
 };
 [[nodiscard]] IndexDigests index_digests(const std::vector<const git::IndexFile::Entry*>& entries);
+// The same digests of the staged entries, from the baseline's and what differs from it
+// (GateBaseline::differences): the cost follows the change, not the vault. nullopt when the
+// baseline holds no digests to start from.
+[[nodiscard]] std::optional<IndexDigests> digests_after(
+    const GateBaseline& baseline, const std::vector<GateBaseline::Difference>& changes);
 
 // Every vault check's findings for a state, with what the next baseline keeps beside them.
 struct VaultCheckResult {

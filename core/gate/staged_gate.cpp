@@ -11,6 +11,7 @@
 #include "core/git/index_file.hpp"
 #include "core/git/index_tree.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/trace.hpp"
 #include "core/vault/index_files.hpp"
 #include "core/vault/vault.hpp"
 
@@ -54,14 +55,22 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   if (!options.baseline_file || !options.checks.empty()) {
     return std::nullopt;
   }
-  const std::shared_ptr<const git::IndexFile> index = input.snapshot().index_file();
+  std::shared_ptr<const git::IndexFile> index;
+  {
+    const util::TracedRegion traced("gate: reading the index");
+    index = input.snapshot().index_file();
+  }
   if (!index) {
     return std::nullopt;
   }
   GateRunInfo ignored;
   GateRunInfo& info = options.info != nullptr ? *options.info : ignored;
   const std::uint64_t key = check_set_key(checks);
-  std::optional<GateBaseline> baseline = GateBaseline::load(*options.baseline_file, key);
+  std::optional<GateBaseline> baseline;
+  {
+    const util::TracedRegion traced("gate: loading the baseline");
+    baseline = GateBaseline::load(*options.baseline_file, key);
+  }
 
   // Working memory: every check runs (skipping happens on the way out), so the findings kept
   // are complete for the files' state.
@@ -75,8 +84,26 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   if (!any_vault_file(entries)) {
     return findings;
   }
-  const IndexDigests digests = index_digests(entries);
-  const std::string state = fmt::format("{}-{:016x}", digests.state, key);
+  // The digests follow from the baseline's and the entries that differ from it, found by a
+  // comparison of bytes; only without a baseline whose entries read is every entry hashed.
+  std::optional<IndexDigests> digests;
+  if (baseline) {
+    const util::TracedRegion traced(
+        fmt::format("gate: comparing {} entries with the baseline", entries.size()));
+    // git's own layout: the `.memory/` entries back to back, none unmerged or an intent to add.
+    const std::span<const Entry> range = index->with_prefix(vault_path::k_root);
+    const std::string_view back_to_back =
+        range.size() == entries.size() ? index->entry_bytes(range).value_or("") : "";
+    if (const std::vector<GateBaseline::Difference>* differences =
+            baseline->differences(entries, index->version(), back_to_back)) {
+      digests = digests_after(*baseline, *differences);
+    }
+  }
+  if (!digests) {
+    const util::TracedRegion traced(fmt::format("gate: digests of {} entries", entries.size()));
+    digests = index_digests(entries);
+  }
+  const std::string state = fmt::format("{}-{:016x}", digests->state, key);
   const bool vault_known = baseline && baseline->state() == state;
   std::optional<VaultCheckResult> vault;
   if (vault_known) {
@@ -84,7 +111,8 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
     vault.emplace();
     vault->findings = baseline->findings();
   } else if (baseline) {
-    vault = delta_vault_check(*baseline, entries, index->version(), digests.generated_inputs,
+    const util::TracedRegion traced("gate: checking what changed since the baseline");
+    vault = delta_vault_check(*baseline, entries, index->version(), digests->generated_inputs,
                               input.snapshot(), options.generated);
     if (vault) {
       info.answered = VaultAnswer::delta;
@@ -95,6 +123,7 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
     info.baseline_tree = baseline->memory_tree();
   }
   if (!vault) {
+    const util::TracedRegion traced(fmt::format("gate: checking {} entries", entries.size()));
     vault = full_check_result(input, run_checks(checks, GateScope::vault, input, {}));
     info.answered = VaultAnswer::full;
   }
@@ -114,6 +143,8 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   GateBaseline::Contents contents;
   contents.check_set_key = key;
   contents.state = state;
+  contents.vault_digest = digests->state;
+  contents.generated_inputs = digests->generated_inputs;
   contents.index_version = index->version();
   contents.entry_bytes = *bytes;
   if (vault_known) {
@@ -149,6 +180,7 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
       }
     }
   }
+  const util::TracedRegion traced("gate: saving the baseline");
   (void)GateBaseline::save(*options.baseline_file, contents);
   return findings;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,21 +21,24 @@ namespace gv {
 // gate gives equal findings, so they can be remembered per digest.
 [[nodiscard]] std::string vault_state_digest(const std::vector<SnapshotEntry>& vault_entries);
 
-// The same digest fed one entry at a time, in path order.
+// The same digest fed one entry at a time, in any order, and followed through a change by
+// taking out the entries it replaced.
 class VaultStateDigest {
  public:
-  void add(std::string_view path, std::string_view oid) {
-    m_digest.add(path);
-    m_digest.add('\0');
-    m_digest.add(oid);
-    m_digest.add('\n');
-  }
-  // The same as add(path, oid) for `line`, which holds path, NUL, oid and a newline already.
-  void add_line(std::string_view line) { m_digest.add(line); }
+  VaultStateDigest() = default;
+  void add(std::string_view path, std::string_view oid) { m_digest.add(path, oid); }
+  void remove(std::string_view path, std::string_view oid) { m_digest.remove(path, oid); }
   [[nodiscard]] std::string hex() const { return m_digest.hex(); }
+  // The digest hex() gave, to be changed further; nullopt for text it does not give.
+  [[nodiscard]] static std::optional<VaultStateDigest> from_hex(std::string_view hex) {
+    std::optional<util::SetDigest128> digest = util::SetDigest128::from_hex(hex);
+    return digest ? std::optional<VaultStateDigest>(VaultStateDigest(*digest)) : std::nullopt;
+  }
 
  private:
-  util::Digest128 m_digest;
+  explicit VaultStateDigest(util::SetDigest128 digest) : m_digest(digest) {}
+
+  util::SetDigest128 m_digest;
 };
 
 // The fix a schema finding without one of its own gets.

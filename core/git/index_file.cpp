@@ -90,7 +90,7 @@ std::optional<IndexFile> IndexFile::read(const std::filesystem::path& file) {
   }
   // git replaces the index by renaming a new file over it, so the mapped bytes never change.
   std::optional<util::MappedFile> mapped =
-      util::MappedFile::open(file, util::MappedFile::Pages::populate);
+      util::MappedFile::open(file, util::MappedFile::Pages::copy);
   if (!mapped) {
     return std::nullopt;
   }

@@ -12,9 +12,17 @@ namespace gv::util {
 // mapping fails. Move-only; the view lives as long as the object.
 class MappedFile {
  public:
-  // Whether every page is mapped up front: one call instead of a page fault per 64 KiB read, for
-  // files read whole (on a virtual machine a fault can cost more than reading the page).
-  enum class Pages { on_demand, populate };
+  // How the bytes come in.
+  // - on_demand: mapped; a page is loaded when first read.
+  // - populate: mapped, every page up front: one call instead of a page fault per 64 KiB read,
+  //   for files read whole (on a virtual machine a fault can cost more than reading the page).
+  // - copy: for files of megabytes read whole, start to end (the git index, the gate
+  //   baseline's entries): read into memory backed by 2 MiB pages. Walking a mapped file
+  //   misses the TLB at every 4 KiB page, which on a virtual machine cost 3.5 ms for a 12 MB
+  //   index; copied, the file is in hand in 1 ms and walked in 0.2 (doc/performance.md,
+  //   "Files read whole"). Mapped as `populate` where the system offers no huge pages, for a
+  //   small file, or when the copy fails.
+  enum class Pages { on_demand, populate, copy };
   // nullopt when the file does not exist or cannot be opened.
   [[nodiscard]] static std::optional<MappedFile> open(const std::filesystem::path& path,
                                                       Pages pages = Pages::on_demand);
@@ -36,7 +44,12 @@ class MappedFile {
  private:
   MappedFile() = default;
 
-  void* m_mapping = nullptr;
+  // Maps the file into memory backed by huge pages; false when it cannot.
+  bool copy_in(int fd, std::size_t size);
+
+  void* m_mapping = nullptr;  // what munmap is given: the file's mapping or the copy's
+  std::size_t m_mapping_size = 0;
+  const char* m_data = nullptr;
   std::size_t m_size = 0;
   std::string m_owned;  // when not mapped
 };

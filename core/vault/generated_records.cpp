@@ -35,29 +35,27 @@ bool is_hex(std::string_view text, std::size_t size) {
 
 }  // namespace
 
-struct GeneratedInputsDigest::State {
-  util::Digest128 digest;
-};
-
-GeneratedInputsDigest::GeneratedInputsDigest() : m_state(std::make_unique<State>()) {}
-GeneratedInputsDigest::~GeneratedInputsDigest() = default;
-
 void GeneratedInputsDigest::add(std::string_view path, std::string_view oid) {
   if (is_memory_path(path)) {
-    m_state->digest.add(path);
-    m_state->digest.add('\0');
-    m_state->digest.add(oid);
-    m_state->digest.add('\n');
+    m_digest.add(path, oid);
   }
 }
 
-void GeneratedInputsDigest::add_line(std::string_view path, std::string_view line) {
+void GeneratedInputsDigest::remove(std::string_view path, std::string_view oid) {
   if (is_memory_path(path)) {
-    m_state->digest.add(line);
+    m_digest.remove(path, oid);
   }
 }
 
-std::string GeneratedInputsDigest::hex() const { return m_state->digest.hex(); }
+std::optional<GeneratedInputsDigest> GeneratedInputsDigest::from_hex(std::string_view hex) {
+  std::optional<util::SetDigest128> digest = util::SetDigest128::from_hex(hex);
+  if (!digest) {
+    return std::nullopt;
+  }
+  GeneratedInputsDigest out;
+  out.m_digest = *digest;
+  return out;
+}
 
 std::string generated_inputs_digest(const std::vector<SnapshotEntry>& vault_entries) {
   GeneratedInputsDigest digest;

@@ -1,13 +1,13 @@
 #pragma once
 
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/snapshot_entry.hpp"
+#include "core/util/digest.hpp"
 
 namespace gv {
 
@@ -30,21 +30,17 @@ struct GeneratedRecord {
 // distill log may change without making a record obsolete.
 [[nodiscard]] std::string generated_inputs_digest(const std::vector<SnapshotEntry>& vault_entries);
 
-// The same digest fed one entry at a time, in path order; other files are skipped.
+// The same digest fed one entry at a time, in any order; other files are skipped. Like
+// VaultStateDigest it follows a change by taking out the entries it replaced.
 class GeneratedInputsDigest {
  public:
-  GeneratedInputsDigest();
-  ~GeneratedInputsDigest();
-  GeneratedInputsDigest(const GeneratedInputsDigest&) = delete;
-  GeneratedInputsDigest& operator=(const GeneratedInputsDigest&) = delete;
   void add(std::string_view path, std::string_view oid);
-  // The same as add(path, oid) for `line`, which holds path, NUL, oid and a newline already.
-  void add_line(std::string_view path, std::string_view line);
-  [[nodiscard]] std::string hex() const;
+  void remove(std::string_view path, std::string_view oid);
+  [[nodiscard]] std::string hex() const { return m_digest.hex(); }
+  [[nodiscard]] static std::optional<GeneratedInputsDigest> from_hex(std::string_view hex);
 
  private:
-  struct State;
-  std::unique_ptr<State> m_state;
+  util::SetDigest128 m_digest;
 };
 
 // The record of a listing whose generated files were just regenerated from it; nullopt when
@@ -59,8 +55,9 @@ class GeneratedInputsDigest {
 class GeneratedRecords {
  public:
   // Bumped whenever the rendered bytes of the generated files change for the same memories
-  // (core/vault/index_files.cpp), so records of the old rendering are not trusted.
-  static constexpr int k_format = 1;
+  // (core/vault/index_files.cpp), so records of the old rendering are not trusted, and when the
+  // inputs digest changes its definition (2: a sum over the memories, in any order).
+  static constexpr int k_format = 2;
   static constexpr std::size_t k_kept = 64;
 
   [[nodiscard]] static GeneratedRecords load(const std::filesystem::path& file);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/gate/baseline.hpp"
+#include "core/gate/delta_gate.hpp"
 #include "core/gate/gate.hpp"
 #include "core/gate/print.hpp"
 #include "core/git/index_file.hpp"
@@ -313,8 +314,9 @@ TEST_CASE("a damaged baseline file is ignored and replaced", "[gate][delta]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("a missing or damaged entries file makes the gate check in full and write it again",
-          "[gate][delta]") {
+TEST_CASE(
+    "a missing or foreign entries file makes the gate check in full; damage changes no finding",
+    "[gate][delta]") {
   const fs::path dir = unique_temp_dir();
   const fs::path baseline_file = dir / "gate-baseline";
   const fs::path entries_file = dir / "gate-baseline.entries";
@@ -347,10 +349,10 @@ TEST_CASE("a missing or damaged entries file makes the gate check in full and wr
   CHECK(info.answered == gv::VaultAnswer::full);
   REQUIRE(fs::exists(entries_file));
 
-  // One byte changed: the checksum no longer matches the one the baseline names.
+  // Another entries file (its header records another checksum) is not used.
   std::string bytes = read_file(entries_file);
   REQUIRE(bytes.size() > 40);
-  bytes[bytes.size() - 30] ^= 1;
+  bytes[24] ^= 1;
   {
     std::ofstream out(entries_file, std::ios::binary | std::ios::trunc);
     out << bytes;
@@ -361,6 +363,27 @@ TEST_CASE("a missing or damaged entries file makes the gate check in full and wr
   model.memories["MEM-m5"].body = "Edited again.\n";
   check(4);
   CHECK(info.answered == gv::VaultAnswer::delta);
+
+  // Damage inside the entries file, which is not hashed again when read, at every byte in
+  // turn: the damaged entry reads as changed and is checked again, or the entries no longer
+  // parse and the gate checks in full. The findings are exact either way.
+  const std::string good_baseline = read_file(baseline_file);
+  const std::string good_entries = read_file(entries_file);
+  model.memories["MEM-m0"].body = "Now links [[MEM-ghost3]].\n";
+  std::map<gv::VaultAnswer, int> answers;
+  for (std::size_t at = 32; at < good_entries.size(); ++at) {
+    for (const auto& [file, content] :
+         {std::pair{baseline_file, good_baseline}, std::pair{entries_file, good_entries}}) {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << (file == entries_file ? content.substr(0, at) + static_cast<char>(content[at] ^ 0x21) +
+                                         content.substr(at + 1)
+                                   : content);
+    }
+    check(static_cast<int>(1000 + at));
+    ++answers[info.answered];
+  }
+  CHECK(answers[gv::VaultAnswer::delta] > 0);
+  CHECK(answers[gv::VaultAnswer::full] > 0);
   fs::remove_all(dir);
 }
 
@@ -406,5 +429,105 @@ TEST_CASE("the journal of changed entries is folded into a new entries file as i
   }
   CHECK(journaled > 20);
   CHECK(rewritten >= 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("comparing staged entries as blocks finds what comparing them one by one finds",
+          "[gate][delta]") {
+  const fs::path dir = unique_temp_dir();
+  const fs::path file = dir / "gate-baseline";
+  std::mt19937 random(20261204);
+  const auto pick = [&](std::size_t n) {
+    return static_cast<std::size_t>(std::uniform_int_distribution<std::size_t>(0, n - 1)(random));
+  };
+  const auto oid = [&] {
+    std::string out;
+    for (int i = 0; i < 40; ++i) {
+      out += "0123456789abcdef"[pick(16)];
+    }
+    return out;
+  };
+  // A difference as a line: path, and the blob ids before and after (- for none).
+  const auto lines = [](const std::vector<gv::GateBaseline::Difference>& differences) {
+    std::vector<std::string> out;
+    for (const gv::GateBaseline::Difference& d : differences) {
+      out.push_back(std::string(d.path) + " " + (d.before ? d.before->oid_hex() : "-") + " " +
+                    (d.after ? d.after->oid_hex() : "-"));
+    }
+    return out;
+  };
+  const auto parse = [](const std::map<std::string, std::string>& files) {
+    std::vector<gv::SnapshotEntry> entries;
+    for (const auto& [path, id] : files) {
+      entries.push_back({path, id});
+    }
+    std::optional<gv::git::IndexFile> index = gv::git::IndexFile::parse(index_bytes(entries));
+    REQUIRE(index);
+    return std::move(*index);
+  };
+  for (int trial = 0; trial < 150; ++trial) {
+    INFO("trial " << trial);
+    std::map<std::string, std::string> before;
+    const std::size_t count = 1 + pick(120);
+    for (std::size_t i = 0; i < count; ++i) {
+      before[gv::memory_path("MEM-" + std::to_string(pick(400)))] = oid();
+    }
+    before[".memory/00-Inbox/note.md"] = oid();
+    // The staged state: some blobs changed, some files removed, some added; sometimes none.
+    std::map<std::string, std::string> after = before;
+    const std::size_t edits = pick(5);
+    for (std::size_t e = 0; e < edits; ++e) {
+      auto it = std::next(after.begin(), static_cast<std::ptrdiff_t>(pick(after.size())));
+      switch (pick(3)) {
+        case 0:
+          it->second = oid();
+          break;
+        case 1:
+          if (after.size() > 1) {
+            after.erase(it);
+          }
+          break;
+        default:
+          after[gv::memory_path("MEM-" + std::to_string(pick(400)))] = oid();
+      }
+    }
+    const gv::git::IndexFile base_index = parse(before);
+    const gv::git::IndexFile staged_index = parse(after);
+    gv::GateBaseline::Contents contents;
+    contents.check_set_key = 1;
+    contents.index_version = 2;
+    contents.entry_bytes = *base_index.entry_bytes(base_index.with_prefix(".memory/"));
+    REQUIRE(gv::GateBaseline::save(file, contents));
+    const std::vector<const gv::git::IndexFile::Entry*> staged =
+        gv::committed_vault_entries(staged_index);
+    const std::string_view staged_bytes =
+        *staged_index.entry_bytes(staged_index.with_prefix(".memory/"));
+
+    std::optional<gv::GateBaseline> one_by_one = gv::GateBaseline::load(file, 1);
+    std::optional<gv::GateBaseline> as_blocks = gv::GateBaseline::load(file, 1);
+    REQUIRE(one_by_one);
+    REQUIRE(as_blocks);
+    const auto* slow = one_by_one->differences(staged, 2);
+    const auto* fast = as_blocks->differences(staged, 2, staged_bytes);
+    REQUIRE(slow);
+    REQUIRE(fast);
+    std::vector<std::string> expected;
+    for (const auto& [path, id] : before) {
+      const auto now = after.find(path);
+      if (now == after.end()) {
+        expected.push_back(path + " " + id + " -");
+      } else if (now->second != id) {
+        expected.push_back(path + " " + id + " " + now->second);
+      }
+    }
+    for (const auto& [path, id] : after) {
+      if (!before.contains(path)) {
+        expected.push_back(path + " - " + id);
+      }
+    }
+    std::sort(expected.begin(), expected.end());
+    CHECK(lines(*slow) == expected);
+    CHECK(lines(*fast) == expected);
+  }
   fs::remove_all(dir);
 }
