@@ -130,6 +130,37 @@ TEST_CASE("a damaged gate baseline is ignored, and the hook still blocks what it
   CHECK_THAT(blocked.err, Catch::Contains("CLAUDE.local.md:2:"));
 }
 
+// The entries file is trusted by the checksum its header records, not hashed again at each
+// commit (doc/performance.md, "The gate's baseline"): damage inside it must read as changed
+// entries, and the hook must answer as a check of the whole vault does.
+TEST_CASE("damage inside the gate baseline's entries file changes nothing the hook says",
+          "[e2e][hooks][gate]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  commit_through_hook(sandbox, "vault");
+  const std::string entries_file = ".git/git-vault/gate-baseline.entries";
+  REQUIRE(sandbox.exists(entries_file));
+  std::string entries = sandbox.read(entries_file);
+  REQUIRE(entries.size() > 64);
+  for (std::size_t at = 32; at < entries.size(); at += 7) {
+    entries[at] = static_cast<char>(entries[at] ^ 0x5a);
+  }
+  sandbox.write(entries_file, entries);
+  sandbox.write(".memory/10-Memories/MEM-gamma.md", memory("Gamma", "\nSee [[MEM-nowhere]].\n"));
+  sandbox.write("CLAUDE.local.md", "# Working\n- No id here\n");
+  sandbox.git({"add", "-A"});
+  const Result damaged = sandbox.vault({"hook", "pre-commit"});
+  std::filesystem::remove_all(sandbox.path(".git/git-vault"));
+  const Result whole = sandbox.vault({"hook", "pre-commit"});
+  CHECK(damaged.code == 1);
+  CHECK(damaged.code == whole.code);
+  CHECK(damaged.out == whole.out);
+  CHECK(damaged.err == whole.err);
+  CHECK_THAT(damaged.err, Catch::Contains("CLAUDE.local.md:2:"));
+  CHECK_THAT(damaged.err, Catch::Contains("MEM-nowhere"));
+}
+
 // The shims run `git-vault hook pre-commit`, which main answers before building its parser
 // (cmd/hook.cpp); with a global option in front the same line goes through the parser. Both must
 // give the same answer: the same findings, the same exit code, and the same baseline after.
