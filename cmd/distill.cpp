@@ -160,7 +160,7 @@ int print_selected_dry_run(const distill::SubMode& mode, const distill::Candidat
                   mode.name(), selection.indexes.size(), set.candidates.size());
   for (const std::size_t index : selection.indexes) {
     const distill::Candidate& candidate = set.candidates[index];
-    text += fmt::format("  - {}: {}\n", candidate.label, candidate.details);
+    text += fmt::format("  - {}: {}\n", candidate.shown_label(), candidate.shown_details());
   }
   text += "\nNo changes made.\n";
   std::fputs(text.c_str(), stdout);
@@ -235,7 +235,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
         util::print_json_streaming_array(
             out, set.json_key, set.candidates.size(), [&set](std::size_t index) {
               distill::Candidate& candidate = set.candidates[index];
-              return candidate.make_json ? candidate.make_json() : std::move(candidate.json);
+              return candidate.source ? candidate.document() : std::move(candidate.json);
             });
       }
     } else {

@@ -490,6 +490,47 @@ std::optional<std::string> rewrite_links(std::string_view bytes, std::string_vie
 
 namespace {
 
+// The pairs as candidates, each described when shown: a small vocabulary gives hundreds of
+// thousands of pairs, and three strings held for each were most of a dry run's memory.
+class MergeCandidates final : public CandidateSource {
+ public:
+  struct Facts {
+    std::string title;
+    std::int64_t retrievals = 0;
+  };
+
+  MergeCandidates(std::vector<MergePair> pairs, std::unordered_map<std::string, Facts> facts)
+      : m_pairs(std::move(pairs)), m_facts(std::move(facts)) {}
+
+  [[nodiscard]] const std::vector<MergePair>& pairs() const { return m_pairs; }
+
+  [[nodiscard]] std::string label(std::size_t index) const override {
+    const MergePair& pair = m_pairs[index];
+    return fmt::format("{} + {} ({} overlap, cluster {})", pair.primary, pair.secondary,
+                       overlap_percent(pair.overlap), pair.cluster);
+  }
+  [[nodiscard]] std::string details(std::size_t index) const override {
+    const MergePair& pair = m_pairs[index];
+    const Facts& primary = m_facts.at(pair.primary);
+    const Facts& secondary = m_facts.at(pair.secondary);
+    return fmt::format("\"{}\" + \"{}\" | Shared: {} | Retrievals: {}, {}", primary.title,
+                       secondary.title, fmt::join(pair.shared_keywords, ", "), primary.retrievals,
+                       secondary.retrievals);
+  }
+  [[nodiscard]] nlohmann::ordered_json json(std::size_t index) const override {
+    const MergePair& pair = m_pairs[index];
+    return nlohmann::ordered_json{{"cluster", pair.cluster},
+                                  {"primary", pair.primary},
+                                  {"secondary", pair.secondary},
+                                  {"overlap", pair.overlap},
+                                  {"shared_keywords", pair.shared_keywords}};
+  }
+
+ private:
+  std::vector<MergePair> m_pairs;
+  std::unordered_map<std::string, Facts> m_facts;  // by memory id, for the memories paired
+};
+
 class Merge final : public SubMode {
  public:
   [[nodiscard]] std::string_view name() const override { return "merge"; }
@@ -509,18 +550,29 @@ class Merge final : public SubMode {
           fmt::format("Merge requires at least 2 active memories. Vault has {}.", active);
       return set;
     }
-    // Shared by the candidates, which build their JSON from it when it is printed or acted on.
-    const auto all_pairs = std::make_shared<const std::vector<MergePair>>(
-        merge_pairs(vault.memories, context.state.overrides));
-    const std::vector<MergePair>& pairs = *all_pairs;
-    if (pairs.empty()) {
+    std::vector<MergePair> found = merge_pairs(vault.memories, context.state.overrides);
+    if (found.empty()) {
       set.stop_message = "No merge candidates found (no pairs with >= 60% keyword overlap).";
       return set;
     }
+    std::unordered_map<std::string, MergeCandidates::Facts> facts;
+    const MemoriesById by_id(vault);
+    for (const MergePair& pair : found) {
+      for (const std::string* id : {&pair.primary, &pair.secondary}) {
+        if (!facts.contains(*id)) {
+          const Memory& memory = *by_id.find(*id);
+          facts.emplace(
+              *id, MergeCandidates::Facts{
+                       memory.title, effective_retrievals(memory, context.state.overrides).count});
+        }
+      }
+    }
+    const auto source = std::make_shared<const MergeCandidates>(std::move(found), std::move(facts));
+    const std::vector<MergePair>& pairs = source->pairs();
     std::string text = "## Merge Candidates (Dry Run)\n";
     std::set<std::string> clusters;
     util::RowLimit rows(context.limit);
-    const MemoriesById by_id(vault);
+    set.candidates.reserve(pairs.size());
     for (std::size_t index = 0; index < pairs.size(); ++index) {
       const MergePair& pair = pairs[index];
       const bool new_cluster = clusters.insert(pair.cluster).second;
@@ -531,31 +583,14 @@ class Merge final : public SubMode {
             "|---------|-----------|---------|-----------------|\n",
             pair.cluster);
       }
-      const std::string shared = fmt::format("{}", fmt::join(pair.shared_keywords, ", "));
       if (shown) {
         text += fmt::format("| {} | {} | {} | {} |\n", pair.primary, pair.secondary,
-                            overlap_percent(pair.overlap), shared);
+                            overlap_percent(pair.overlap), fmt::join(pair.shared_keywords, ", "));
       }
-
-      const Memory* primary = by_id.find(pair.primary);
-      const Memory* secondary = by_id.find(pair.secondary);
-      Candidate candidate;
+      Candidate& candidate = set.candidates.emplace_back();
       candidate.key = pair.key();
-      candidate.label = fmt::format("{} + {} ({} overlap, cluster {})", pair.primary,
-                                    pair.secondary, overlap_percent(pair.overlap), pair.cluster);
-      candidate.details = fmt::format(
-          "\"{}\" + \"{}\" | Shared: {} | Retrievals: {}, {}", primary->title, secondary->title,
-          shared, effective_retrievals(*primary, context.state.overrides).count,
-          effective_retrievals(*secondary, context.state.overrides).count);
-      candidate.make_json = [all_pairs, index] {
-        const MergePair& listed = (*all_pairs)[index];
-        return nlohmann::ordered_json{{"cluster", listed.cluster},
-                                      {"primary", listed.primary},
-                                      {"secondary", listed.secondary},
-                                      {"overlap", listed.overlap},
-                                      {"shared_keywords", listed.shared_keywords}};
-      };
-      set.candidates.push_back(std::move(candidate));
+      candidate.source = source;
+      candidate.index = index;
     }
     const std::string rest = rows.rest_line();
     text += rest.empty() ? "" : "\n" + rest;

@@ -68,13 +68,13 @@ std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Termina
   std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
   for (std::size_t i = 0; i < set.candidates.size(); ++i) {
     const Candidate& candidate = set.candidates[i];
-    text += fmt::format("  {:>2}. {}\n", i + 1, candidate.label);
+    text += fmt::format("  {:>2}. {}\n", i + 1, candidate.shown_label());
+    const std::string details = candidate.shown_details();
     std::size_t start = 0;
-    while (start < candidate.details.size()) {
-      const std::size_t end = candidate.details.find('\n', start);
-      const std::size_t stop = end == std::string::npos ? candidate.details.size() : end;
-      text += fmt::format("      {}\n",
-                          std::string_view(candidate.details).substr(start, stop - start));
+    while (start < details.size()) {
+      const std::size_t end = details.find('\n', start);
+      const std::size_t stop = end == std::string::npos ? details.size() : end;
+      text += fmt::format("      {}\n", std::string_view(details).substr(start, stop - start));
       start = stop + 1;
     }
   }

@@ -21,6 +21,19 @@ namespace gv::distill {
 
 struct TelemetryInputs;
 
+// Candidates described when they are shown or acted on, not held described: a sub-mode that
+// can list hundreds of thousands of them (merge's pairs) keeps what they are made from once.
+class CandidateSource {
+ public:
+  CandidateSource() = default;
+  CandidateSource(const CandidateSource&) = delete;
+  CandidateSource& operator=(const CandidateSource&) = delete;
+  virtual ~CandidateSource() = default;
+  [[nodiscard]] virtual std::string label(std::size_t index) const = 0;
+  [[nodiscard]] virtual std::string details(std::size_t index) const = 0;
+  [[nodiscard]] virtual nlohmann::ordered_json json(std::size_t index) const = 0;
+};
+
 // One thing the user can select at the MANDATORY STOP: a memory to tombstone, a pair to
 // merge, a fix to apply.
 struct Candidate {
@@ -28,12 +41,18 @@ struct Candidate {
   std::string label;    // one line for the prompt, e.g. `MEM-x (score 0.82, past TTL by 30d)`
   std::string details;  // further lines shown under the label (may be empty)
   nlohmann::ordered_json json;  // this candidate in the `--dry-run --json` document
-  // Set instead of `json` by a sub-mode that can list hundreds of thousands of candidates
-  // (merge): the document is built when it is printed or acted on, not held for each.
-  std::function<nlohmann::ordered_json()> make_json;
+  // Set instead of label, details and json: the candidate is `source`'s `index`th.
+  std::shared_ptr<const CandidateSource> source;
+  std::size_t index = 0;
 
-  // This candidate in the `--dry-run --json` document: `make_json()` when set, else `json`.
-  [[nodiscard]] nlohmann::ordered_json document() const { return make_json ? make_json() : json; }
+  [[nodiscard]] std::string shown_label() const { return source ? source->label(index) : label; }
+  [[nodiscard]] std::string shown_details() const {
+    return source ? source->details(index) : details;
+  }
+  // This candidate in the `--dry-run --json` document.
+  [[nodiscard]] nlohmann::ordered_json document() const {
+    return source ? source->json(index) : json;
+  }
 };
 
 // Steps 1-3 of the skeleton: the edge-case checks, the candidates and what a dry run shows.

@@ -151,6 +151,28 @@ TEST_CASE("merge --dry-run --json lists pairs with primaries determined and writ
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
+// Each pair's line and details are written when shown, from the pairs kept once
+// (core/distill/merge.cpp): what `--dry-run --select` prints of them.
+TEST_CASE("merge --dry-run --select describes the selected pairs", "[distill][merge]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto selected =
+      sandbox.vault({"distill", "--merge", "--dry-run", "--select", "MEM-beta+MEM-alpha,1"});
+  INFO(selected.err);
+  REQUIRE(selected.code == 0);
+  CHECK_THAT(selected.out,
+             Catch::StartsWith("[DRY RUN] --merge with this --select would act on 2 of 3 "
+                               "candidates:\n"));
+  CHECK_THAT(selected.out,
+             Catch::Contains("  - MEM-beta + MEM-delta (100% overlap, cluster tests): "
+                             "\"Beta\" + \"Delta\" | Shared: a, b | Retrievals: 2, "));
+  CHECK_THAT(selected.out,
+             Catch::Contains("  - MEM-beta + MEM-alpha (75% overlap, cluster tests): "
+                             "\"Beta\" + \"Alpha\" | Shared: a, b, c | Retrievals: 2, "));
+  CHECK_THAT(selected.out, !Catch::Contains("MEM-delta + MEM-alpha"));
+  CHECK_THAT(selected.out, Catch::EndsWith("\nNo changes made.\n"));
+}
+
 TEST_CASE("merge --select merges the pair as one commit with minimal edits", "[distill][merge]") {
   Sandbox sandbox;
   write_merge_vault(sandbox);
