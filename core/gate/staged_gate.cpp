@@ -84,6 +84,11 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
   if (!any_vault_file(entries)) {
     return findings;
   }
+  // The whole `.memory/` range, stages and all, as the index holds it (not for version 4,
+  // whose entries depend on the ones before them): compared below, and saved as the baseline.
+  const std::span<const Entry> range = index->with_prefix(vault_path::k_root);
+  const std::optional<std::string_view> bytes = index->entry_bytes(range);
+
   // The digests follow from the baseline's and the entries that differ from it, found by a
   // comparison of bytes; only without a baseline whose entries read is every entry hashed.
   std::optional<IndexDigests> digests;
@@ -91,9 +96,7 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
     const util::TracedRegion traced(
         fmt::format("gate: comparing {} entries with the baseline", entries.size()));
     // git's own layout: the `.memory/` entries back to back, none unmerged or an intent to add.
-    const std::span<const Entry> range = index->with_prefix(vault_path::k_root);
-    const std::string_view back_to_back =
-        range.size() == entries.size() ? index->entry_bytes(range).value_or("") : "";
+    const std::string_view back_to_back = range.size() == entries.size() ? bytes.value_or("") : "";
     if (const std::vector<GateBaseline::Difference>* differences =
             baseline->differences(entries, index->version(), back_to_back)) {
       digests = digests_after(*baseline, *differences);
@@ -133,10 +136,6 @@ std::optional<std::vector<Finding>> run_staged_gate(std::span<const GateCheck> c
     return findings;  // nothing changed: the baseline stays as it is
   }
 
-  // The whole `.memory/` range, stages and all, as the index holds it (not for version 4,
-  // whose entries depend on the ones before them).
-  const std::span<const Entry> range = index->with_prefix(vault_path::k_root);
-  const std::optional<std::string_view> bytes = index->entry_bytes(range);
   if (!bytes) {
     return findings;
   }
