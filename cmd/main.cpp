@@ -289,8 +289,13 @@ void install_performance_trace() {
 }  // namespace
 }  // namespace gv::cmd
 
+// The heap is set up before any other static constructor runs: the C++ library's, libgit2's
+// and the command-line parser's allocate, and their blocks should land in the tuned heap too
+// rather than in small pages left behind below it (doc/performance.md, "The binary's layout").
+// 101 is the first priority a program may use; the C library itself is ready by then.
+__attribute__((constructor(101))) static void tune_heap_first() { gv::util::tune_heap(); }
+
 int main(int argc, char** argv) {
-  gv::util::tune_heap();
   gv::cmd::install_performance_trace();
   try {
     gv::git::Library library;

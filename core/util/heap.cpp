@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
@@ -28,6 +29,24 @@ constexpr std::uintptr_t k_page = 4096;
 
 std::uintptr_t align_up(std::uintptr_t value) {
   return (value + k_huge_page - 1) & ~(k_huge_page - 1);
+}
+
+// The C library has allocated before main (its own start-up does), so the heap already had a
+// top of about 128 KiB, its first page or two written. Growing past the moved break frees what
+// was left of that top as an ordinary free block, and small requests would be carved from it
+// page by page: a hook's run faulted in 16 of its small pages. Taken whole and kept, untouched,
+// it leaves every later block to the huge pages. The block is found by what is free below the
+// reserve; when the request is not served from there, it is given back and nothing changes.
+void retire_old_top(std::uintptr_t boundary) {
+  const struct mallinfo2 info = mallinfo2();
+  if (info.fordblks <= info.keepcost + k_page) {
+    return;  // nothing worth keeping is free below the reserve
+  }
+  const std::size_t free_below = info.fordblks - info.keepcost;
+  void* const block = std::malloc(free_below - sizeof(std::size_t));  // its header is the rest
+  if (block != nullptr && reinterpret_cast<std::uintptr_t>(block) >= boundary) {
+    std::free(block);
+  }
 }
 
 }  // namespace
@@ -84,7 +103,9 @@ void tune_heap() {
     (void)::madvise(reinterpret_cast<void*>(boundary), stop - boundary, MADV_HUGEPAGE);
   } else {
     std::free(growth);  // the heap did not grow as planned: nothing to keep
+    return;
   }
+  retire_old_top(boundary);
 #endif
 }
 
