@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "core/recall/maintain_render.hpp"
 
@@ -156,12 +160,22 @@ Analysis analyze(const MaintainInput& input) {
   analysis.budget = input.budget;
   analysis.metadata = input.metadata;
 
-  // Reconcile: every inline id gets a record, and its tier follows its file.
+  // Reconcile: every inline id gets a record, and its tier follows its file. An id's first
+  // line in scan order is the one that counts; a repeated id (the gate refuses those) counts
+  // once, there. Each first line's record is looked up once, below, and kept beside its entry:
+  // at 50,000 entries, looking ids up again in ordered sets and maps in every pass was the part
+  // of a run that grew faster than the entries (doc/performance.md, "Working memory of 50,000
+  // entries").
   std::vector<InlineId> inline_ids;
-  std::set<std::string> seen;
-  for (const ParsedFile& parsed : input.files) {
-    for (const Entry& entry : parsed.entries) {
+  std::unordered_set<std::string_view> seen;
+  std::vector<std::vector<char>> first_line(input.files.size());
+  for (std::size_t f = 0; f < input.files.size(); ++f) {
+    const ParsedFile& parsed = input.files[f];
+    first_line[f].assign(parsed.entries.size(), 0);
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      const Entry& entry = parsed.entries[e];
       if (entry.state == EntryState::tagged && seen.insert(entry.id).second) {
+        first_line[f][e] = 1;
         inline_ids.push_back(InlineId{entry.id, parsed.file.tier});
       }
     }
@@ -175,37 +189,51 @@ Analysis analyze(const MaintainInput& input) {
     }
   }
 
-  const std::map<std::string, Located> where = locate_ids(input.files);
-  std::vector<Candidate> pool;
-  for (const auto& [id, located] : where) {
-    const ParsedFile& parsed = input.files[located.file];
-    const Entry& entry = parsed.entries[located.entry];
-    const Record& record = analysis.metadata.at(id);
-    // Reconciliation never changes a status: an archived entry moved back by hand stays
-    // archived, and the user hears about it.
-    if (record.status == "archived" && parsed.file.tier != Tier::archive) {
-      analysis.warnings.push_back(metadata_warning(
-          id, fmt::format("^{} is marked archived but sits in {} line {}; status kept", id,
-                          parsed.file.display_path, entry.line)));
+  // records[f][e]: the record of entry e of file f when that is its id's first line, else null.
+  std::vector<std::vector<const Record*>> records(input.files.size());
+  // Reconciliation never changes a status: an archived entry moved back by hand stays archived,
+  // and the user hears about it, in the order of the ids.
+  std::vector<std::pair<std::string_view, Finding>> misplaced;
+  for (std::size_t f = 0; f < input.files.size(); ++f) {
+    const ParsedFile& parsed = input.files[f];
+    records[f].assign(parsed.entries.size(), nullptr);
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      if (first_line[f][e] == 0) {
+        continue;
+      }
+      const Entry& entry = parsed.entries[e];
+      const Record& record = analysis.metadata.at(entry.id);
+      records[f][e] = &record;
+      if (record.status == "archived" && parsed.file.tier != Tier::archive) {
+        misplaced.emplace_back(
+            entry.id, metadata_warning(
+                          entry.id, fmt::format("^{} is marked archived but sits in "
+                                                "{} line {}; status kept",
+                                                entry.id, parsed.file.display_path, entry.line)));
+      }
     }
+  }
+  std::sort(misplaced.begin(), misplaced.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [id, warning] : misplaced) {
+    analysis.warnings.push_back(std::move(warning));
   }
 
   // Pressure: the pool is every working entry that is neither pinned nor snoozed, scan order.
+  std::vector<Candidate> pool;
   for (std::size_t f = 0; f < input.files.size(); ++f) {
     const ParsedFile& parsed = input.files[f];
     if (parsed.file.tier != Tier::working) {
       continue;
     }
     for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
-      const Entry& entry = parsed.entries[e];
-      // A repeated id (the gate refuses those) counts once, at its first line.
-      if (entry.state != EntryState::tagged || where.at(entry.id).file != f ||
-          where.at(entry.id).entry != e) {
+      if (records[f][e] == nullptr) {
         continue;
       }
+      const Entry& entry = parsed.entries[e];
       Candidate candidate = make_candidate(CandidateKind::pressure, parsed, entry);
       analysis.working_words += candidate.words;
-      const Record& record = analysis.metadata.at(entry.id);
+      const Record& record = *records[f][e];
       if (record.pinned) {
         continue;
       }
@@ -255,20 +283,25 @@ Analysis analyze(const MaintainInput& input) {
   }
 
   // Superseded cleanup: any tier but the archive, scan order, each entry listed once.
-  std::set<std::string> listed;
+  std::unordered_set<std::string_view> listed;
   for (const Candidate& candidate : analysis.pressure) {
     listed.insert(candidate.id);
   }
-  for (const ParsedFile& parsed : input.files) {
+  for (std::size_t f = 0; f < input.files.size(); ++f) {
+    const ParsedFile& parsed = input.files[f];
     if (parsed.file.tier == Tier::archive) {
       continue;
     }
-    for (const Entry& entry : parsed.entries) {
-      if (entry.state != EntryState::tagged || listed.contains(entry.id) ||
-          analysis.metadata.at(entry.id).status != "superseded") {
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      const Entry& entry = parsed.entries[e];
+      if (entry.state != EntryState::tagged) {
         continue;
       }
-      listed.insert(entry.id);
+      const Record& record =
+          records[f][e] != nullptr ? *records[f][e] : analysis.metadata.at(entry.id);
+      if (record.status != "superseded" || !listed.insert(entry.id).second) {
+        continue;
+      }
       analysis.superseded.push_back(make_candidate(CandidateKind::superseded, parsed, entry));
     }
   }

@@ -602,6 +602,33 @@ TEST_CASE("an archived entry moved back by hand keeps its status and warns", "[r
         "^tr0000000001 is marked archived but sits in CLAUDE.local.md line 1; status kept");
 }
 
+TEST_CASE("an id's first line is the one that counts, and warnings come in id order",
+          "[recall][maintain]") {
+  // Scan order is not id order: tr...3 comes first. tr...2 is repeated (the gate refuses that,
+  // but maintain must not count it twice); both its lines are in the working tier.
+  const auto input = make_input(
+      {parse("CLAUDE.local.md",
+             "- c c c ^tr0000000003\n- b ^tr0000000002\n- a ^tr0000000001\n- b b ^tr0000000002\n"),
+       parse("memory/registers/tech-stack.md", "- s ^tr0000000004\n- s ^tr0000000004\n")},
+      R"({"tr0000000001": {"pinned": false, "snoozed_until": null, "status": "archived"},)"
+      R"( "tr0000000003": {"pinned": false, "snoozed_until": null, "status": "archived"},)"
+      R"( "tr0000000004": {"pinned": false, "snoozed_until": null, "status": "superseded"}})",
+      0);
+  const Analysis analysis = gv::recall::analyze(input);
+  REQUIRE(analysis.warnings.size() == 2);
+  CHECK(analysis.warnings[0].message ==
+        "^tr0000000001 is marked archived but sits in CLAUDE.local.md line 3; status kept");
+  CHECK(analysis.warnings[1].message ==
+        "^tr0000000003 is marked archived but sits in CLAUDE.local.md line 1; status kept");
+  // Each id's words once, at its first line: 3 + 1 + 1.
+  CHECK(analysis.working_words == 5);
+  CHECK(analysis.pool_size == 3);
+  // tr...2 gets its record now (reviewed today); the others were never reviewed and score more.
+  CHECK(ids_of(analysis.pressure) ==
+        std::vector<std::string>{"tr0000000003", "tr0000000001", "tr0000000002"});
+  CHECK(ids_of(analysis.superseded) == std::vector<std::string>{"tr0000000004"});
+}
+
 TEST_CASE("archiving a claim block moves every line of it", "[recall][maintain]") {
   const std::string register_bytes =
       "# Decisions\r\n"
