@@ -166,15 +166,14 @@ Analysis analyze(const MaintainInput& input) {
   // at 50,000 entries, looking ids up again in ordered sets and maps in every pass took a sixth
   // of a run (doc/performance.md, "Working memory of 50,000 entries").
   std::vector<InlineId> inline_ids;
+  std::vector<std::pair<std::size_t, std::size_t>> first_lines;  // (file, entry), scan order
   std::unordered_set<std::string_view> seen;
-  std::vector<std::vector<char>> first_line(input.files.size());
   for (std::size_t f = 0; f < input.files.size(); ++f) {
     const ParsedFile& parsed = input.files[f];
-    first_line[f].assign(parsed.entries.size(), 0);
     for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
       const Entry& entry = parsed.entries[e];
       if (entry.state == EntryState::tagged && seen.insert(entry.id).second) {
-        first_line[f][e] = 1;
+        first_lines.emplace_back(f, e);
         inline_ids.push_back(InlineId{entry.id, parsed.file.tier});
       }
     }
@@ -190,26 +189,23 @@ Analysis analyze(const MaintainInput& input) {
 
   // records[f][e]: the record of entry e of file f when that is its id's first line, else null.
   std::vector<std::vector<const Record*>> records(input.files.size());
+  for (std::size_t f = 0; f < input.files.size(); ++f) {
+    records[f].assign(input.files[f].entries.size(), nullptr);
+  }
   // Reconciliation never changes a status: an archived entry moved back by hand stays archived,
   // and the user hears about it, in the order of the ids.
   std::vector<std::pair<std::string_view, Finding>> misplaced;
-  for (std::size_t f = 0; f < input.files.size(); ++f) {
+  for (const auto& [f, e] : first_lines) {
     const ParsedFile& parsed = input.files[f];
-    records[f].assign(parsed.entries.size(), nullptr);
-    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
-      if (first_line[f][e] == 0) {
-        continue;
-      }
-      const Entry& entry = parsed.entries[e];
-      const Record& record = analysis.metadata.at(entry.id);
-      records[f][e] = &record;
-      if (record.status == "archived" && parsed.file.tier != Tier::archive) {
-        misplaced.emplace_back(
-            entry.id, metadata_warning(
-                          entry.id, fmt::format("^{} is marked archived but sits in "
-                                                "{} line {}; status kept",
-                                                entry.id, parsed.file.display_path, entry.line)));
-      }
+    const Entry& entry = parsed.entries[e];
+    const Record& record = analysis.metadata.at(entry.id);
+    records[f][e] = &record;
+    if (record.status == "archived" && parsed.file.tier != Tier::archive) {
+      misplaced.emplace_back(
+          entry.id,
+          metadata_warning(entry.id,
+                           fmt::format("^{} is marked archived but sits in {} line {}; status kept",
+                                       entry.id, parsed.file.display_path, entry.line)));
     }
   }
   std::sort(misplaced.begin(), misplaced.end(),

@@ -34,7 +34,7 @@ std::uintptr_t align_up(std::uintptr_t value) {
 // The C library has allocated before main (its own start-up does), so the heap already had a
 // top of about 128 KiB, its first page or two written. Growing past the moved break frees what
 // was left of that top as an ordinary free block, and small requests would be carved from it
-// page by page: a hook's run faulted in 16 of its small pages. Taken whole and kept, untouched,
+// page by page: a hook's run faulted in 14 of its small pages. Taken whole and kept, untouched,
 // it leaves every later block to the huge pages. The block is found by what is free below the
 // reserve; when the request is not served from there, it is given back and nothing changes.
 void retire_old_top(std::uintptr_t boundary) {
