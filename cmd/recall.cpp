@@ -357,12 +357,13 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   }
 
   std::vector<Finding> warnings;
+  recall::Metadata metadata;  // as read: the analysis takes it and reconciles it
   input.metadata_bytes = snapshot.read(recall::k_metadata_path);
   if (input.metadata_bytes) {
     // Invalid JSON throws `path:line: …` (exit 128) before anything is written.
     recall::MetadataRead read =
         recall::parse_metadata(*input.metadata_bytes, recall::k_metadata_path);
-    input.metadata = std::move(read.records);
+    metadata = std::move(read.records);
     warnings = std::move(read.findings);
   }
   input.now = clock.now;
@@ -373,7 +374,7 @@ int run_maintain(const MaintainOptions& options, Session& session) {
     warnings.insert(warnings.end(), parsed.findings.begin(), parsed.findings.end());
   }
 
-  const recall::Analysis analysis = recall::analyze(input);
+  const recall::Analysis analysis = recall::analyze(input, std::move(metadata));
   warnings.insert(warnings.end(), analysis.warnings.begin(), analysis.warnings.end());
   for (const Finding& finding : warnings) {
     print_warning(finding);

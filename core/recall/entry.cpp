@@ -399,6 +399,9 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
 
   const auto extend_block = [&](const LineSpan& span) {
     Entry& entry = parsed.entries[*block];
+    if (entry.lines.empty()) {
+      entry.lines = entry.raw;
+    }
     entry.lines += '\n';
     entry.lines += all.substr(span.begin, span.content_end - span.begin);
     entry.end = span.end;
@@ -515,7 +518,6 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
     entry.content_end = span.content_end;
     entry.end = span.end;
     entry.raw = std::string{line};
-    entry.lines = entry.raw;
     classify(rest, entry);
     parsed.entries.push_back(std::move(entry));
     item = parsed.entries.size() - 1;

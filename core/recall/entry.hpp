@@ -32,9 +32,12 @@ struct Entry {
   std::string id;    // `tr` + 10 hex without the caret; empty unless tagged
   EntryState state = EntryState::untagged;
   std::string bad_token;  // malformed only: the offending token, for messages
-  // Every line of the entry, without terminators, joined by `\n`: what a move carries. The same
-  // as `raw` for a single-line entry.
+  // Every line of a claim block of more than one line, without terminators, joined by `\n`;
+  // empty for an entry of one line, whose line is `raw` (no copy of it for every entry).
   std::string lines;
+
+  // Every line of the entry, joined as above: what a move carries.
+  [[nodiscard]] std::string_view all_lines() const { return lines.empty() ? raw : lines; }
 };
 
 // Where an id the grammar does not read sits. `git vault recall doctor --fix` moves the id to

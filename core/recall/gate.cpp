@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "core/recall/id_order.hpp"
 
 namespace gv::recall {
 namespace {
@@ -40,32 +44,39 @@ std::string list_locations(const DuplicateId& duplicate) {
 
 IdGate evaluate_id_gate(const std::vector<ParsedFile>& files) {
   IdGate gate;
-  std::map<std::string, std::size_t> seen;  // id -> index in `occurrences`
-  std::vector<DuplicateId> occurrences;
   for (const ParsedFile& parsed : files) {
     for (const Entry& entry : parsed.entries) {
-      switch (entry.state) {
-        case EntryState::untagged:
-          gate.untagged.push_back(location_of(parsed.file, entry));
-          break;
-        case EntryState::malformed:
-          gate.malformed.push_back(location_of(parsed.file, entry));
-          break;
-        case EntryState::tagged: {
-          const auto [it, inserted] = seen.emplace(entry.id, occurrences.size());
-          if (inserted) {
-            occurrences.push_back(DuplicateId{entry.id, {}});
-          }
-          occurrences[it->second].locations.push_back(location_of(parsed.file, entry));
-          break;
-        }
+      if (entry.state == EntryState::untagged) {
+        gate.untagged.push_back(location_of(parsed.file, entry));
+      } else if (entry.state == EntryState::malformed) {
+        gate.malformed.push_back(location_of(parsed.file, entry));
       }
     }
   }
-  for (DuplicateId& occurrence : occurrences) {
-    if (occurrence.locations.size() > 1) {
-      gate.duplicates.push_back(std::move(occurrence));
+  // Runs of one id in the sorted list are its lines in scan order; a run's first line orders
+  // the duplicates as they were first seen.
+  const std::vector<TaggedRef> refs = tagged_by_id(files);
+  std::vector<std::pair<const TaggedRef*, DuplicateId>> duplicates;
+  for (std::size_t begin = 0; begin < refs.size();) {
+    std::size_t end = begin + 1;
+    while (end < refs.size() && refs[end].key == refs[begin].key) {
+      ++end;
     }
+    if (end - begin > 1) {
+      DuplicateId duplicate{std::string{id_view(id_of_key(refs[begin].key))}, {}};
+      for (std::size_t i = begin; i < end; ++i) {
+        const ParsedFile& parsed = files[refs[i].file];
+        duplicate.locations.push_back(location_of(parsed.file, parsed.entries[refs[i].entry]));
+      }
+      duplicates.emplace_back(&refs[begin], std::move(duplicate));
+    }
+    begin = end;
+  }
+  std::sort(duplicates.begin(), duplicates.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first->file, a.first->entry) < std::tie(b.first->file, b.first->entry);
+  });
+  for (auto& [first, duplicate] : duplicates) {
+    gate.duplicates.push_back(std::move(duplicate));
   }
   return gate;
 }

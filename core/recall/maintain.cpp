@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/recall/id_order.hpp"
 #include "core/recall/maintain_render.hpp"
 
 namespace gv::recall {
@@ -51,7 +53,8 @@ std::map<std::string, Located> locate_ids(const std::vector<ParsedFile>& files) 
   return where;
 }
 
-Candidate make_candidate(CandidateKind kind, const ParsedFile& parsed, const Entry& entry) {
+Candidate make_candidate(CandidateKind kind, const ParsedFile& parsed, const Entry& entry,
+                         int words) {
   Candidate candidate;
   candidate.kind = kind;
   candidate.id = entry.id;
@@ -60,7 +63,7 @@ Candidate make_candidate(CandidateKind kind, const ParsedFile& parsed, const Ent
   candidate.line = entry.line;
   candidate.tier = parsed.file.tier;
   candidate.text = entry.text;
-  candidate.words = count_words(entry.text);
+  candidate.words = words;
   return candidate;
 }
 
@@ -155,80 +158,95 @@ bool action_allowed(CandidateKind kind, Action action) {
   return kind == CandidateKind::pressure || action == Action::archive || action == Action::keep;
 }
 
-Analysis analyze(const MaintainInput& input) {
+Analysis analyze(const MaintainInput& input) { return analyze(input, input.metadata); }
+
+Analysis analyze(const MaintainInput& input, Metadata metadata) {
   Analysis analysis;
   analysis.budget = input.budget;
-  analysis.metadata = input.metadata;
+  analysis.metadata = std::move(metadata);
 
   // Reconcile: every inline id gets a record, and its tier follows its file. An id's first
   // line in scan order is the one that counts; a repeated id (the gate refuses those) counts
-  // once, there. Each first line's record is looked up once, below, and kept beside its entry:
-  // at 50,000 entries, looking ids up again in ordered sets and maps in every pass took a sixth
-  // of a run (doc/performance.md, "Working memory of 50,000 entries").
-  std::vector<InlineId> inline_ids;
-  std::vector<std::pair<std::size_t, std::size_t>> first_lines;  // (file, entry), scan order
-  std::unordered_set<std::string_view> seen;
+  // once, there. The ids, sorted, are walked beside the metadata map in its key order: one pass
+  // finds, adds and retiers every record and lists the orphans, where a lookup per id missed
+  // the cache at every step (doc/performance.md, "Working memory of 50,000 entries").
+  struct Slot {
+    const Record* record = nullptr;  // tagged entries only
+    bool first = false;              // the line of its id that counts
+  };
+  std::vector<std::vector<Slot>> slots(input.files.size());
   for (std::size_t f = 0; f < input.files.size(); ++f) {
-    const ParsedFile& parsed = input.files[f];
-    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
-      const Entry& entry = parsed.entries[e];
-      if (entry.state == EntryState::tagged && seen.insert(entry.id).second) {
-        first_lines.emplace_back(f, e);
-        inline_ids.push_back(InlineId{entry.id, parsed.file.tier});
-      }
-    }
+    slots[f].resize(input.files[f].entries.size());
   }
   const std::string now = format_instant(input.now);
-  analysis.records_added = add_missing_records(analysis.metadata, inline_ids, now);
-  analysis.tiers_fixed = recompute_tiers(analysis.metadata, inline_ids);
-  for (const auto& [id, record] : analysis.metadata) {
-    if (!seen.contains(id)) {
-      analysis.orphans.push_back(id);
+  Metadata& reconciled = analysis.metadata;
+  auto next = reconciled.begin();
+  const std::vector<TaggedRef> refs = tagged_by_id(input.files);
+  for (std::size_t begin = 0; begin < refs.size();) {
+    const TaggedRef& first = refs[begin];
+    const std::array<char, 12> id_text = id_of_key(first.key);
+    const std::string_view id = id_view(id_text);
+    for (; next != reconciled.end() && std::string_view{next->first} < id; ++next) {
+      analysis.orphans.push_back(next->first);
     }
-  }
-
-  // records[f][e]: the record of entry e of file f when that is its id's first line, else null.
-  std::vector<std::vector<const Record*>> records(input.files.size());
-  for (std::size_t f = 0; f < input.files.size(); ++f) {
-    records[f].assign(input.files[f].entries.size(), nullptr);
-  }
-  // Reconciliation never changes a status: an archived entry moved back by hand stays archived,
-  // and the user hears about it, in the order of the ids.
-  std::vector<std::pair<std::string_view, Finding>> misplaced;
-  for (const auto& [f, e] : first_lines) {
-    const ParsedFile& parsed = input.files[f];
-    const Entry& entry = parsed.entries[e];
-    const Record& record = analysis.metadata.at(entry.id);
-    records[f][e] = &record;
-    if (record.status == "archived" && parsed.file.tier != Tier::archive) {
-      misplaced.emplace_back(
-          entry.id,
-          metadata_warning(entry.id,
-                           fmt::format("^{} is marked archived but sits in {} line {}; status kept",
-                                       entry.id, parsed.file.display_path, entry.line)));
+    const ParsedFile& parsed = input.files[first.file];
+    const std::string_view tier = tier_name(parsed.file.tier);
+    Metadata::iterator record;
+    if (next != reconciled.end() && next->first == id) {
+      record = next++;
+      if (record->second.tier != tier) {
+        record->second.tier = tier;
+        ++analysis.tiers_fixed;
+      }
+    } else {
+      Record added;
+      added.created_at = now;
+      added.last_reviewed_at = now;
+      added.tier = tier;
+      record = reconciled.emplace_hint(next, id, std::move(added));
+      ++analysis.records_added;
     }
+    // Reconciliation never changes a status: an archived entry moved back by hand stays
+    // archived, and the user hears about it, in the order of the ids.
+    if (record->second.status == "archived" && parsed.file.tier != Tier::archive) {
+      const Entry& entry = parsed.entries[first.entry];
+      analysis.warnings.push_back(metadata_warning(
+          entry.id, fmt::format("^{} is marked archived but sits in {} line {}; status kept",
+                                entry.id, parsed.file.display_path, entry.line)));
+    }
+    std::size_t end = begin;
+    for (; end < refs.size() && refs[end].key == first.key; ++end) {
+      slots[refs[end].file][refs[end].entry] = Slot{&record->second, end == begin};
+    }
+    begin = end;
   }
-  std::sort(misplaced.begin(), misplaced.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [id, warning] : misplaced) {
-    analysis.warnings.push_back(std::move(warning));
+  for (; next != reconciled.end(); ++next) {
+    analysis.orphans.push_back(next->first);
   }
 
   // Pressure: the pool is every working entry that is neither pinned nor snoozed, scan order.
-  std::vector<Candidate> pool;
+  // It holds positions and scores; only the entries chosen become candidates with their text.
+  struct Pooled {
+    std::size_t file = 0;
+    std::size_t entry = 0;
+    int words = 0;
+    double score = 0.0;
+    std::optional<double> days_since_review;
+  };
+  std::vector<Pooled> pool;
   for (std::size_t f = 0; f < input.files.size(); ++f) {
     const ParsedFile& parsed = input.files[f];
     if (parsed.file.tier != Tier::working) {
       continue;
     }
     for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
-      if (records[f][e] == nullptr) {
+      if (!slots[f][e].first) {
         continue;
       }
       const Entry& entry = parsed.entries[e];
-      Candidate candidate = make_candidate(CandidateKind::pressure, parsed, entry);
-      analysis.working_words += candidate.words;
-      const Record& record = *records[f][e];
+      Pooled pooled{f, e, count_words(entry.text), 0.0, std::nullopt};
+      analysis.working_words += pooled.words;
+      const Record& record = *slots[f][e].record;
       if (record.pinned) {
         continue;
       }
@@ -253,26 +271,31 @@ Analysis analyze(const MaintainInput& input) {
         }
       }
       if (reviewed) {
-        candidate.days_since_review = std::max(
+        pooled.days_since_review = std::max(
             0.0, static_cast<double>(input.now.seconds - reviewed->seconds) / k_seconds_per_day);
       }
-      candidate.score = static_cast<double>(candidate.words) +
-                        0.1 * candidate.days_since_review.value_or(k_never_reviewed_days);
-      analysis.pool_words += candidate.words;
-      pool.push_back(std::move(candidate));
+      pooled.score = static_cast<double>(pooled.words) +
+                     0.1 * pooled.days_since_review.value_or(k_never_reviewed_days);
+      analysis.pool_words += pooled.words;
+      pool.push_back(pooled);
     }
   }
   analysis.pool_size = static_cast<int>(pool.size());
 
   if (analysis.over_budget()) {
     std::stable_sort(pool.begin(), pool.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+                     [](const Pooled& a, const Pooled& b) { return a.score > b.score; });
     int freed = 0;
-    for (Candidate& candidate : pool) {
+    for (const Pooled& pooled : pool) {
       if (freed >= analysis.needed()) {
         break;
       }
-      freed += candidate.words;
+      freed += pooled.words;
+      const ParsedFile& parsed = input.files[pooled.file];
+      Candidate candidate = make_candidate(CandidateKind::pressure, parsed,
+                                           parsed.entries[pooled.entry], pooled.words);
+      candidate.score = pooled.score;
+      candidate.days_since_review = pooled.days_since_review;
       analysis.pressure.push_back(std::move(candidate));
     }
   }
@@ -292,12 +315,12 @@ Analysis analyze(const MaintainInput& input) {
       if (entry.state != EntryState::tagged) {
         continue;
       }
-      const Record& record =
-          records[f][e] != nullptr ? *records[f][e] : analysis.metadata.at(entry.id);
+      const Record& record = *slots[f][e].record;
       if (record.status != "superseded" || !listed.insert(entry.id).second) {
         continue;
       }
-      analysis.superseded.push_back(make_candidate(CandidateKind::superseded, parsed, entry));
+      analysis.superseded.push_back(
+          make_candidate(CandidateKind::superseded, parsed, entry, count_words(entry.text)));
     }
   }
   return analysis;
@@ -411,7 +434,7 @@ MaintainResult plan_maintain(const MaintainInput& input, const Analysis& analysi
                                      : std::string{k_archive_header});
     }
     const Entry& entry = input.files[move.from.file].entries[move.from.entry];
-    bytes[destination] = append_line(std::move(bytes[destination]), entry.lines);
+    bytes[destination] = append_line(std::move(bytes[destination]), entry.all_lines());
   }
 
   // Files after the run, for the word count and the secondary checks.

@@ -72,7 +72,9 @@ struct Candidate {
 
 struct MaintainInput {
   std::vector<ParsedFile> files;  // every managed file, scan order
-  Metadata metadata;              // as read; empty when the file is absent
+  // As read; empty when the file is absent. analyze(input, metadata) takes it as an argument
+  // instead, so a command that reads it once need not hold two copies.
+  Metadata metadata;
   // metadata.json's bytes as read, nullopt when absent: a rewrite happens only when the new
   // bytes differ, so an unchanged run leaves the file (and its mtime) alone.
   std::optional<std::string> metadata_bytes;
@@ -104,7 +106,11 @@ struct Analysis {
   [[nodiscard]] std::vector<const Candidate*> numbered() const;
 };
 
+// Reconciles a copy of input.metadata.
 [[nodiscard]] Analysis analyze(const MaintainInput& input);
+// Reconciles `metadata` (as read) in place of input.metadata, which is not looked at: at 50,000
+// entries the copy was a fifth of what a dry run held.
+[[nodiscard]] Analysis analyze(const MaintainInput& input, Metadata metadata);
 
 // The default for "apply all": demote under pressure (the command's purpose), archive when
 // superseded (the recommended action).

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/json/parse.hpp"
 #include "core/recall/entry.hpp"
 #include "core/recall/files.hpp"
+#include "core/recall/metadata_scan.hpp"
 
 namespace gv::recall {
 namespace {
@@ -16,12 +18,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view k_active = "active";
-
-int line_of_offset(std::string_view bytes, std::size_t offset) {
-  offset = std::min(offset, bytes.size());
-  return 1 + static_cast<int>(std::count(
-                 bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -62,148 +58,228 @@ bool is_timestamp_shape(std::string_view text) {
                          digits_at(zone, 1, 2) && zone[3] == ':' && digits_at(zone, 4, 2));
 }
 
+// The line of each top-level key's first appearance, for messages about records the general
+// reader read (the fast path notes its lines as it goes). Strings are skipped whole, so a key's
+// text inside a value is never taken for the key. `bytes` is valid JSON.
+std::unordered_map<std::string_view, std::size_t> top_level_key_lines(std::string_view bytes) {
+  std::unordered_map<std::string_view, std::size_t> lines;
+  std::size_t line = 1;
+  int depth = 0;
+  for (std::size_t at = 0; at < bytes.size(); ++at) {
+    const char c = bytes[at];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == '"') {
+      const std::size_t begin = at + 1;
+      for (at = begin; at < bytes.size() && bytes[at] != '"'; ++at) {
+        at += bytes[at] == '\\' ? 1 : 0;
+      }
+      std::size_t next = at + 1;
+      while (next < bytes.size() && (bytes[next] == ' ' || bytes[next] == '\t' ||
+                                     bytes[next] == '\r' || bytes[next] == '\n')) {
+        ++next;
+      }
+      if (depth == 1 && next < bytes.size() && bytes[next] == ':') {
+        lines.emplace(bytes.substr(begin, at - begin), line);
+      }
+    }
+  }
+  return lines;
+}
+
 class Reader {
  public:
   Reader(std::string_view bytes, std::string_view path) : m_bytes(bytes), m_path(path) {}
 
   MetadataRead read() {
+    if (std::optional<std::vector<RawRecord>> flat = scan_flat_metadata(m_bytes)) {
+      return interpret(*flat);
+    }
+    return read_fully();
+  }
+
+  // The general reader: a JSON document, which also says what is wrong with a file that is not
+  // an object of objects.
+  MetadataRead read_fully() {
     auto parsed = json_text::parse<json>(m_bytes);
     if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
       throw Error("{}", json_text::format_failure(m_path, *failure));
     }
-    json document = std::move(std::get<json>(parsed));
+    const json document = std::move(std::get<json>(parsed));
     if (!document.is_object()) {
       throw Error("{}:1: expected a JSON object keyed by id, found {}", m_path,
                   document.type_name());
     }
-    for (auto& [key, value] : document.items()) {
+    std::vector<RawRecord> records;  // in key order, as the document's map holds them
+    records.reserve(document.size());
+    for (const auto& [key, value] : document.items()) {
       if (!value.is_object()) {
-        throw Error("{}:{}: record `{}` must be an object, found {}", m_path, line_of_key(key), key,
+        throw Error("{}:{}: record `{}` must be an object, found {}", m_path, line_of(key), key,
                     value.type_name());
       }
+      RawRecord record;
+      record.key = key;
+      for (const auto& [field, field_value] : value.items()) {
+        record.fields.emplace_back(field, raw_value(field_value));
+      }
+      records.push_back(std::move(record));
     }
-    // Canonical keys first, so a variant spelling (`^trX`) never displaces the record stored
-    // under the real id (`trX`).
+    return interpret(records);
+  }
+
+ private:
+  static RawValue raw_value(const json& value) {
+    RawValue raw;
+    raw.node = &value;
+    if (value.is_null()) {
+      raw.kind = RawValue::Kind::null;
+    } else if (value.is_boolean()) {
+      raw.kind = RawValue::Kind::boolean;
+      raw.boolean = value.get<bool>();
+    } else if (value.is_string()) {
+      raw.kind = RawValue::Kind::string;
+      raw.text = value.get_ref<const std::string&>();
+    } else {
+      raw.kind = RawValue::Kind::other;
+    }
+    return raw;
+  }
+
+  // `records` sorted by key. Canonical keys first, so a variant spelling (`^trX`) never
+  // displaces the record stored under the real id (`trX`).
+  MetadataRead interpret(const std::vector<RawRecord>& records) {
     for (const bool canonical : {true, false}) {
-      for (auto& [key, value] : document.items()) {
-        if (is_valid_id(key) == canonical) {
-          read_record(key, value);
+      for (const RawRecord& record : records) {
+        if (is_valid_id(record.key) == canonical) {
+          read_record(record);
         }
       }
     }
     return std::move(m_result);
   }
 
- private:
-  int line_of_key(std::string_view key) const {
-    const std::size_t at = m_bytes.find(fmt::format("\"{}\"", key));
-    return at == std::string_view::npos ? 1 : line_of_offset(m_bytes, at);
+  std::size_t line_of(std::string_view key) {
+    if (!m_key_lines) {
+      m_key_lines = top_level_key_lines(m_bytes);
+    }
+    const auto it = m_key_lines->find(key);
+    return it == m_key_lines->end() ? 1 : it->second;  // a key written with escapes
   }
 
-  void warn(std::string_view key, std::string id, std::string message) {
+  void warn(const RawRecord& raw, std::string id, std::string message) {
     Finding finding;
     finding.check = "metadata";
     finding.severity = Severity::warning;
     finding.path = std::string{m_path};
-    finding.line = line_of_key(key);
+    finding.line = static_cast<int>(raw.line > 0 ? raw.line : line_of(raw.key));
     finding.id = std::move(id);
     finding.message = std::move(message);
     m_result.findings.push_back(std::move(finding));
   }
 
-  std::string normalise_key(const std::string& key) {
+  std::string normalise_key(const RawRecord& raw) {
+    const std::string_view key = raw.key;
     if (is_valid_id(key)) {
-      return key;
+      return std::string{key};
     }
-    if (key.starts_with('^') && is_valid_id(std::string_view{key}.substr(1))) {
-      std::string id = key.substr(1);
-      warn(key, id, fmt::format("key `{}` has a caret; read as `{}`", key, id));
+    if (key.starts_with('^') && is_valid_id(key.substr(1))) {
+      std::string id{key.substr(1)};
+      warn(raw, id, fmt::format("key `{}` has a caret; read as `{}`", key, id));
       return id;
     }
-    if (is_valid_id("tr" + key)) {
-      std::string id = "tr" + key;
-      warn(key, id, fmt::format("key `{}` lacks the `tr` prefix; read as `{}`", key, id));
+    if (std::string id = fmt::format("tr{}", key); is_valid_id(id)) {
+      warn(raw, id, fmt::format("key `{}` lacks the `tr` prefix; read as `{}`", key, id));
       return id;
     }
-    warn(key, key,
+    warn(raw, std::string{key},
          fmt::format("key `{}` is not an id (`tr` and 10 lowercase hex digits); kept as written",
                      key));
-    return key;
+    return std::string{key};
   }
 
-  std::optional<std::string> read_timestamp(const std::string& key, const std::string& id,
-                                            const json& record, std::string_view field) {
-    const auto it = record.find(std::string{field});
-    if (it == record.end() || it->is_null()) {
+  std::optional<std::string> read_timestamp(const RawRecord& raw, const std::string& id,
+                                            std::string_view field) {
+    const RawValue* value = raw.find(field);
+    if (value == nullptr || value->kind == RawValue::Kind::null) {
       return std::nullopt;
     }
-    if (!it->is_string()) {
-      warn(key, id, fmt::format("`{}` is not a string; treated as missing", field));
+    if (value->kind != RawValue::Kind::string) {
+      warn(raw, id, fmt::format("`{}` is not a string; treated as missing", field));
       return std::nullopt;
     }
-    std::string value = it->get<std::string>();
-    if (is_date_shape(value)) {
-      warn(key, id,
-           fmt::format("`{}` is a date without a time (`{}`); read as midnight UTC", field, value));
-    } else if (!is_timestamp_shape(value)) {
-      warn(key, id,
-           fmt::format("`{}` is not a timestamp (`{}`); treated as missing", field, value));
+    std::string text{value->text};
+    if (is_date_shape(text)) {
+      warn(raw, id,
+           fmt::format("`{}` is a date without a time (`{}`); read as midnight UTC", field, text));
+    } else if (!is_timestamp_shape(text)) {
+      warn(raw, id, fmt::format("`{}` is not a timestamp (`{}`); treated as missing", field, text));
     }
-    return value;
+    return text;
   }
 
-  void read_record(const std::string& key, const json& value) {
-    const std::string id = normalise_key(key);
+  void read_record(const RawRecord& raw) {
+    const std::string id = normalise_key(raw);
     Record record;
-    record.created_at = read_timestamp(key, id, value, "created_at");
-    record.last_reviewed_at = read_timestamp(key, id, value, "last_reviewed_at");
-    record.snoozed_until = read_timestamp(key, id, value, "snoozed_until");
+    record.created_at = read_timestamp(raw, id, "created_at");
+    record.last_reviewed_at = read_timestamp(raw, id, "last_reviewed_at");
+    record.snoozed_until = read_timestamp(raw, id, "snoozed_until");
 
-    if (const auto it = value.find("pinned"); it != value.end()) {
-      if (it->is_boolean()) {
-        record.pinned = it->get<bool>();
+    if (const RawValue* pinned = raw.find("pinned")) {
+      if (pinned->kind == RawValue::Kind::boolean) {
+        record.pinned = pinned->boolean;
       } else {
-        warn(key, id, fmt::format("`pinned` is not true or false ({}); read as false", it->dump()));
+        warn(raw, id,
+             fmt::format("`pinned` is not true or false ({}); read as false", pinned->dump()));
       }
     }
-    if (const auto it = value.find("status"); it != value.end()) {
-      if (!it->is_string()) {
-        warn(key, id, fmt::format("`status` is not a string ({}); read as active", it->dump()));
+    if (const RawValue* status = raw.find("status")) {
+      if (status->kind != RawValue::Kind::string) {
+        warn(raw, id, fmt::format("`status` is not a string ({}); read as active", status->dump()));
       } else {
-        record.status = it->get<std::string>();
+        record.status = status->text;
         if (record.status != k_active && record.status != "superseded" &&
             record.status != "archived") {
-          warn(key, id,
+          warn(raw, id,
                fmt::format("status `{}` is not active, superseded or archived; kept as written",
                            record.status));
         }
       }
     }
-    if (const auto it = value.find("tier"); it != value.end()) {
-      if (!it->is_string()) {
-        warn(key, id, fmt::format("`tier` is not a string ({}); ignored", it->dump()));
+    if (const RawValue* tier = raw.find("tier")) {
+      if (tier->kind != RawValue::Kind::string) {
+        warn(raw, id, fmt::format("`tier` is not a string ({}); ignored", tier->dump()));
       } else {
-        record.tier = read_tier(key, id, it->get<std::string>());
+        record.tier = read_tier(raw, id, std::string{tier->text});
       }
     }
-    for (const auto& [field, field_value] : value.items()) {
+    for (const auto& [field, value] : raw.fields) {
       if (field != "created_at" && field != "last_reviewed_at" && field != "snoozed_until" &&
           field != "pinned" && field != "status" && field != "tier") {
-        record.extra[field] = field_value;
+        record.extra[std::string{field}] = value.to_json();
       }
     }
 
-    if (m_result.records.contains(id)) {
-      // Two spellings of one id (`trX` and `^trX`): keep the second under its own key rather
-      // than silently merging histories.
-      warn(key, id, fmt::format("key `{}` repeats id `{}`; kept as written", key, id));
-      m_result.records.emplace(key, std::move(record));
+    // Records arrive in key order, so most go in at the end of the map without a search.
+    Metadata& records = m_result.records;
+    if (records.empty() || records.rbegin()->first < id) {
+      records.emplace_hint(records.end(), id, std::move(record));
       return;
     }
-    m_result.records.emplace(id, std::move(record));
+    if (records.contains(id)) {
+      // Two spellings of one id (`trX` and `^trX`): keep the second under its own key rather
+      // than silently merging histories.
+      warn(raw, id, fmt::format("key `{}` repeats id `{}`; kept as written", raw.key, id));
+      records.emplace(std::string{raw.key}, std::move(record));
+      return;
+    }
+    records.emplace(id, std::move(record));
   }
 
-  std::string read_tier(const std::string& key, const std::string& id, const std::string& tier) {
+  std::string read_tier(const RawRecord& raw, const std::string& id, const std::string& tier) {
     if (parse_tier_name(tier)) {
       return tier;
     }
@@ -211,16 +287,17 @@ class Reader {
     const std::string relative = tier == "CLAUDE.local.md" ? tier : "memory/" + tier;
     if (const std::optional<Tier> from_path = tier_of(relative)) {
       const std::string name{tier_name(*from_path)};
-      warn(key, id, fmt::format("tier `{}` is a file path; read as `{}`", tier, name));
+      warn(raw, id, fmt::format("tier `{}` is a file path; read as `{}`", tier, name));
       return name;
     }
-    warn(key, id,
+    warn(raw, id,
          fmt::format("tier `{}` is not working, register or archive; kept as written", tier));
     return tier;
   }
 
   std::string_view m_bytes;
   std::string_view m_path;
+  std::optional<std::unordered_map<std::string_view, std::size_t>> m_key_lines;
   MetadataRead m_result;
 };
 
@@ -228,6 +305,10 @@ class Reader {
 
 MetadataRead parse_metadata(std::string_view bytes, std::string_view path) {
   return Reader{bytes, path}.read();
+}
+
+MetadataRead parse_metadata_fully(std::string_view bytes, std::string_view path) {
+  return Reader{bytes, path}.read_fully();
 }
 
 std::string serialize_metadata(const Metadata& metadata) {

@@ -25,8 +25,8 @@ struct Record {
   bool pinned = false;
   std::optional<std::string> snoozed_until;
   std::string status = "active";
-  std::string tier;                                 // empty when absent
-  nlohmann::json extra = nlohmann::json::object();  // unknown keys, kept on rewrite
+  std::string tier;      // empty when absent
+  nlohmann::json extra;  // unknown keys, kept on rewrite; null when there are none
 };
 
 // Keyed by id without the caret; std::map keeps byte order, the order the file is written in.
@@ -41,7 +41,12 @@ struct MetadataRead {
 // with a caret (`^tr…`) or without `tr` (bare 10 hex) are normalised to `tr…`; a tier written as
 // a file path becomes the tier of that path; date-only timestamps and unknown statuses are kept.
 // Throws gv::Error (`path:line: …`) when the bytes are not JSON, or not an object of objects.
+// The common flat shape is read without a JSON document (core/recall/metadata_scan.hpp).
 [[nodiscard]] MetadataRead parse_metadata(std::string_view bytes, std::string_view path);
+
+// parse_metadata without its fast path: the general reader, which the fast path must agree with
+// wherever it answers.
+[[nodiscard]] MetadataRead parse_metadata_fully(std::string_view bytes, std::string_view path);
 
 // Deterministic bytes: keys sorted by byte at every level, 2-space indent, `": "` separators,
 // raw UTF-8, one trailing newline. Equals Python's

@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <set>
+#include <cstdint>
 #include <unordered_map>
 
 #include "core/recall/files.hpp"
+#include "core/recall/id_order.hpp"
 
 namespace gv::recall {
 namespace {
@@ -36,35 +37,33 @@ bool is_stop_word(std::string_view token) {
   return std::find(k_stop_words.begin(), k_stop_words.end(), token) != k_stop_words.end();
 }
 
-const Record* record_of(const Metadata& metadata, const std::string& id) {
-  const auto it = metadata.find(id);
-  return it == metadata.end() ? nullptr : &it->second;
-}
-
-std::string status_of(const Metadata& metadata, const std::string& id) {
-  const Record* record = record_of(metadata, id);
-  return record == nullptr ? "active" : record->status;
+std::string_view status_of(const Record* record) {
+  return record == nullptr ? std::string_view{"active"} : std::string_view{record->status};
 }
 
 // --- stale -----------------------------------------------------------------------------------
 
-std::vector<StaleEntry> find_stale(const std::vector<ParsedFile>& files, const Metadata& metadata,
+// `records` as records_by_entry gives them.
+std::vector<StaleEntry> find_stale(const std::vector<ParsedFile>& files,
+                                   const std::vector<std::vector<const Record*>>& records,
                                    Instant now) {
   struct Ranked {
     std::optional<Instant> reviewed;
     StaleEntry entry;
   };
   std::vector<Ranked> ranked;
-  for (const ParsedFile& parsed : files) {
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const ParsedFile& parsed = files[f];
     if (parsed.file.tier != Tier::register_) {
       continue;
     }
-    for (const Entry& entry : parsed.entries) {
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      const Entry& entry = parsed.entries[e];
       if (entry.state != EntryState::tagged) {
         continue;
       }
-      const Record* record = record_of(metadata, entry.id);
-      const std::string status = record == nullptr ? "active" : record->status;
+      const Record* record = records[f][e];
+      const std::string_view status = status_of(record);
       if (status == "superseded" || status == "archived") {
         continue;
       }
@@ -95,53 +94,117 @@ std::vector<StaleEntry> find_stale(const std::vector<ParsedFile>& files, const M
 
 // --- contradictions ---------------------------------------------------------------------------
 
+// A claim points at its entry and holds its normalised text, and its tokens as numbers: equal
+// tokens get one number, so overlaps are counted on sorted integers. At 50,000 entries, sets of
+// token strings per claim were the largest thing a dry run held (doc/performance.md, "Working
+// memory of 50,000 entries").
 struct Claim {
-  ContradictionSide side;
-  std::size_t file = 0;  // index in scan order: entries of one file never contradict each other
-  std::set<std::string> content;
-  std::set<std::string> values;
-  std::string normalised;
+  const Entry* entry = nullptr;
+  const ManagedFile* file = nullptr;
+  std::size_t file_index = 0;  // scan order: entries of one file never contradict each other
+  bool superseded = false;
+  std::string normalised;              // the tokens joined by single spaces
+  std::vector<std::uint32_t> content;  // sorted, unique
+  std::vector<std::uint32_t> values;   // sorted, unique
 };
 
-double jaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
+// Numbers the tokens of every claim, content and values apart. Views point into the claims'
+// texts, so it runs once the claims no longer move (a short string keeps its bytes inside).
+class TokenNumbers {
+ public:
+  void index(Claim& claim) {
+    const std::string_view text = claim.normalised;
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+      std::size_t end = text.find(' ', begin);
+      if (end == std::string_view::npos) {
+        end = text.size();
+      }
+      const std::string_view token = text.substr(begin, end - begin);
+      if (has_digit(token)) {
+        claim.values.push_back(number(token));
+      } else if (token.size() >= 3 && !is_stop_word(token)) {
+        claim.content.push_back(number(token));
+      }
+      begin = end + 1;
+    }
+    sort_unique(claim.values);
+    sort_unique(claim.content);
+  }
+
+  [[nodiscard]] std::size_t size() const { return m_numbers.size(); }
+
+ private:
+  std::uint32_t number(std::string_view token) {
+    return m_numbers.try_emplace(token, static_cast<std::uint32_t>(m_numbers.size())).first->second;
+  }
+
+  static void sort_unique(std::vector<std::uint32_t>& tokens) {
+    std::sort(tokens.begin(), tokens.end());
+    tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+  }
+
+  std::unordered_map<std::string_view, std::uint32_t> m_numbers;
+};
+
+ContradictionSide side_of(const Claim& claim) {
+  return {claim.entry->id, claim.file->display_path, claim.entry->line, claim.entry->text,
+          claim.superseded};
+}
+
+// Both sorted and unique.
+double jaccard(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   if (a.empty() || b.empty()) {
     return 0.0;
   }
   std::size_t shared = 0;
-  for (const std::string& token : a) {
-    shared += b.count(token);
+  auto x = a.begin();
+  auto y = b.begin();
+  while (x != a.end() && y != b.end()) {
+    if (*x < *y) {
+      ++x;
+    } else if (*y < *x) {
+      ++y;
+    } else {
+      ++shared;
+      ++x;
+      ++y;
+    }
   }
   return static_cast<double>(shared) / static_cast<double>(a.size() + b.size() - shared);
 }
 
-std::vector<Contradiction> find_contradictions(const std::vector<ParsedFile>& files,
-                                               const Metadata& metadata) {
+// `records` as records_by_entry gives them.
+std::vector<Contradiction> find_contradictions(
+    const std::vector<ParsedFile>& files, const std::vector<std::vector<const Record*>>& records) {
   std::vector<Claim> claims;  // scan order
   for (std::size_t f = 0; f < files.size(); ++f) {
     const ParsedFile& parsed = files[f];
-    for (const Entry& entry : parsed.entries) {
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      const Entry& entry = parsed.entries[e];
       if (entry.state != EntryState::tagged) {
         continue;
       }
-      const std::string status = status_of(metadata, entry.id);
+      const std::string_view status = status_of(records[f][e]);
       const bool superseded = status == "superseded";
       // Active claims compete only in the tiers that are loaded; a superseded one anywhere.
       if (!superseded && (status != "active" || parsed.file.tier == Tier::archive)) {
         continue;
       }
       Claim claim;
-      claim.side = {entry.id, parsed.file.display_path, entry.line, entry.text, superseded};
-      claim.file = f;
+      claim.entry = &entry;
+      claim.file = &parsed.file;
+      claim.file_index = f;
+      claim.superseded = superseded;
       for (const std::string& token : normalised_tokens(entry.text)) {
         claim.normalised += (claim.normalised.empty() ? "" : " ") + token;
-        if (has_digit(token)) {
-          claim.values.insert(token);
-        } else if (token.size() >= 3 && !is_stop_word(token)) {
-          claim.content.insert(token);
-        }
       }
       claims.push_back(std::move(claim));
     }
+  }
+  TokenNumbers numbers;
+  for (Claim& claim : claims) {
+    numbers.index(claim);
   }
   // Comparing every pair of claims is quadratic, and working memory can hold tens of thousands
   // of entries. Only pairs that can be flagged are looked at, then reported in the order the
@@ -157,11 +220,11 @@ std::vector<Contradiction> find_contradictions(const std::vector<ParsedFile>& fi
     }
     const Claim& a = claims[i];
     const Claim& b = claims[j];
-    if (i == j || a.file == b.file || (a.side.superseded && b.side.superseded)) {
+    if (i == j || a.file_index == b.file_index || (a.superseded && b.superseded)) {
       return;
     }
     bool flagged = false;
-    if (a.side.superseded || b.side.superseded) {
+    if (a.superseded || b.superseded) {
       flagged = !a.normalised.empty() && a.normalised == b.normalised;
     } else {
       flagged = jaccard(a.content, b.content) >= k_min_overlap && !a.values.empty() &&
@@ -180,40 +243,41 @@ std::vector<Contradiction> find_contradictions(const std::vector<ParsedFile>& fi
   }
   for (const auto& [text, group] : by_text) {
     for (const std::size_t i : group) {
-      if (!claims[i].side.superseded) {
+      if (!claims[i].superseded) {
         continue;
       }
       for (const std::size_t j : group) {
-        if (!claims[j].side.superseded) {
+        if (!claims[j].superseded) {
           consider(i, j);
         }
       }
     }
   }
 
-  std::unordered_map<std::string_view, std::vector<std::size_t>> holders;  // content token
+  std::vector<std::vector<std::size_t>> holders(numbers.size());  // by content token
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const Claim& claim = claims[i];
-    if (!claim.side.superseded && !claim.values.empty()) {
-      for (const std::string& token : claim.content) {
+    if (!claim.superseded && !claim.values.empty()) {
+      for (const std::uint32_t token : claim.content) {
         holders[token].push_back(i);
       }
     }
   }
-  std::vector<std::string_view> rarest;
+  std::vector<std::uint32_t> rarest;
   std::vector<std::size_t> seen(claims.size(), claims.size());
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const Claim& claim = claims[i];
-    if (claim.side.superseded || claim.values.empty() || claim.content.empty()) {
+    if (claim.superseded || claim.values.empty() || claim.content.empty()) {
       continue;
     }
-    rarest.assign(claim.content.begin(), claim.content.end());
-    std::sort(rarest.begin(), rarest.end(), [&](std::string_view x, std::string_view y) {
+    rarest = claim.content;
+    std::sort(rarest.begin(), rarest.end(), [&](std::uint32_t x, std::uint32_t y) {
       const std::size_t nx = holders[x].size();
       const std::size_t ny = holders[y].size();
       return nx < ny || (nx == ny && x < y);
     });
-    // One shared token fewer than the bound: rounding can never drop a pair.
+    // One shared token fewer than the bound: rounding can never drop a pair. Any that many
+    // tokens would do; the rarest are the fewest claims to look at.
     const auto needed = static_cast<std::size_t>(
         std::ceil(k_min_overlap * static_cast<double>(claim.content.size())));
     const std::size_t shared_min = needed > 1 ? needed - 1 : 1;
@@ -233,7 +297,7 @@ std::vector<Contradiction> find_contradictions(const std::vector<ParsedFile>& fi
   std::vector<Contradiction> out;
   out.reserve(pairs.size());
   for (const auto& [i, j] : pairs) {
-    out.push_back({claims[i].side, claims[j].side});
+    out.push_back({side_of(claims[i]), side_of(claims[j])});
   }
   return out;
 }
@@ -377,8 +441,9 @@ SecondaryReport run_secondary_checks(const std::vector<ParsedFile>& files, const
                                      Instant now, Date today,
                                      const std::vector<std::string>& daily_logs) {
   SecondaryReport report;
-  report.stale = find_stale(files, metadata, now);
-  report.contradictions = find_contradictions(files, metadata);
+  const std::vector<std::vector<const Record*>> records = records_by_entry(files, metadata);
+  report.stale = find_stale(files, records, now);
+  report.contradictions = find_contradictions(files, records);
   check_open_loops(files, today, report);
   report.old_daily_logs = count_old_daily_logs(daily_logs, today);
   return report;

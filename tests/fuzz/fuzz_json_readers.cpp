@@ -1,8 +1,8 @@
 // libFuzzer target: every JSON file git-vault reads. The first byte picks the reader, the rest
 // is the file: memory-index.json, distill-log.json, recall metadata.json, specs/state.json.
 // A reader may reject the file only with gv::Error (a message naming the file); any other
-// exception (a raw nlohmann message) or a crash is a finding, and so is the index reader's fast
-// path disagreeing with the full one.
+// exception (a raw nlohmann message) or a crash is a finding, and so is the index or metadata
+// reader's fast path disagreeing with the full one.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +11,7 @@
 #include "core/distill/memory_health.hpp"
 #include "core/error.hpp"
 #include "core/recall/metadata.hpp"
+#include "core/recall/metadata_scan.hpp"
 #include "core/vault/index_reader.hpp"
 #include "core/vault/index_scan.hpp"
 
@@ -54,9 +55,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)log.serialize();
         break;
       }
-      case 2:
-        (void)gv::recall::parse_metadata(text, "memory/.recall/metadata.json");
+      case 2: {
+        const gv::recall::MetadataRead read =
+            gv::recall::parse_metadata(text, "memory/.recall/metadata.json");
+        // Where the fast path answers, the general reader reads the same records and warnings.
+        if (gv::recall::scan_flat_metadata(text)) {
+          const gv::recall::MetadataRead full =
+              gv::recall::parse_metadata_fully(text, "memory/.recall/metadata.json");
+          if (gv::recall::serialize_metadata(read.records) !=
+                  gv::recall::serialize_metadata(full.records) ||
+              read.findings.size() != full.findings.size()) {
+            __builtin_trap();
+          }
+          for (std::size_t i = 0; i < read.findings.size(); ++i) {
+            if (read.findings[i].message != full.findings[i].message ||
+                read.findings[i].line != full.findings[i].line ||
+                read.findings[i].id != full.findings[i].id) {
+              __builtin_trap();
+            }
+          }
+        }
         break;
+      }
       default: {
         gv::distill::HealthRefresh refresh;
         (void)gv::distill::refresh_memory_health(text, refresh);

@@ -210,7 +210,7 @@ TEST_CASE("a claim block is one entry whose first line carries the id", "[recall
   CHECK(parsed.entries[0].state == EntryState::tagged);
   CHECK(parsed.entries[0].id == "tr0123456789");
   CHECK(parsed.entries[0].text == "**claim**: Postgres 15");
-  CHECK(parsed.entries[0].lines ==
+  CHECK(parsed.entries[0].all_lines() ==
         "- **claim**: Postgres 15 ^tr0123456789\n- **confidence**: high\n- **last_verified**: "
         "2026-01-01");
   CHECK(bytes.substr(parsed.entries[0].end, 1) == "\n");  // the block ends before the blank

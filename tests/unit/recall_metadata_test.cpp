@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/recall/metadata.hpp"
+#include "core/recall/metadata_scan.hpp"
 
 namespace {
 
@@ -224,4 +225,91 @@ TEST_CASE("writing the same metadata twice gives the same bytes", "[recall][meta
   const std::string once = gv::recall::serialize_metadata(first.records);
   const std::string twice = gv::recall::serialize_metadata(read(once).records);
   CHECK(once == twice);
+}
+
+namespace {
+
+// Every field of a read, so the two readers can be compared whole.
+std::string describe(const gv::recall::MetadataRead& read) {
+  std::string out = gv::recall::serialize_metadata(read.records);
+  for (const auto& [id, record] : read.records) {
+    out += id + " extra " + record.extra.dump() + "\n";
+  }
+  for (const auto& finding : read.findings) {
+    out += finding.path + ":" + std::to_string(finding.line.value_or(0)) + " " + finding.id + " " +
+           finding.message + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the flat-file fast path reads every file as the general reader does",
+          "[recall][metadata]") {
+  struct Case {
+    std::string_view bytes;
+    bool flat;  // whether the fast path answers for it
+  };
+  const std::vector<Case> cases{
+      {"{}", true},
+      {" \n{ }\n", true},
+      {"{\n  \"tr0000000001\": {\n    \"created_at\": \"2026-02-12T10:15:30Z\",\n    \"pinned\": "
+       "false,\n    \"snoozed_until\": null,\n    \"status\": \"active\",\n    \"tier\": "
+       "\"working\"\n  }\n}\n",
+       true},
+      // Out of order, with every oddity the reader warns about, on lines of their own.
+      {"{\n\"tr00000000bb\": {\"tier\": \"archive\"},\n"
+       "\"3b9de8d046\": {\"created_at\": \"2026-03-23\", \"status\": \"closed\",\n"
+       "  \"tier\": \"registers/decisions.md\"},\n"
+       "\"^tr00000000bb\": {\"pinned\": true},\n"
+       "\"hello\": {\"tier\": \"CLAUDE.local.md\", \"note\": \"kept\", \"flag\": true},\n"
+       "\"tr00000000aa\": {\"pinned\": \"yes\", \"status\": null, \"tier\": false,\n"
+       "  \"last_reviewed_at\": \"soon\", \"snoozed_until\": true}\n}",
+       true},
+      {R"({"tr0000000001": {}, "tr0000000002": {"status": "superseded"}})", true},
+      {R"({"tr0000000001": {"created_at": "2026-02-12T10:15:30Z", "née": "é"}})", true},
+      // What only the general reader answers for.
+      {R"({"tr0000000001": {"pinned": 1, "status": 3, "snoozed_until": 5}})", false},
+      {R"({"tr0000000001": {"zeta": {"b": 1, "a": [true, null]}}})", false},
+      {R"({"tr0000000001": {"status": "act\u0069ve", "tier": "work\ting"}})", false},
+      {R"({"tr000000000\u0031": {"status": "active"}})", false},
+      {R"({"tr0000000001": {"pinned": true}, "tr0000000001": {"pinned": false}})", false},
+      {R"({"tr0000000001": {"pinned": true, "pinned": false}})", false},
+      {"\xEF\xBB\xBF{\"tr0000000001\": {}}", false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.bytes);
+    CHECK(gv::recall::scan_flat_metadata(c.bytes).has_value() == c.flat);
+    CHECK(describe(read(c.bytes)) == describe(gv::recall::parse_metadata_fully(c.bytes, k_path)));
+  }
+}
+
+TEST_CASE("files the fast path refuses are refused with the general reader's message",
+          "[recall][metadata]") {
+  for (const std::string_view bytes :
+       {"{\"tr0000000001\": {}", "{\"tr0000000001\": {},}", "{\"tr0000000001\": {}} x",
+        "{\"tr0000000001\": 3}", "{\"tr0000000001\": {\"status\": \"a\nb\"}}", "[]", ""}) {
+    INFO(bytes);
+    CHECK_FALSE(gv::recall::scan_flat_metadata(bytes).has_value());
+    CHECK_THROWS_AS(read(bytes), gv::Error);
+  }
+}
+
+TEST_CASE("a metadata warning names the line of its record's key", "[recall][metadata]") {
+  // The first key's text appears earlier as a value: the warning is about the key's line.
+  const std::string bytes =
+      "{\n"
+      "  \"3b9de8d046\": {\"note\": \"see ^tr00000000aa\", \"other\": \"00000000aa\"},\n"
+      "  \"00000000aa\": {\n"
+      "    \"created_at\": \"2026-03-23\"\n"
+      "  }\n"
+      "}\n";
+  for (const auto& result : {read(bytes), gv::recall::parse_metadata_fully(bytes, k_path)}) {
+    REQUIRE(result.findings.size() == 3);
+    CHECK(result.findings[0].id == "tr00000000aa");
+    CHECK(result.findings[0].line == 3);  // lacks `tr`
+    CHECK(result.findings[1].line == 3);  // date without a time
+    CHECK(result.findings[2].id == "tr3b9de8d046");
+    CHECK(result.findings[2].line == 2);
+  }
 }
