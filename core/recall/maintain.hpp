@@ -72,8 +72,9 @@ struct Candidate {
 
 struct MaintainInput {
   std::vector<ParsedFile> files;  // every managed file, scan order
-  // As read; empty when the file is absent. analyze(input, metadata) takes it as an argument
-  // instead, so a command that reads it once need not hold two copies.
+  // As read; empty when the file is absent. Only the one-argument analyze() reads it: a command
+  // that reads the file once hands it to analyze(input, metadata) instead and leaves this empty,
+  // so that it need not hold two copies.
   Metadata metadata;
   // metadata.json's bytes as read, nullopt when absent: a rewrite happens only when the new
   // bytes differ, so an unchanged run leaves the file (and its mtime) alone.

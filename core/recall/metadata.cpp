@@ -58,9 +58,10 @@ bool is_timestamp_shape(std::string_view text) {
                          digits_at(zone, 1, 2) && zone[3] == ':' && digits_at(zone, 4, 2));
 }
 
-// The line of each top-level key's first appearance, for messages about records the general
-// reader read (the fast path notes its lines as it goes). Strings are skipped whole, so a key's
-// text inside a value is never taken for the key. `bytes` is valid JSON.
+// The line of each top-level key, for messages about records the general reader read (the fast
+// path notes its lines as it goes). Strings are skipped whole, so a key's text inside a value is
+// never taken for the key. A key written twice has its last line: the document keeps the last
+// value. `bytes` is valid JSON.
 std::unordered_map<std::string_view, std::size_t> top_level_key_lines(std::string_view bytes) {
   std::unordered_map<std::string_view, std::size_t> lines;
   std::size_t line = 1;
@@ -84,7 +85,7 @@ std::unordered_map<std::string_view, std::size_t> top_level_key_lines(std::strin
         ++next;
       }
       if (depth == 1 && next < bytes.size() && bytes[next] == ':') {
-        lines.emplace(bytes.substr(begin, at - begin), line);
+        lines.insert_or_assign(bytes.substr(begin, at - begin), line);
       }
     }
   }

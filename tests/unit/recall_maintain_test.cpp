@@ -121,6 +121,32 @@ TEST_CASE("reconciling adds missing records, takes tiers from files and keeps or
                             "Orphaned metadata entries: 1\n") != std::string::npos);
 }
 
+TEST_CASE("reconciling walks past keys that are not ids, in byte order",
+          "[recall][maintain][edge-18]") {
+  // Keys that are not ids sort before, between and after the entries' ids; each is an orphan,
+  // listed in byte order, and none is taken for an entry's record. (The reader would normalise
+  // `^tr…`; a map built by hand keeps it, as a key repeating an id is kept.)
+  auto input =
+      make_input({parse("CLAUDE.local.md", "- a ^tr00000000aa\n- b ^tr0000000001\n"),
+                  parse("memory/registers/people.md", "- c ^tr00000000aa\n- d ^trf000000000\n")});
+  for (const char* key : {"^tr0000000001", "hello", "tr0000000001x", "tr00000000aa", "zz"}) {
+    input.metadata[key].tier = "archive";
+  }
+  input.metadata["tr00000000aa"].status = "superseded";
+  const Analysis analysis = gv::recall::analyze(input);
+  CHECK(analysis.orphans ==
+        std::vector<std::string>{"^tr0000000001", "hello", "tr0000000001x", "zz"});
+  CHECK(analysis.records_added == 2);  // tr0000000001 and trf000000000
+  CHECK(analysis.tiers_fixed == 1);    // tr00000000aa: its first line is in working memory
+  CHECK(analysis.metadata.at("tr0000000001").tier == "working");
+  CHECK(analysis.metadata.at("trf000000000").tier == "register");
+  CHECK(analysis.metadata.at("tr00000000aa").tier == "working");
+  CHECK(analysis.metadata.at("^tr0000000001").tier == "archive");
+  // Both lines of the repeated id are superseded; it is listed once, at its first line.
+  REQUIRE(analysis.superseded.size() == 1);
+  CHECK(analysis.superseded[0].path == "CLAUDE.local.md");
+}
+
 TEST_CASE("missing metadata becomes an empty object plus new records",
           "[recall][maintain][edge-18]") {
   auto input = make_input({parse("CLAUDE.local.md", "# Working Memory\n")});

@@ -291,7 +291,18 @@ TEST_CASE("files the fast path refuses are refused with the general reader's mes
         "{\"tr0000000001\": 3}", "{\"tr0000000001\": {\"status\": \"a\nb\"}}", "[]", ""}) {
     INFO(bytes);
     CHECK_FALSE(gv::recall::scan_flat_metadata(bytes).has_value());
-    CHECK_THROWS_AS(read(bytes), gv::Error);
+    const auto message = [](auto&& reader) {
+      try {
+        (void)reader();
+      } catch (const gv::Error& e) {
+        return std::string{e.what()};
+      }
+      return std::string{"no error"};
+    };
+    const std::string expected =
+        message([&] { return gv::recall::parse_metadata_fully(bytes, k_path); });
+    CHECK(expected.rfind("memory/.recall/metadata.json:", 0) == 0);
+    CHECK(message([&] { return read(bytes); }) == expected);
   }
 }
 
@@ -312,4 +323,19 @@ TEST_CASE("a metadata warning names the line of its record's key", "[recall][met
     CHECK(result.findings[2].id == "tr3b9de8d046");
     CHECK(result.findings[2].line == 2);
   }
+}
+
+TEST_CASE("a key written twice is read, and named, as its last record", "[recall][metadata]") {
+  const std::string bytes =
+      "{\n"
+      "  \"tr00000000aa\": {\"created_at\": \"2026-03-23\"},\n"
+      "  \"tr00000000bb\": {},\n"
+      "  \"tr00000000aa\": {\"created_at\": \"2026-03-24\"}\n"
+      "}\n";
+  CHECK_FALSE(gv::recall::scan_flat_metadata(bytes).has_value());
+  const auto result = read(bytes);
+  CHECK(result.records.at("tr00000000aa").created_at == "2026-03-24");
+  REQUIRE(result.findings.size() == 1);
+  CHECK(result.findings[0].line == 4);
+  CHECK(has_message(result.findings, "`2026-03-24`"));
 }
