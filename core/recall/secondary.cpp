@@ -100,8 +100,7 @@ std::vector<StaleEntry> find_stale(const std::vector<ParsedFile>& files,
 // memory of 50,000 entries").
 struct Claim {
   const Entry* entry = nullptr;
-  const ManagedFile* file = nullptr;
-  std::size_t file_index = 0;  // scan order: entries of one file never contradict each other
+  std::size_t file = 0;  // index in scan order: entries of one file never contradict each other
   bool superseded = false;
   std::string normalised;              // the tokens joined by single spaces
   std::vector<std::uint32_t> content;  // sorted, unique
@@ -147,9 +146,9 @@ class TokenNumbers {
   std::unordered_map<std::string_view, std::uint32_t> m_numbers;
 };
 
-ContradictionSide side_of(const Claim& claim) {
-  return {claim.entry->id, claim.file->display_path, claim.entry->line, claim.entry->text,
-          claim.superseded};
+ContradictionSide side_of(const std::vector<ParsedFile>& files, const Claim& claim) {
+  return {claim.entry->id, files[claim.file].file.display_path, claim.entry->line,
+          claim.entry->text, claim.superseded};
 }
 
 // Both sorted and unique.
@@ -193,8 +192,7 @@ std::vector<Contradiction> find_contradictions(
       }
       Claim claim;
       claim.entry = &entry;
-      claim.file = &parsed.file;
-      claim.file_index = f;
+      claim.file = f;
       claim.superseded = superseded;
       for (const std::string& token : normalised_tokens(entry.text)) {
         claim.normalised += (claim.normalised.empty() ? "" : " ") + token;
@@ -220,7 +218,7 @@ std::vector<Contradiction> find_contradictions(
     }
     const Claim& a = claims[i];
     const Claim& b = claims[j];
-    if (i == j || a.file_index == b.file_index || (a.superseded && b.superseded)) {
+    if (i == j || a.file == b.file || (a.superseded && b.superseded)) {
       return;
     }
     bool flagged = false;
@@ -297,7 +295,7 @@ std::vector<Contradiction> find_contradictions(
   std::vector<Contradiction> out;
   out.reserve(pairs.size());
   for (const auto& [i, j] : pairs) {
-    out.push_back({side_of(claims[i]), side_of(claims[j])});
+    out.push_back({side_of(files, claims[i]), side_of(files, claims[j])});
   }
   return out;
 }
