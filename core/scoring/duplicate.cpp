@@ -82,8 +82,9 @@ constexpr std::size_t k_most_paired = [] {
   }
   return heavy;
 }();
-// k_subsets_of[k]: the subsets of three or more of k keywords.
+// k_subsets_of[k]: the subsets of three or more of k keywords; k_triples_of[k], of three.
 constexpr std::array<std::int64_t, k_max_tabled + 1> k_subsets_of{0, 0, 0, 1, 5, 16, 42, 99, 219};
+constexpr std::array<std::int64_t, k_max_tabled + 1> k_triples_of{0, 0, 0, 1, 4, 10, 20, 35, 56};
 // A triple of heavy ids a < b < c as one number for HeldTriple: heavy ids are below
 // k_most_paired, whose cube fits in 32 bits. Never 0, since c is at least 2.
 constexpr std::uint32_t triple_key(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
@@ -196,15 +197,22 @@ std::size_t choose_heavy(const std::vector<std::uint32_t>& holders, const FlatSe
   return steps[best_step];
 }
 
+// Upper bounds on what largest_held_subsets lists: the tabled sets' subsets of three heavy
+// keywords, and of four or more, before any test.
+struct SubsetBounds {
+  std::size_t triples = 0;
+  std::size_t larger = 0;
+};
+
 // For each distinct set of at most k_max_tabled heavy keywords, the size of the largest subset of
 // two or more of them that another memory holds too; 0 when there is none. A pair is looked up in
 // the pair counts. Larger subsets are counted in two rounds (see the top): every triple whose
 // pairs are all shared, then every subset of four or more whose triples are all shared. Each
-// round is a HeldTuples list counted in parts. `subsets` bounds both rounds from above.
+// round is a HeldTuples list counted in parts.
 std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>& heavy,
                                                const std::vector<std::uint32_t>& heavy_begin,
                                                std::size_t distinct, const PairCounts& pairs,
-                                               std::size_t subsets) {
+                                               const SubsetBounds& bounds) {
   if (distinct > k_most_sets) {
     throw std::length_error("duplicate scoring handles at most " + std::to_string(k_most_sets) +
                             " distinct keyword sets; this vault has " + std::to_string(distinct));
@@ -216,7 +224,8 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   // holds too.
   std::vector<std::uint64_t> shared(distinct, 0);
   {
-    HeldTuples<HeldTriple> triples(subsets);
+    HeldTuples<HeldTriple> triples(bounds.triples);
+    triples.reserve(bounds.triples);
     SharedPairs shared_pairs;
     for (std::size_t d = 0; d < distinct; ++d) {
       const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
@@ -239,7 +248,11 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   // The subsets of four or more, from each set's triples held elsewhere. In both rounds a key two
   // distinct sets list is held by another memory for both; a set held by several memories scores
   // 1 whatever its subsets, so it is one holder.
-  HeldTuples<HeldTuple> larger(subsets);
+  // Room for every larger subset is address space until written: 18,000 of 767,000 are listed at
+  // 100,000 memories, but with a small vocabulary 603,000 of 623,000, and a list that doubled
+  // would copy them.
+  HeldTuples<HeldTuple> larger(bounds.larger);
+  larger.reserve(bounds.larger);
   SharedTriples shared_triples;
   for (std::size_t d = 0; d < distinct; ++d) {
     if (shared[d] == 0) {
@@ -368,42 +381,68 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   const std::size_t distinct = first_memory.size();
   std::vector<std::uint64_t>().swap(set_hash);
 
-  // Keywords ranked by how many memories hold them (most first); sets rewritten as ranks.
-  std::vector<std::uint32_t> holders_by_id(keyword_count, 0);
-  for (const std::uint32_t keyword : keyword_sets.all()) {
-    ++holders_by_id[keyword];
-  }
+  // Keywords ranked by how many memories hold them (most first); sets rewritten as ranks. What
+  // only one step needs is let go when it is done, here and below, and lists get their room once
+  // instead of doubling, so that the scoring holds less at its peak (doc/performance.md).
   const std::size_t slots = keyword_sets.all().size();
-  std::vector<std::uint32_t> by_rank(holders_by_id.size());
-  for (std::size_t k = 0; k < by_rank.size(); ++k) {
-    by_rank[k] = static_cast<std::uint32_t>(k);
-  }
-  std::sort(by_rank.begin(), by_rank.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return holders_by_id[a] > holders_by_id[b] || (holders_by_id[a] == holders_by_id[b] && a < b);
-  });
-  std::vector<std::uint32_t> rank_of(by_rank.size());
-  std::vector<std::uint32_t> holders(by_rank.size());
-  for (std::size_t r = 0; r < by_rank.size(); ++r) {
-    rank_of[by_rank[r]] = static_cast<std::uint32_t>(r);
-    holders[r] = holders_by_id[by_rank[r]];
-  }
+  std::vector<std::uint32_t> holders(keyword_count);
   FlatSets sets(distinct, slots);  // distinct set -> ascending ranks
-  for (std::size_t d = 0; d < distinct; ++d) {
-    for (const std::uint32_t keyword : keyword_sets.view(first_memory[d])) {
-      sets.push(rank_of[keyword]);
+  {
+    std::vector<std::uint32_t> holders_by_id(keyword_count, 0);
+    for (const std::uint32_t keyword : keyword_sets.all()) {
+      ++holders_by_id[keyword];
     }
-    sets.close_sorted();
+    // Most held first, ties in id order: counted into place by holders rather than sorted, since
+    // a count of holders is at most the count of memories.
+    std::vector<std::uint32_t> by_rank(keyword_count);
+    {
+      const std::uint32_t most =
+          keyword_count == 0 ? 0 : *std::max_element(holders_by_id.begin(), holders_by_id.end());
+      std::vector<std::uint32_t> place(std::size_t{most} + 2, 0);  // by holders, most first
+      for (const std::uint32_t held : holders_by_id) {
+        ++place[most - held + 1];
+      }
+      for (std::size_t at = 1; at < place.size(); ++at) {
+        place[at] += place[at - 1];
+      }
+      for (std::size_t k = 0; k < keyword_count; ++k) {
+        by_rank[place[most - holders_by_id[k]]++] = static_cast<std::uint32_t>(k);
+      }
+    }
+    std::vector<std::uint32_t> rank_of(keyword_count);
+    for (std::size_t r = 0; r < by_rank.size(); ++r) {
+      rank_of[by_rank[r]] = static_cast<std::uint32_t>(r);
+      holders[r] = holders_by_id[by_rank[r]];
+    }
+    for (std::size_t d = 0; d < distinct; ++d) {
+      for (const std::uint32_t keyword : keyword_sets.view(first_memory[d])) {
+        sets.push(rank_of[keyword]);
+      }
+      sets.close_sorted();
+    }
   }
   keyword_sets = FlatSets(0, 0);
+  std::vector<std::uint32_t>().swap(first_memory);
   const std::size_t heavy_count = choose_heavy(holders, sets, slots);
 
   // Per distinct set, flat: its size, heavy ids (ranks below heavy_count, held by two or more)
   // and light keywords held by two or more memories.
+  // A keyword's holders are memories, so they bound its slots among the distinct sets from above
+  // (equal when no two memories share a set): room is made once, not doubled as they fill.
   std::vector<std::uint32_t> size(distinct);
   std::vector<std::uint32_t> heavy_begin(distinct + 1, 0);
   std::vector<std::uint16_t> heavy;
   std::vector<std::uint32_t> light_begin(distinct + 1, 0);
   std::vector<std::uint32_t> light;
+  {
+    std::size_t heavy_slots = 0;
+    std::size_t light_slots = 0;
+    for (std::size_t rank = 0; rank < holders.size() && holders[rank] >= 2; ++rank) {
+      (rank < heavy_count ? heavy_slots : light_slots) += holders[rank];
+    }
+    heavy.reserve(heavy_slots);
+    light.reserve(light_slots);
+  }
   for (std::size_t d = 0; d < distinct; ++d) {
     size[d] = static_cast<std::uint32_t>(sets.size(d));
     for (const std::uint32_t rank : sets.view(d)) {
@@ -424,19 +463,22 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
 
   // The pair counts, the subsets other memories hold, and the wide sets kept aside.
   std::vector<std::uint32_t> wide;
-  PairCounts pairs(heavy_count);
-  std::size_t subsets = 0;  // of three keywords or more, before the pair test
-  for (std::size_t d = 0; d < distinct; ++d) {
-    const std::size_t count = heavy_size(d);
-    if (count > k_max_tabled) {
-      wide.push_back(static_cast<std::uint32_t>(d));
-      continue;
+  std::vector<std::uint8_t> largest_held;
+  {
+    PairCounts pairs(heavy_count);
+    SubsetBounds bounds;
+    for (std::size_t d = 0; d < distinct; ++d) {
+      const std::size_t count = heavy_size(d);
+      if (count > k_max_tabled) {
+        wide.push_back(static_cast<std::uint32_t>(d));
+        continue;
+      }
+      pairs.add(heavy.data() + heavy_begin[d], count, multiplicity[d]);
+      bounds.triples += static_cast<std::size_t>(k_triples_of[count]);
+      bounds.larger += static_cast<std::size_t>(k_subsets_of[count] - k_triples_of[count]);
     }
-    pairs.add(heavy.data() + heavy_begin[d], count, multiplicity[d]);
-    subsets += static_cast<std::size_t>(k_subsets_of[count]);
+    largest_held = largest_held_subsets(heavy, heavy_begin, distinct, pairs, bounds);
   }
-  const std::vector<std::uint8_t> largest_held =
-      largest_held_subsets(heavy, heavy_begin, distinct, pairs, subsets);
 
   // The light keywords' postings over distinct sets, each with its set's heavy keywords.
   std::vector<std::uint32_t> postings_begin(holders.size() + 1, 0);
