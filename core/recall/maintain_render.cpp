@@ -93,7 +93,8 @@ std::string render_presentation(const Analysis& analysis, std::size_t limit) {
       for (const Candidate& candidate : analysis.pressure) {
         ++number;
         if (rows.next()) {
-          out += "\n" + render_candidate(number, candidate);
+          out += '\n';
+          out += render_candidate(number, candidate);
         }
       }
       if (const std::string rest = rows.rest_line(); !rest.empty()) {
@@ -108,7 +109,8 @@ std::string render_presentation(const Analysis& analysis, std::size_t limit) {
     for (const Candidate& candidate : analysis.superseded) {
       ++number;
       if (rows.next()) {
-        out += "\n" + render_candidate(number, candidate);
+        out += '\n';
+        out += render_candidate(number, candidate);
       }
     }
     if (const std::string rest = rows.rest_line(); !rest.empty()) {
