@@ -225,7 +225,6 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   std::vector<std::uint64_t> shared(distinct, 0);
   {
     HeldTuples<HeldTriple> triples(bounds.triples);
-    triples.reserve(bounds.triples);
     SharedPairs shared_pairs;
     for (std::size_t d = 0; d < distinct; ++d) {
       const std::size_t count = heavy_begin[d + 1] - heavy_begin[d];
@@ -248,11 +247,9 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
   // The subsets of four or more, from each set's triples held elsewhere. In both rounds a key two
   // distinct sets list is held by another memory for both; a set held by several memories scores
   // 1 whatever its subsets, so it is one holder.
-  // Room for every larger subset is address space until written: 18,000 of 767,000 are listed at
-  // 100,000 memories, but with a small vocabulary 603,000 of 623,000, and a list that doubled
-  // would copy them.
+  // Each list reserves its own bound, which is address space until written: 18,000 of 767,000
+  // larger subsets are listed at 100,000 memories, but with a small vocabulary 603,000 of 623,000.
   HeldTuples<HeldTuple> larger(bounds.larger);
-  larger.reserve(bounds.larger);
   SharedTriples shared_triples;
   for (std::size_t d = 0; d < distinct; ++d) {
     if (shared[d] == 0) {

@@ -353,15 +353,14 @@ class HeldTuples {
   static constexpr std::size_t k_part_size = 512;
   static constexpr unsigned k_max_part_bits = 16;
 
-  // `bound`: at least as many entries as will be listed, for the number of slices.
+  // `bound`: at least as many entries as will be listed.
   explicit HeldTuples(std::size_t bound) {
     while ((bound >> m_slice_bits) > k_part_size && m_slice_bits < k_max_part_bits) {
       ++m_slice_bits;
     }
     m_slice_size.assign(std::size_t{1} << m_slice_bits, 0);
+    m_listed.reserve(bound);  // only what is written is ever touched
   }
-  // Makes room for `entries` at once; only what is written is ever touched.
-  void reserve(std::size_t entries) { m_listed.reserve(entries); }
   // Lists `key` as held by `holder` (below 2^31). A holder lists a key once.
   void push(const typename Entry::Key& key, std::uint32_t holder) {
     m_listed.emplace_back(key, holder);
