@@ -144,11 +144,21 @@ std::vector<FrontmatterKey> index_frontmatter_keys(std::string_view block, int f
 
 namespace {
 
-// The first line (0-based in `block`) whose `key: value` starts a quoted value that does not
-// close on that line, and the quote: a double-quoted value ends at an unescaped `"`, a
-// single-quoted one at a `'` that is not doubled. Multi-line quoted values are legal YAML, so
-// this is asked only after yaml-cpp has failed.
-std::optional<std::pair<int, char>> find_unclosed_quote(std::string_view block) {
+// A quoted value of a top-level `key: value` line: the line it opens on (0-based in the block),
+// its quote, and the line its closing quote is on, if any (a double-quoted value ends at an
+// unescaped `"`, a single-quoted one at a `'` that is not doubled). Multi-line quoted values are
+// legal YAML, so these are asked about only when something went wrong.
+struct QuotedValue {
+  int line = 0;
+  char quote = '"';
+  std::optional<int> closes_on;
+  bool key_inside = false;  // a later line it spans looks like a `key: value` line of its own
+};
+
+// Every top-level quoted value that does not close on the line it opens, in order; the scan
+// goes on after each one's closing quote.
+std::vector<QuotedValue> multi_line_quotes(std::string_view block) {
+  std::vector<QuotedValue> found;
   int number = 0;
   std::size_t start = 0;
   while (start < block.size()) {
@@ -158,51 +168,87 @@ std::optional<std::pair<int, char>> find_unclosed_quote(std::string_view block) 
     }
     const std::string_view line = block.substr(start, end - start);
     const std::size_t colon = line.find(": ");
+    std::size_t next = end + 1;
+    int next_number = number + 1;
     if (!line.empty() && line[0] != ' ' && line[0] != '#' && colon != std::string_view::npos) {
       std::string_view value = line.substr(colon + 2);
       value.remove_prefix(std::min(value.find_first_not_of(' '), value.size()));
       if (!value.empty() && (value[0] == '"' || value[0] == '\'')) {
         const char quote = value[0];
-        bool closed = false;
-        // The value runs from its opening quote to the block's end: a quote closed on a later
-        // line is a legal multi-line value, not this mistake.
-        value = block.substr(static_cast<std::size_t>(value.data() - block.data()));
-        for (std::size_t i = 1; i < value.size(); ++i) {
-          if (quote == '"' && value[i] == '\\') {
+        const std::size_t open = static_cast<std::size_t>(value.data() - block.data());
+        std::optional<std::size_t> close;
+        for (std::size_t i = open + 1; i < block.size(); ++i) {
+          if (quote == '"' && block[i] == '\\') {
             ++i;
-          } else if (value[i] == quote) {
-            if (quote == '\'' && i + 1 < value.size() && value[i + 1] == '\'') {
+          } else if (block[i] == quote) {
+            if (quote == '\'' && i + 1 < block.size() && block[i + 1] == '\'') {
               ++i;
               continue;
             }
-            closed = true;
+            close = i;
             break;
           }
         }
-        if (!closed) {
-          return std::make_pair(number, quote);
+        const std::size_t stop = close.value_or(block.size());
+        if (stop > end) {
+          QuotedValue quoted{number, quote, std::nullopt, false};
+          // The lines the value runs over, up to the one its quote closes on.
+          std::size_t at = end + 1;
+          int at_number = number + 1;
+          while (at <= stop && at < block.size()) {
+            std::size_t line_end = block.find('\n', at);
+            if (line_end == std::string_view::npos) {
+              line_end = block.size();
+            }
+            quoted.key_inside =
+                quoted.key_inside || top_level_key(block.substr(at, line_end - at)).has_value();
+            if (close && *close < line_end + 1) {
+              quoted.closes_on = at_number;
+              next = line_end + 1;
+              next_number = at_number + 1;
+              break;
+            }
+            at = line_end + 1;
+            ++at_number;
+          }
+          found.push_back(quoted);
+          if (!close) {
+            break;  // the rest of the block is inside it
+          }
         }
       }
     }
-    start = end + 1;
-    ++number;
+    start = next;
+    number = next_number;
   }
-  return std::nullopt;
+  return found;
+}
+
+FrontmatterError quote_error(const QuotedValue& quoted, int first_block_line) {
+  const int line = first_block_line + quoted.line;
+  const char* const name = quoted.quote == '"' ? "double" : "single";
+  std::string message =
+      quoted.closes_on
+          ? fmt::format(
+                "frontmatter is not valid yaml: the {} quote opened on this line closes "
+                "only on line {}, so the fields between are read as part of this value",
+                name, first_block_line + *quoted.closes_on)
+          : fmt::format(
+                "frontmatter is not valid yaml: the {} quote opened on this line is never closed",
+                name);
+  return FrontmatterError{line, std::move(message),
+                          fmt::format("end the value on line {} with {}", line, quoted.quote)};
 }
 
 }  // namespace
 
 std::optional<FrontmatterError> unclosed_quote_error(std::string_view block, int first_block_line) {
-  const auto unclosed = find_unclosed_quote(block);
-  if (!unclosed) {
-    return std::nullopt;
+  for (const QuotedValue& quoted : multi_line_quotes(block)) {
+    if (!quoted.closes_on) {
+      return quote_error(quoted, first_block_line);
+    }
   }
-  const int line = first_block_line + unclosed->first;
-  return FrontmatterError{
-      line,
-      fmt::format("frontmatter is not valid yaml: the {} quote opened on this line is never closed",
-                  unclosed->second == '"' ? "double" : "single"),
-      fmt::format("end the value on line {} with {}", line, unclosed->second)};
+  return std::nullopt;
 }
 
 std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view bytes,
@@ -220,8 +266,12 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
   } catch (const YAML::Exception& e) {
     // yaml-cpp reads an unclosed quote to the end of the block and blames the end; the user
     // needs the line where the quote opened.
-    if (auto unclosed = unclosed_quote_error(split.block(bytes), split.first_block_line)) {
-      return *std::move(unclosed);
+    // A quote that closes lines later, past what look like fields of their own, is the usual
+    // cause of an error yaml-cpp finds further down: that value swallowed them.
+    for (const QuotedValue& quoted : multi_line_quotes(split.block(bytes))) {
+      if (!quoted.closes_on || quoted.key_inside) {
+        return quote_error(quoted, split.first_block_line);
+      }
     }
     // Mark lines are 0-based within the block; a null mark (-1) blames the block's start.
     const int line =

@@ -56,6 +56,33 @@ TEST_CASE("an unclosed quote is reported on the line it opens, with the edit tha
   CHECK(finding.fix == "end the value on line 2 with \"");
 }
 
+TEST_CASE("a quote that closes lines later, past other fields, is reported where it opens",
+          "[frontmatter]") {
+  // The title's quote is closed by the summary's first quote, three lines down: yaml-cpp then
+  // fails on the summary's text and blames line 6, where nothing is wrong.
+  const std::string swallowed =
+      "---\ntitle: \"Retry backoff\ncreated: 2026-03-01\nkeywords: [retry, backoff]\n"
+      "summary: \"Use exponential backoff\"\n---\n\n# Retry\n";
+  const gv::ParsedMemory parsed =
+      gv::parse_memory(".memory/10-Memories/MEM-retry.md", swallowed, std::string(40, '0'));
+  REQUIRE(!parsed.findings.empty());
+  CHECK(parsed.findings.front().line == 2);
+  CHECK(parsed.findings.front().message ==
+        "frontmatter is not valid yaml: the double quote opened on this line closes only on line "
+        "5, so the fields between are read as part of this value");
+  CHECK(parsed.findings.front().fix == "end the value on line 2 with \"");
+
+  // A quoted value over two lines is legal: an error further down is reported where it is.
+  const std::string legal =
+      "---\ntitle: \"Retry backoff\n  over two lines\"\ncreated: 2026-03-01\n"
+      "summary: bad: [\n---\n\n# Retry\n";
+  const gv::ParsedMemory other =
+      gv::parse_memory(".memory/10-Memories/MEM-retry.md", legal, std::string(40, '0'));
+  REQUIRE(!other.findings.empty());
+  CHECK(other.findings.front().line == 5);
+  CHECK_THAT(other.findings.front().message, !Catch::Contains("quote opened"));
+}
+
 TEST_CASE("a comment after an empty value stays a comment when the value is set",
           "[frontmatter][fuzz]") {
   // Found by tests/fuzz/fuzz_frontmatter_edit.cpp: `retrieval_count:  # none yet` set to 4 gave
