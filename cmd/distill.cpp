@@ -29,6 +29,9 @@
 namespace gv::cmd {
 namespace {
 
+// How many candidates, with their keys, a run that needs a selection lists when it cannot ask.
+constexpr std::size_t k_keys_shown = 20;
+
 struct Options {
   // One flag per row of the sub-mode table, by name; for rows whose flag takes a value, the
   // value and the option that tells whether it was given.
@@ -278,16 +281,16 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
       indexes = distill::prompt_selection(set, stdio_terminal());
     } else if (automatic) {
       std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
-                             "selection.\nPass --select KEY[,KEY...] (see --dry-run for the {} "
-                             "candidates) or --all to apply the others too.\n",
-                             mode.name(), set.candidates.size())
+                             "selection.\n{}Pass --select with numbers (1,3-4), keys or `a`, or "
+                             "--all, to apply the others too.\n",
+                             mode.name(), distill::selection_help(set, k_keys_shown))
                      .c_str(),
                  stderr);
     } else {
-      std::fputs(fmt::format("git-vault: --{} needs a selection: nothing was changed.\n"
-                             "Pass --select KEY[,KEY...] (see --dry-run for the {} candidates) "
-                             "or --all, or run it on a terminal to choose.\n",
-                             mode.name(), set.candidates.size())
+      std::fputs(fmt::format("git-vault: --{} needs a selection: nothing was changed.\n{}"
+                             "Pass --select with numbers (1,3-4), keys or `a`, or --all, or run "
+                             "it on a terminal to choose.\n",
+                             mode.name(), distill::selection_help(set, k_keys_shown))
                      .c_str(),
                  stderr);
       return exit_code::k_no;
@@ -363,7 +366,9 @@ Runner define_distill(CLI::App& app) {
   app.add_flag("--dry-run", options->dry_run, "Show what would change; write nothing");
   app.add_flag("--record", options->record,
                "Report only: also log the report and refresh memory_health, as one commit");
-  app.add_option("--select", options->select, "Candidates to act on, e.g. MEM-a,MEM-b");
+  app.add_option("--select", options->select,
+                 "Candidates to act on: numbers (1,3-4), keys (MEM-a; a merge pair is "
+                 "MEM-a+MEM-b) or a for all");
   app.add_flag("--all", options->all, "Act on every candidate");
   app.add_flag("--no-commit", options->landing.no_commit,
                "Leave the changes in the work tree instead of committing them");

@@ -64,6 +64,20 @@ Selection parse_selection(std::string_view text, const std::vector<std::string>&
   return selection;
 }
 
+std::string selection_help(const CandidateSet& set, std::size_t shown) {
+  const std::size_t count = set.candidates.size();
+  std::string text = fmt::format("The {} candidate{}, with the keys --select takes:\n", count,
+                                 count == 1 ? "" : "s");
+  for (std::size_t i = 0; i < count && i < shown; ++i) {
+    text += fmt::format("  {:>2}. {}\n", i + 1, set.candidates[i].key);
+  }
+  if (count > shown) {
+    text += fmt::format("  ... and {} more, numbered {}-{} in the same order\n", count - shown,
+                        shown + 1, count);
+  }
+  return text;
+}
+
 std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Terminal& terminal) {
   std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
   for (std::size_t i = 0; i < set.candidates.size(); ++i) {

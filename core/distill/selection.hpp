@@ -23,6 +23,12 @@ struct Selection {
 [[nodiscard]] Selection parse_selection(std::string_view text,
                                         const std::vector<std::string>& keys);
 
+// For a run that needs a selection and has no terminal to ask on: the first `shown` candidates
+// of `set`, numbered, each with the key --select takes for it, then how to select the rest.
+// Without it a merge pair's key (`MEM-a+MEM-b`) could only be guessed: the dry run's table does
+// not show keys.
+[[nodiscard]] std::string selection_help(const CandidateSet& set, std::size_t shown);
+
 // The terminal the MANDATORY STOP talks to, passed in by the command so that the prompt runs
 // the same against a test's script.
 struct Terminal {

@@ -352,6 +352,13 @@ TEST_CASE("merge edge cases print their messages and change nothing", "[distill]
     const auto result = sandbox.vault({"distill", "--merge"});
     CHECK(result.code == 1);
     CHECK_THAT(result.err, Catch::Contains("--merge needs a selection"));
+    // It names each candidate's key, since the dry run's table does not, and --select takes it.
+    CHECK_THAT(result.err, Catch::Contains("The 1 candidate, with the keys --select takes:\n"
+                                           "   1. MEM-p+MEM-s\n"));
+    const auto chosen =
+        sandbox.vault({"distill", "--merge", "--dry-run", "--select", "MEM-p+MEM-s"});
+    CHECK(chosen.code == 0);
+    CHECK_THAT(chosen.out, Catch::Contains("MEM-p + MEM-s"));
   }
   const auto head = sandbox.git({"rev-parse", "HEAD"}).out;
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());

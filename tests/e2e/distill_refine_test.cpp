@@ -96,7 +96,9 @@ TEST_CASE("refine without a terminal applies Tier 1 only and names the flags for
   const auto result = sandbox.vault({"distill", "--refine"});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.err, Catch::Contains("--select KEY[,KEY...]"));
+  // Each Tier 2 candidate is named with the key --select takes.
+  CHECK_THAT(result.err, Catch::Contains("   1. MEM-editor:keywords\n"));
+  CHECK_THAT(result.err, Catch::Contains("Pass --select with numbers (1,3-4), keys or `a`"));
   CHECK_THAT(result.err, Catch::Contains("--all"));
   CHECK(result.out ==
         "## Tier 1 Automatic Fixes\n\n"
