@@ -60,9 +60,23 @@ int run_check(Session& session, const Snapshot& snapshot) {
       GeneratedRecords::load(generated_records_path(session.repo().common_dir()));
   GateInput input(snapshot, session.persistent_parse_cache(), &records);
   std::vector<Finding> findings = find_gate_check(builtin_gate_checks(), "stale-index")->run(input);
-  for (Finding& finding : findings) {
-    finding.fix = "git vault index";  // the work tree is what was checked: nothing to stage
+  // `git vault index` refuses while a memory file is unreadable, so a stale index names those
+  // files first and the fix says so; the parse cache has just read the vault, so this is cheap.
+  std::vector<Finding> unreadable;
+  if (!findings.empty()) {
+    for (const Finding& finding : load_vault(snapshot, session.parse_cache()).findings) {
+      if (finding.severity == Severity::error) {
+        unreadable.push_back(finding);
+      }
+    }
   }
+  for (Finding& finding : findings) {
+    // The work tree is what was checked: nothing to stage.
+    finding.fix = unreadable.empty()
+                      ? "git vault index"
+                      : "fix the unreadable memory file(s) above, then run git vault index";
+  }
+  findings.insert(findings.begin(), unreadable.begin(), unreadable.end());
   if (session.output().json) {
     util::print_json(findings_json(findings));
   } else if (!findings.empty()) {

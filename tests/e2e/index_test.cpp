@@ -87,6 +87,38 @@ TEST_CASE("index refuses to regenerate over a broken memory and writes nothing",
   CHECK(sandbox.git({"status", "--porcelain"}).out == "?? .memory/10-Memories/MEM-broken.md\n");
 }
 
+TEST_CASE("index --check names an unreadable memory before the fix that needs it gone", "[index]") {
+  // `index` refuses while a memory file is unreadable, so a stale index must not just say
+  // `git vault index`.
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-alpha.md",
+                gv::test::memory_file("Alpha renamed", "2026-11-20", "a, b, c, d, e", 0, "null"));
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: \"x\"\ncreated: 2026-02-30\n---\n");
+  const auto text = sandbox.vault({"index", "--check"});
+  CHECK(text.code == 1);
+  CHECK_THAT(text.out, Catch::StartsWith(".memory/10-Memories/MEM-broken.md:3: error:"));
+  CHECK_THAT(text.out,
+             Catch::Contains("fix: fix the unreadable memory file(s) above, then run git vault "
+                             "index"));
+  const json report = json::parse(sandbox.vault({"index", "--check", "--json"}).out);
+  REQUIRE(report["findings"].size() >= 2);
+  CHECK(report["findings"][0]["path"] == ".memory/10-Memories/MEM-broken.md");
+  CHECK(report["findings"][1]["check"] == "stale-index");
+
+  SECTION("a memory that turns unreadable after it was indexed is named the same way") {
+    sandbox.write(".memory/10-Memories/MEM-broken.md",
+                  "---\ntitle: \"x\"\ncreated: 2026-02-28\n---\n");
+    REQUIRE(sandbox.vault({"index"}).code == 0);
+    sandbox.write(".memory/10-Memories/MEM-broken.md",
+                  "---\ntitle: \"x\"\ncreated: 2026-02-30\n---\n");
+    const auto check = sandbox.vault({"index", "--check"});
+    CHECK(check.code == 1);
+    CHECK_THAT(check.out, Catch::StartsWith(".memory/10-Memories/MEM-broken.md:3: error:"));
+  }
+}
+
 TEST_CASE("a corrupt memory-index.json is stale and named with its line", "[index]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
