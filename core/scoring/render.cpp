@@ -220,10 +220,21 @@ void tombstoned(Out out, const Report& report, std::size_t limit) {
 }
 
 void health(Out out, const Report& report) {
+  // An unreadable memory file holds the status at Concerning whatever the score says: say so,
+  // or the score and the threshold table below contradict the status.
+  const HealthStatus by_score = health_status(report.health_score);
+  const std::string held =
+      report.status != by_score && !report.unreadable.empty()
+          ? fmt::format(" ({} {} {} it from {}: see Unreadable Memory Files)",
+                        report.unreadable.size(),
+                        plural(static_cast<std::int64_t>(report.unreadable.size()),
+                               "unreadable memory file", "unreadable memory files"),
+                        report.unreadable.size() == 1 ? "keeps" : "keep", status_title(by_score))
+          : std::string{};
   fmt::format_to(out,
                  "### Health Score\n\n"
                  "**Score**: {}/100\n"
-                 "**Status**: {} {}\n\n"
+                 "**Status**: {} {}{}\n\n"
                  "Formula: `100 - (purge_count * 3) - (merge_count * 5) - (compress_count * 2)`\n\n"
                  "| Threshold | Status |\n"
                  "|-----------|--------|\n"
@@ -231,7 +242,8 @@ void health(Out out, const Report& report) {
                  "| 60-79 | Manageable |\n"
                  "| 40-59 | Concerning |\n"
                  "| 0-39 | Critical |\n",
-                 report.health_score, status_emoji(report.status), status_title(report.status));
+                 report.health_score, status_emoji(report.status), status_title(report.status),
+                 held);
 }
 
 void actions(Out out, const std::vector<RecommendedAction>& list) {

@@ -203,6 +203,10 @@ TEST_CASE("a report names each unreadable memory file and is then never healthy"
                                            "read; it is in no score, no index and no search:\n\n"
                                            "- .memory/10-Memories/MEM-old.md:1: unreadable: no "
                                            "frontmatter"));
+  // The score alone would be Healthy: the status says what holds it back.
+  CHECK_THAT(markdown.out, Catch::Contains("**Status**: 🟠 Concerning (1 unreadable memory file "
+                                           "keeps it from Healthy: see Unreadable Memory "
+                                           "Files)\n"));
 }
 
 TEST_CASE("distill outside a vault says how to create one", "[distill][report]") {
