@@ -136,6 +136,25 @@ int run(const Options& options, Session& session) {
     for (const std::string& line : done) {
       out += line + "\n";
     }
+    // What init wrote is untracked until committed, and the gate and the merge drivers work on
+    // what is committed: the next step, as a command to paste.
+    std::set<std::string> to_commit;
+    for (const std::string& path : created) {
+      const std::string top = path.substr(0, path.find('/'));
+      if (top != "CLAUDE.local.md" || ignore_line.rfind("added", 0) != 0) {
+        to_commit.insert(top);
+      }
+    }
+    if (ignore_line.rfind("added", 0) == 0) {
+      to_commit.insert(".gitignore");
+    }
+    if (report.gitattributes_written) {
+      to_commit.insert(".gitattributes");
+    }
+    if (!to_commit.empty()) {
+      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
+                         util::join({to_commit.begin(), to_commit.end()}, " "));
+    }
     std::fputs(out.c_str(), stdout);
   }
   return exit_code::k_ok;

@@ -134,6 +134,7 @@ void install_drivers(git::Repo& repo, const InstallOptions& options, InstallRepo
     const std::string wanted = ensure_gitattributes(existing.value_or(""));
     if (wanted != existing.value_or("")) {
       write_file(path, wanted);
+      report.gitattributes_written = true;
       report.notes.emplace_back(fmt::format(
           ".gitattributes: {}; commit it so every clone merges the vault's files the same way",
           existing ? "merge-driver lines added" : "created with the merge-driver lines"));

@@ -25,10 +25,11 @@ struct InstallOptions {
 
 struct InstallReport {
   git::HooksLocation location;
-  std::vector<HookChange> hooks;   // in k_hook_names order; empty when refused
-  std::vector<std::string> notes;  // drivers configured, .gitattributes lines added, ...
-  std::string refusal;             // non-empty: nothing was written, and this says why
-  [[nodiscard]] bool ok() const;   // no refusal and no hook refused
+  std::vector<HookChange> hooks;       // in k_hook_names order; empty when refused
+  std::vector<std::string> notes;      // drivers configured, .gitattributes lines added, ...
+  std::string refusal;                 // non-empty: nothing was written, and this says why
+  bool gitattributes_written = false;  // .gitattributes created or given lines: to commit
+  [[nodiscard]] bool ok() const;       // no refusal and no hook refused
 };
 
 // Installs the pre-commit and post-merge shims where git looks for hooks, defines the merge

@@ -55,6 +55,26 @@ TEST_CASE("init outside a repository fails with a clear message", "[init]") {
   CHECK_THAT(result.err, Catch::StartsWith("git-vault: error:"));
 }
 
+TEST_CASE("init ends with the command that commits what it wrote, and that command works",
+          "[init]") {
+  Sandbox sandbox;
+  const auto init = sandbox.vault({"init", "--recall"});
+  REQUIRE(init.code == 0);
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const std::string next = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
+  // CLAUDE.local.md is private (ignored), so it is not in the list.
+  CHECK(next ==
+        "git add .gitattributes .gitignore .memory memory && git commit -m \"Add the "
+        "memory vault\"");
+  const auto commit = sandbox.sh(next);
+  INFO(commit.err);
+  REQUIRE(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  // Nothing left to do, nothing left to commit.
+  CHECK(sandbox.vault({"init", "--recall"}).out == "the vault is already set up; nothing to do\n");
+}
+
 TEST_CASE("a vault made by init can be committed through its own pre-commit hook", "[init]") {
   Sandbox sandbox;
   REQUIRE(sandbox.vault({"init", "--recall"}).code == 0);
