@@ -125,6 +125,9 @@ std::string skip_help() {
                        gate_check.severity == Severity::error ? "error" : "warning",
                        gate_check.description);
   }
+  out +=
+      "Outside a commit, `check --staged` also reports index-behind-head (error, not skipped):\n"
+      "HEAD is an action whose files the index still holds at their old versions.\n";
   return out;
 }
 

@@ -204,8 +204,10 @@ int run(const Options& options, Session& session) {
   if (options.dry_run) {
     text += "dry run: nothing was written\n";
   } else if (outcome.commit) {
-    text += fmt::format("committed {} {}\n", outcome.commit->substr(0, 12),
-                        outcome.learned.plan.subject);
+    // A learned memory has no distill-log entry (doc/agent.md): its commit is what undoes it.
+    text += fmt::format("committed {} {}\nUndo with: git vault revert {}\n",
+                        outcome.commit->substr(0, 12), outcome.learned.plan.subject,
+                        outcome.commit->substr(0, 12));
   } else {
     text += fmt::format("wrote {} (not committed)\n", decision.path);
   }

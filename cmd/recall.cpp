@@ -26,6 +26,8 @@
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
+#include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -204,10 +206,13 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
     }
     std::fputs("\n", stdout);
   }
+  std::vector<std::string> written;
   if (apply) {
-    landing::land_recall_init_ids(repo, snapshot,
-                                  recall::init_ids_plan(plan, metadata, metadata_added),
-                                  std::move(read_state));
+    Plan changes = recall::init_ids_plan(plan, metadata, metadata_added);
+    for (const auto& [path, bytes] : changes.changes) {
+      written.push_back(path);
+    }
+    landing::land_recall_init_ids(repo, snapshot, std::move(changes), std::move(read_state));
   }
 
   if (output.json) {
@@ -231,11 +236,18 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
       }
     }
     out = plan.tagged.empty() ? nothing : render_summary(plan, metadata.size());
-    if (metadata_added > 0) {
+    // The summary counts the metadata already; the backfill on its own says what it added.
+    if (metadata_added > 0 && plan.tagged.empty()) {
       out += fmt::format("Metadata: added {}\n", metadata_added);
     }
   }
   std::fputs(out.c_str(), stdout);
+  if (!written.empty() && !output.quiet) {
+    // Written to the work tree only, as `git vault index` does: the user stages them.
+    util::print_note(fmt::format("wrote {}: {}; stage them with `git add {}`",
+                                 util::plural(written.size(), "file", "files"),
+                                 util::join(written, ", "), util::join(written, " ")));
+  }
   return exit_code::k_ok;
 }
 

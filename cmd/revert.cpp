@@ -12,6 +12,7 @@
 #include "core/landing/revert_search.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -49,8 +50,8 @@ int run(const Options& options, Session& session) {
 
   const WorktreeSnapshot snapshot(repo.workdir());
   const std::string summary =
-      fmt::format("Reverted {} ({}): restored {} files.\n", short_id(action.id), action.summary,
-                  search.request.restored.size());
+      fmt::format("Reverted {} ({}): restored {}.\n", short_id(action.id), action.summary,
+                  util::plural(search.request.restored.size(), "file", "files"));
   const int code =
       land_action(session, snapshot, distill::revert_draft(search.request), landing, summary);
   return code;

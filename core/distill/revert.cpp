@@ -4,6 +4,7 @@
 
 #include "core/distill/log.hpp"
 #include "core/distill/memory_health.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -94,9 +95,11 @@ ActionDraft revert_draft(const RevertRequest& request) {
   const std::string what =
       request.log_id ? fmt::format("{} ({})", *request.log_id, request.commit.substr(0, 12))
                      : request.commit.substr(0, 12);
-  draft.notes = fmt::format("Reverted {}: restored {} memory files", what, memory_files);
+  draft.notes = fmt::format("Reverted {}: restored {}", what,
+                            util::plural(memory_files, "memory file", "memory files"));
   if (request.restored.size() > memory_files) {
-    draft.notes += fmt::format(" and {} other files", request.restored.size() - memory_files);
+    draft.notes += fmt::format(" and {}", util::plural(request.restored.size() - memory_files,
+                                                       "other file", "other files"));
   }
   draft.extra["reverts"] =
       request.log_id ? nlohmann::ordered_json(*request.log_id) : nlohmann::ordered_json(nullptr);

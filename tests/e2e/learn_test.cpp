@@ -47,6 +47,15 @@ TEST_CASE("learn creates a memory as one vault(learn) commit that passes the gat
   CHECK(files.out ==
         ".memory/10-Memories/MEM-worktrees-worktree-cleanup.md\n.memory/10-Memories/README.md\n"
         ".memory/20-Indices/index.md\n.memory/memory-index.json\n");
+
+  // The line it prints to undo it does.
+  const std::size_t undo = result.out.find("Undo with: git vault revert ");
+  REQUIRE(undo != std::string::npos);
+  const std::string commit = result.out.substr(undo + 28, 12);
+  const auto revert = sandbox.vault({"revert", commit});
+  INFO(revert.err);
+  CHECK(revert.code == 0);
+  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-worktrees-worktree-cleanup.md"));
 }
 
 TEST_CASE("learn chooses UPDATE or EXTEND by overlap, and --as overrides", "[learn]") {

@@ -31,6 +31,13 @@ TEST_CASE("init-ids tags untagged entries and writes their metadata", "[e2e][rec
   CHECK(result.out.find("recall-init-ids — complete") != std::string::npos);
   CHECK(result.out.find("Tagged: 3 entries across 2 files\n") != std::string::npos);
   CHECK(result.err.find("CLAUDE.local.md:7: malformed id `^tr12`") != std::string::npos);
+  // The summary counts the metadata once, and the files written to the work tree are named with
+  // the command that stages them.
+  CHECK(result.out.find("Metadata: added") == std::string::npos);
+  CHECK(result.err.find("git-vault: note: wrote 3 files: CLAUDE.local.md, "
+                        "memory/.recall/metadata.json, memory/registers/people.md; stage them "
+                        "with `git add CLAUDE.local.md memory/.recall/metadata.json "
+                        "memory/registers/people.md`") != std::string::npos);
 
   const std::string working = sandbox.read("CLAUDE.local.md");
   const std::regex tagged_working(

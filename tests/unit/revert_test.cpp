@@ -78,6 +78,12 @@ TEST_CASE("the revert draft restores bytes verbatim and names what it reverts", 
 
   request.log_id.reset();
   CHECK(gv::distill::revert_draft(request).extra["reverts"].is_null());
+
+  // One file of each kind is counted in the singular.
+  request.restored = {{".memory/10-Memories/MEM-a.md", "---\ntitle: a\n---\n"},
+                      {".memory/memory-index.json", "{}\n"}};
+  CHECK(gv::distill::revert_draft(request).notes ==
+        "Reverted 0123456789ab: restored 1 memory file and 1 other file");
 }
 
 namespace {
