@@ -111,6 +111,7 @@ int run_report(const Options& options, Session& session) {
     scoring::write_json(state.report, [](std::string_view piece) {
       std::fwrite(piece.data(), 1, piece.size(), stdout);
     });
+    std::fputc('\n', stdout);  // a line of its own, as every other --json document ends
   } else {
     std::fputs(scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
                stdout);

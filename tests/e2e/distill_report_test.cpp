@@ -29,6 +29,7 @@ TEST_CASE("distill --json scores every active memory as worked out by hand", "[d
   const auto result = sandbox.vault({"distill", "--json"});
   INFO(result.err);
   REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::EndsWith("\n}\n"));  // one document, ended as a line
   const json report = json::parse(result.out);
   CHECK(report["schema"] == 1);
   CHECK(report["today"] == "2026-11-30");
