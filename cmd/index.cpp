@@ -61,10 +61,10 @@ int run_check(Session& session, const Snapshot& snapshot) {
   GateInput input(snapshot, session.persistent_parse_cache(), &records);
   std::vector<Finding> findings = find_gate_check(builtin_gate_checks(), "stale-index")->run(input);
   // `git vault index` refuses while a memory file is unreadable, so a stale index names those
-  // files first and the fix says so; the parse cache has just read the vault, so this is cheap.
+  // files first and the fix says so: what the gate's input parsed to find the index stale.
   std::vector<Finding> unreadable;
   if (!findings.empty()) {
-    for (const Finding& finding : load_vault(snapshot, session.parse_cache()).findings) {
+    for (const Finding& finding : input.vault().parse_findings) {
       if (finding.severity == Severity::error) {
         unreadable.push_back(finding);
       }

@@ -59,8 +59,11 @@ int run(const Options& options, Session& session) {
     }
   }
   std::string ignore_line;
+  bool ignored_working_memory = false;  // CLAUDE.local.md added to .gitignore: not to commit
   if (options.recall) {
-    switch (ignore_unless_tracked(repo, "CLAUDE.local.md")) {
+    const IgnoreOutcome ignore = ignore_unless_tracked(repo, "CLAUDE.local.md");
+    ignored_working_memory = ignore == IgnoreOutcome::added;
+    switch (ignore) {
       case IgnoreOutcome::added:
         ignore_line = "added CLAUDE.local.md to .gitignore (private working memory)";
         break;
@@ -141,11 +144,11 @@ int run(const Options& options, Session& session) {
     std::set<std::string> to_commit;
     for (const std::string& path : created) {
       const std::string top = path.substr(0, path.find('/'));
-      if (top != "CLAUDE.local.md" || ignore_line.rfind("added", 0) != 0) {
+      if (top != "CLAUDE.local.md" || !ignored_working_memory) {
         to_commit.insert(top);
       }
     }
-    if (ignore_line.rfind("added", 0) == 0) {
+    if (ignored_working_memory) {
       to_commit.insert(".gitignore");
     }
     if (report.gitattributes_written) {

@@ -205,9 +205,9 @@ int run(const Options& options, Session& session) {
     text += "dry run: nothing was written\n";
   } else if (outcome.commit) {
     // A learned memory has no distill-log entry (doc/agent.md): its commit is what undoes it.
-    text += fmt::format("committed {} {}\nUndo with: git vault revert {}\n",
-                        outcome.commit->substr(0, 12), outcome.learned.plan.subject,
-                        outcome.commit->substr(0, 12));
+    const std::string commit = outcome.commit->substr(0, 12);
+    text += fmt::format("committed {} {}\nUndo with: git vault revert {}\n", commit,
+                        outcome.learned.plan.subject, commit);
   } else {
     text += fmt::format("wrote {} (not committed)\n", decision.path);
   }

@@ -145,15 +145,55 @@ std::vector<FrontmatterKey> index_frontmatter_keys(std::string_view block, int f
 namespace {
 
 // A quoted value of a top-level `key: value` line: the line it opens on (0-based in the block),
-// its quote, and the line its closing quote is on, if any (a double-quoted value ends at an
-// unescaped `"`, a single-quoted one at a `'` that is not doubled). Multi-line quoted values are
-// legal YAML, so these are asked about only when something went wrong.
+// its quote, and the line its closing quote is on, if any. Multi-line quoted values are legal
+// YAML, so these are asked about only when something went wrong.
 struct QuotedValue {
   int line = 0;
   char quote = '"';
   std::optional<int> closes_on;
   bool key_inside = false;  // a later line it spans looks like a `key: value` line of its own
 };
+
+// The offset of the quote that closes the value whose opening quote is at `open`, or nullopt
+// when the block ends first: a double-quoted value ends at an unescaped `"`, a single-quoted one
+// at a `'` that is not doubled.
+std::optional<std::size_t> closing_quote(std::string_view block, std::size_t open) {
+  const char quote = block[open];
+  for (std::size_t i = open + 1; i < block.size(); ++i) {
+    if (quote == '"' && block[i] == '\\') {
+      ++i;
+    } else if (block[i] == quote) {
+      if (quote == '\'' && i + 1 < block.size() && block[i + 1] == '\'') {
+        ++i;
+        continue;
+      }
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+// The lines from offset `from` through the one holding offset `to` (or to the block's end): how
+// many, where the last one ends, and whether any looks like a `key: value` line of its own.
+struct Spanned {
+  int lines = 0;
+  std::size_t after = 0;  // the offset just past the last line's newline
+  bool key_inside = false;
+};
+Spanned lines_spanned(std::string_view block, std::size_t from, std::size_t to) {
+  Spanned spanned{0, from, false};
+  while (spanned.after < block.size() && spanned.after <= to) {
+    std::size_t line_end = block.find('\n', spanned.after);
+    if (line_end == std::string_view::npos) {
+      line_end = block.size();
+    }
+    spanned.key_inside =
+        spanned.key_inside || top_level_key(block.substr(spanned.after, line_end - spanned.after));
+    ++spanned.lines;
+    spanned.after = line_end + 1;
+  }
+  return spanned;
+}
 
 // Every top-level quoted value that does not close on the line it opens, in order; the scan
 // goes on after each one's closing quote.
@@ -167,59 +207,31 @@ std::vector<QuotedValue> multi_line_quotes(std::string_view block) {
       end = block.size();
     }
     const std::string_view line = block.substr(start, end - start);
+    start = end + 1;
+    const int line_number = number++;
     const std::size_t colon = line.find(": ");
-    std::size_t next = end + 1;
-    int next_number = number + 1;
-    if (!line.empty() && line[0] != ' ' && line[0] != '#' && colon != std::string_view::npos) {
-      std::string_view value = line.substr(colon + 2);
-      value.remove_prefix(std::min(value.find_first_not_of(' '), value.size()));
-      if (!value.empty() && (value[0] == '"' || value[0] == '\'')) {
-        const char quote = value[0];
-        const std::size_t open = static_cast<std::size_t>(value.data() - block.data());
-        std::optional<std::size_t> close;
-        for (std::size_t i = open + 1; i < block.size(); ++i) {
-          if (quote == '"' && block[i] == '\\') {
-            ++i;
-          } else if (block[i] == quote) {
-            if (quote == '\'' && i + 1 < block.size() && block[i + 1] == '\'') {
-              ++i;
-              continue;
-            }
-            close = i;
-            break;
-          }
-        }
-        const std::size_t stop = close.value_or(block.size());
-        if (stop > end) {
-          QuotedValue quoted{number, quote, std::nullopt, false};
-          // The lines the value runs over, up to the one its quote closes on.
-          std::size_t at = end + 1;
-          int at_number = number + 1;
-          while (at <= stop && at < block.size()) {
-            std::size_t line_end = block.find('\n', at);
-            if (line_end == std::string_view::npos) {
-              line_end = block.size();
-            }
-            quoted.key_inside =
-                quoted.key_inside || top_level_key(block.substr(at, line_end - at)).has_value();
-            if (close && *close < line_end + 1) {
-              quoted.closes_on = at_number;
-              next = line_end + 1;
-              next_number = at_number + 1;
-              break;
-            }
-            at = line_end + 1;
-            ++at_number;
-          }
-          found.push_back(quoted);
-          if (!close) {
-            break;  // the rest of the block is inside it
-          }
-        }
-      }
+    if (line.empty() || line[0] == ' ' || line[0] == '#' || colon == std::string_view::npos) {
+      continue;
     }
-    start = next;
-    number = next_number;
+    const std::size_t open = line.find_first_not_of(' ', colon + 2);
+    if (open == std::string_view::npos || (line[open] != '"' && line[open] != '\'')) {
+      continue;
+    }
+    const std::optional<std::size_t> close =
+        closing_quote(block, static_cast<std::size_t>(line.data() - block.data()) + open);
+    if (close && *close < end) {
+      continue;  // closed on its own line
+    }
+    const Spanned spanned = lines_spanned(block, end + 1, close.value_or(block.size()));
+    found.push_back(
+        QuotedValue{line_number, line[open],
+                    close ? std::optional<int>(line_number + spanned.lines) : std::nullopt,
+                    spanned.key_inside});
+    if (!close) {
+      break;  // the rest of the block is inside it
+    }
+    start = spanned.after;
+    number = line_number + spanned.lines + 1;
   }
   return found;
 }
