@@ -19,11 +19,6 @@
 
 namespace gv::cmd {
 
-namespace {
-
-// Said before the commit is made, since the user's own edits are involved: which uncommitted
-// files the action rewrites (their current content goes into its commit) and which it leaves
-// out of the commit as they are.
 void say_what_allow_dirty_does(const std::vector<std::string>& dirty, const Plan& plan) {
   std::vector<std::string> included;
   std::vector<std::string> left;
@@ -40,8 +35,6 @@ void say_what_allow_dirty_does(const std::vector<std::string>& dirty, const Plan
                     util::join(left, ", ")));
   }
 }
-
-}  // namespace
 
 int land_action(Session& session, const Snapshot& before, distill::ActionDraft draft,
                 const LandingFlags& flags, const std::string& summary) {

@@ -1,10 +1,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/distill/finish.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
+#include "core/plan.hpp"
 
 namespace gv {
 class Snapshot;
@@ -29,6 +31,11 @@ struct LandingFlags {
 // otherwise `summary` on stdout, then on stderr git's commit line (`[main 1a2b3c4]
 // vault(purge): …`) and the command that undoes it, or, with --no-commit, the message to commit
 // the files with; -q leaves those out. Returns the exit code.
+// For --allow-dirty, since the user's own edits are involved: which uncommitted files (`dirty`)
+// the plan rewrites (their current content goes into its commit) and which stay out of the
+// commit as they are. Printed as notes on stderr.
+void say_what_allow_dirty_does(const std::vector<std::string>& dirty, const Plan& plan);
+
 int land_action(Session& session, const Snapshot& before, distill::ActionDraft draft,
                 const LandingFlags& flags, const std::string& summary = {});
 

@@ -1,9 +1,10 @@
 #include "core/agent/learn.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/session/session.hpp"
@@ -66,13 +68,40 @@ std::string read_input_file(const std::string& path) {
   return std::move(*bytes);
 }
 
+// The keys a `--json` object may hold. Anything else is refused rather than ignored: an agent
+// passing `dry_run` would otherwise get a real commit.
+constexpr std::array k_json_keys{"title", "content", "body", "text",    "category",
+                                 "topic", "summary", "as",   "keywords"};
+
 // `--json` input: one object with the same fields as the flags; flags given on the command line
-// win.
-void apply_json_input(std::string_view bytes, agent::LearnInput& input, std::string& as) {
-  const nlohmann::json document = nlohmann::json::parse(bytes, nullptr, false);
-  if (!document.is_object()) {
+// win. `source` names the input in messages (a file's path, or `stdin`).
+void apply_json_input(std::string_view bytes, const std::string& source, agent::LearnInput& input,
+                      std::string& as) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(bytes);
+  } catch (const nlohmann::json::parse_error& e) {
+    // The byte nlohmann stopped at, as a line: 1 + the newlines before it.
+    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, bytes.size());
+    const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<long>(at), '\n');
     throw UsageError(
-        "--json: expected one JSON object such as {{\"title\": …, \"content\": …}} on the input");
+        fmt::format("{}:{}: --json: the input is not valid JSON; expected one object such as "
+                    "{{\"title\": \"…\", \"content\": \"…\"}}",
+                    source, line));
+  }
+  if (!document.is_object()) {
+    throw UsageError(fmt::format(
+        "{}: --json: expected one JSON object such as {{\"title\": \"…\", \"content\": \"…\"}}, "
+        "not {}",
+        source, document.type_name()));
+  }
+  for (const auto& [key, value] : document.items()) {
+    if (std::find(k_json_keys.begin(), k_json_keys.end(), key) == k_json_keys.end()) {
+      throw UsageError(fmt::format(
+          "{}: --json: unknown key `{}`; the object takes {} (options such as --dry-run are "
+          "flags on the command line)",
+          source, key, fmt::join(k_json_keys, ", ")));
+    }
   }
   auto text = [&](std::initializer_list<const char*> keys) -> std::optional<std::string> {
     for (const char* key : keys) {
@@ -153,7 +182,8 @@ int run(const Options& options, Session& session) {
       throw UsageError("give the content either with --text or as FILE, not both");
     }
     bytes = *options.text;
-  } else if (options.input == "-" || (options.input.empty() && isatty(STDIN_FILENO) == 0)) {
+  } else if (options.input == "-") {
+    // Only when asked: an agent's shell often leaves stdin an open pipe nobody writes to.
     bytes = read_stdin();
   } else if (!options.input.empty()) {
     bytes = read_input_file(options.input);
@@ -162,7 +192,7 @@ int run(const Options& options, Session& session) {
     throw UsageError("learn needs content: --text TEXT, a FILE, or `-` for stdin");
   }
   if (session.output().json) {
-    apply_json_input(bytes, input, as);
+    apply_json_input(bytes, options.input == "-" ? std::string("stdin") : options.input, input, as);
   } else {
     input.content = std::move(bytes);
   }
@@ -175,6 +205,11 @@ int run(const Options& options, Session& session) {
   flags.commit = !options.no_commit;
   flags.dry_run = options.dry_run;
   flags.allow_dirty = options.allow_dirty;
+  // Which of the user's uncommitted vault edits the commit takes, said once it is made.
+  std::vector<std::string> dirty;
+  if (options.allow_dirty && flags.commit && !flags.dry_run) {
+    dirty = session.repo().dirty_paths({".memory/"});
+  }
   const agent::LearnOutcome outcome = agent::learn(
       session.repo(), input, override, session.clock().today, flags, session.parse_cache());
   const agent::LearnDecision& decision = outcome.learned.decision;
@@ -199,6 +234,9 @@ int run(const Options& options, Session& session) {
     }
     util::print_json(out);
     return exit_code::k_ok;
+  }
+  if (outcome.commit && !session.output().quiet) {
+    say_what_allow_dirty_does(dirty, outcome.learned.plan);
   }
   std::string text = describe(decision);
   if (options.dry_run) {

@@ -126,8 +126,9 @@ int run(const Options& options, Session& session) {
     target.allow_dirty = options.allow_dirty;
     target.guarded_paths = {std::string(vault_path::k_root)};
     target.read_state = std::move(read_state);
-    landed =
-        landing::land(repo, snapshot, landing::IndexRegeneration{std::move(plan)}, context, target);
+    landed = landing::land(
+        repo, snapshot, landing::IndexRegeneration{std::move(plan), /*keep_unreadable_out=*/true},
+        context, target);
   }
 
   const OutputSettings& output = session.output();

@@ -30,6 +30,17 @@ std::string id_of(std::string_view argument) {
   return std::string(argument);
 }
 
+// The finding that kept memory `id` out of the vault, when its file exists but does not parse.
+const Finding* unreadable_file(const Vault& vault, std::string_view id) {
+  const std::string path = memory_path(id);
+  for (const Finding& finding : vault.findings) {
+    if (finding.severity == Severity::error && finding.path == path) {
+      return &finding;
+    }
+  }
+  return nullptr;
+}
+
 int run(const Options& options, Session& session) {
   const Clock& clock = session.clock();
   agent::LiveVault live(session.repo(), session.parse_cache());
@@ -41,6 +52,14 @@ int run(const Options& options, Session& session) {
     const std::string id = id_of(argument);
     const Memory* memory = live.find(id);
     if (memory == nullptr) {
+      // A file that is there but cannot be read is named as such, not as an unknown id.
+      const Finding* unreadable = unreadable_file(live.vault(), id);
+      if (unreadable != nullptr) {
+        throw Error(
+            "{}:{}: {} cannot be read: {}\nfix the file (`git vault migrate` converts memories "
+            "in an older layout), then run the command again",
+            unreadable->path, unreadable->line.value_or(1), id, unreadable->message);
+      }
       const std::vector<std::string> closest = live.closest_ids(id);
       unknown.push_back(closest.empty() ? fmt::format("`{}`", argument)
                                         : fmt::format("`{}` (did you mean {}?)", argument,

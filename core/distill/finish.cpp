@@ -28,7 +28,10 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   }
   done.pre = scoring::vault_metrics(pre.report);
   Regeneration regeneration =
-      regenerate_index_files(done.plan, before, pre.existing_index, today, cache, verbatim);
+      context.committed != nullptr
+          ? regenerate_index_files(done.plan, *context.committed,
+                                   read_existing_index(*context.committed), today, cache, verbatim)
+          : regenerate_index_files(done.plan, before, pre.existing_index, today, cache, verbatim);
   done.regenerated = std::move(regeneration.regenerated);
   done.carried = std::move(regeneration.carried);
   done.generated = std::move(regeneration.record);

@@ -51,6 +51,9 @@ struct FinishContext {
   // Parsed memories by blob id (may be null): the before and after states share most files,
   // so each file is parsed once.
   ParseCache* cache = nullptr;
+  // When set, the index files are regenerated over this snapshot plus the plan instead of
+  // `before`: HEAD's tree, for a commit that leaves uncommitted vault edits out.
+  const Snapshot* committed = nullptr;
 };
 
 struct FinishedAction {

@@ -1,11 +1,14 @@
 #include "core/landing/land.hpp"
 
+#include <set>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
+#include "core/snapshot/tree_snapshot.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/regenerate.hpp"
@@ -22,8 +25,8 @@ Built build_plan(Plan plan) {
 Built build_regeneration(IndexRegeneration draft, const Snapshot& before, const Context& context) {
   Built built;
   built.plan = std::move(draft.plan);
-  Regeneration done =
-      regenerate_index_files(built.plan, before, context.clock.today, context.cache);
+  Regeneration done = regenerate_index_files(built.plan, before, context.clock.today, context.cache,
+                                             draft.keep_unreadable_out);
   built.regenerated = std::move(done.regenerated);
   built.carried = std::move(done.carried);
   built.generated = std::move(done.record);
@@ -36,6 +39,7 @@ Built build_action(distill::ActionDraft draft, const Snapshot& before, const Con
   finish.cache = context.cache;
   finish.parent_commit = context.parent_commit;
   finish.commits_by_log_id = context.commits_by_log_id;
+  finish.committed = context.committed;
   distill::FinishedAction done = distill::finish_action(std::move(draft), before, finish);
   Built built;
   built.plan = std::move(done.plan);
@@ -166,6 +170,30 @@ Landed apply(git::Repo& repo, Built built, const Target& target) {
   return landed;
 }
 
+namespace {
+
+// The paths a draft's own plan writes, before landing adds anything.
+std::set<std::string> drafted_paths(const Draft& draft) {
+  std::set<std::string> paths;
+  std::visit(
+      [&](const auto& item) {
+        using T = std::decay_t<decltype(item)>;
+        const Plan* plan = nullptr;
+        if constexpr (std::is_same_v<T, Plan>) {
+          plan = &item;
+        } else {
+          plan = &item.plan;
+        }
+        for (const auto& [path, bytes] : plan->changes) {
+          paths.insert(path);
+        }
+      },
+      draft);
+  return paths;
+}
+
+}  // namespace
+
 Landed land(git::Repo& repo, const Snapshot& before, Draft draft, Context context,
             const Target& target) {
   if (std::holds_alternative<distill::ActionDraft>(draft)) {
@@ -176,7 +204,35 @@ Landed land(git::Repo& repo, const Snapshot& before, Draft draft, Context contex
       }
     }
   }
-  return apply(repo, build(std::move(draft), before, context), target);
+  // A commit is HEAD's tree plus the plan, whatever else the work tree holds. With uncommitted
+  // vault edits allowed, index files regenerated over the work tree would describe edits the
+  // commit leaves out, and it would fail its own gate: they are regenerated over HEAD's tree
+  // plus the plan. What landing would add on top of the draft (a memory file whose retrieval
+  // counts move out of the old index) must then not be a file with uncommitted edits: written
+  // from HEAD's version, it would lose them.
+  std::vector<std::string> dirty;
+  if (target.commit && target.allow_dirty && repo.head_commit() &&
+      !std::holds_alternative<Plan>(draft)) {
+    dirty = repo.dirty_paths(target.guarded_paths);
+  }
+  if (dirty.empty()) {
+    return apply(repo, build(std::move(draft), before, context), target);
+  }
+  const std::set<std::string> drafted = drafted_paths(draft);
+  const TreeSnapshot committed(repo, "HEAD");
+  context.committed = &committed;
+  Built built = std::holds_alternative<IndexRegeneration>(draft)
+                    ? build(std::move(draft), committed, context)
+                    : build(std::move(draft), before, context);
+  for (const std::string& path : dirty) {
+    if (built.plan.changes.contains(path) && !drafted.contains(path)) {
+      throw Error(
+          "{} has uncommitted changes, and this commit must rewrite it (its retrieval counts "
+          "move from the old index into it); commit or stash it first",
+          path);
+    }
+  }
+  return apply(repo, std::move(built), target);
 }
 
 }  // namespace gv::landing

@@ -29,6 +29,9 @@ inline const std::vector<std::string> k_action_guarded_paths = {".memory/", "spe
 // counts the old index holds carried into frontmatter first; D3: token_count refreshed).
 struct IndexRegeneration {
   Plan plan;  // the caller's own edits (often none) and the commit message
+  // Regenerate even while memory files cannot be read, leaving them out of the index: for
+  // `migrate`, which converts what it can and names the rest. Every other writer refuses.
+  bool keep_unreadable_out = false;
 };
 
 // The caller's edits, and what landing adds to them:
@@ -45,6 +48,9 @@ struct Context {
   // their Vault-Log-Id (D7). land() reads both from the repository.
   std::optional<std::string> parent_commit;
   std::map<std::string, std::string> commits_by_log_id;
+  // HEAD's tree when the commit leaves uncommitted vault edits out (--allow-dirty): the index
+  // files are regenerated over it plus the plan. Set by land().
+  const Snapshot* committed = nullptr;
 };
 
 // The final Plan and what completing it found.

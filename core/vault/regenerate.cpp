@@ -1,5 +1,8 @@
 #include "core/vault/regenerate.hpp"
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/snapshot/overlay_snapshot.hpp"
 #include "core/vault/index_carry_over.hpp"
@@ -51,11 +54,37 @@ std::vector<std::string> carry_retrievals(Plan& plan, const Snapshot& view, cons
   return carried;
 }
 
+// A memory file that cannot be read is left out of the vault, so an index regenerated now would
+// drop its entry, and the commit that lands it would carry the loss (an older-layout vault loses
+// every entry this way). Every writer stops instead, naming the files.
+void refuse_unreadable(const Vault& after) {
+  std::string listed;
+  std::size_t count = 0;
+  for (const Finding& finding : after.findings) {
+    if (finding.severity != Severity::error) {
+      continue;
+    }
+    ++count;
+    listed += finding.line
+                  ? fmt::format("\n  {}:{}: {}", finding.path, *finding.line, finding.message)
+                  : fmt::format("\n  {}: {}", finding.path, finding.message);
+  }
+  if (count != 0) {
+    throw Error(
+        "{} memory file{} cannot be read, and an index regenerated now would leave {} out:{}\n"
+        "fix {} (`git vault migrate` converts memories in an older layout), then run the "
+        "command again",
+        count, count == 1 ? "" : "s", count == 1 ? "it" : "them", listed,
+        count == 1 ? "it" : "them");
+  }
+}
+
 }  // namespace
 
 Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
                                     const std::optional<ExistingIndex>& existing, Date today,
-                                    ParseCache* cache, const std::set<std::string>& verbatim) {
+                                    ParseCache* cache, const std::set<std::string>& verbatim,
+                                    bool keep_unreadable_out) {
   Regeneration result;
   {
     const OverlaySnapshot edited(before, plan.changes);
@@ -64,6 +93,9 @@ Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
   }
   const OverlaySnapshot after_view(before, plan.changes);
   result.after = load_vault(after_view, cache);
+  if (!keep_unreadable_out) {
+    refuse_unreadable(result.after);
+  }
   refresh_token_counts(plan, result.after, verbatim);
   const IndexFiles fresh = render_index_files(result.after.memories, today);
   for (FileWrite& write : plan_index_writes(fresh, read_index_files(after_view))) {
@@ -77,8 +109,9 @@ Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
 }
 
 Regeneration regenerate_index_files(Plan& plan, const Snapshot& before, Date today,
-                                    ParseCache* cache) {
-  return regenerate_index_files(plan, before, read_existing_index(before), today, cache);
+                                    ParseCache* cache, bool keep_unreadable_out) {
+  return regenerate_index_files(plan, before, read_existing_index(before), today, cache, {},
+                                keep_unreadable_out);
 }
 
 std::optional<ExistingIndex> read_existing_index(const Snapshot& snapshot) {

@@ -29,16 +29,19 @@ struct Regeneration {
 // `before` + `plan`, after carrying retrieval counts the old index held into frontmatter (D4)
 // and refreshing `token_count` in every memory file the plan writes (D3), except the
 // `verbatim` paths (a revert's restored files). Files whose content would not change are not
-// added. Pure: reads only `before`; `cache` may be null.
+// added. Pure: reads only `before`; `cache` may be null. Throws gv::Error, naming them, while a
+// memory file cannot be read (its entry would be dropped), unless `keep_unreadable_out`.
 [[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before,
                                                   const std::optional<ExistingIndex>& existing,
                                                   Date today, ParseCache* cache,
-                                                  const std::set<std::string>& verbatim = {});
+                                                  const std::set<std::string>& verbatim = {},
+                                                  bool keep_unreadable_out = false);
 
 // The same, carrying over from the index `before` holds (nothing when it is absent or cannot
 // be read).
 [[nodiscard]] Regeneration regenerate_index_files(Plan& plan, const Snapshot& before, Date today,
-                                                  ParseCache* cache);
+                                                  ParseCache* cache,
+                                                  bool keep_unreadable_out = false);
 
 // The index `snapshot` holds, when it has one that can be read.
 [[nodiscard]] std::optional<ExistingIndex> read_existing_index(const Snapshot& snapshot);

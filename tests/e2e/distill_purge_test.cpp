@@ -275,3 +275,22 @@ TEST_CASE("purge --dry-run with --select shows only the selected candidates",
   CHECK(document["candidates"][0]["id"] == "MEM-gamma");
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+TEST_CASE("purge --allow-dirty commits an index of what it commits", "[distill][purge]") {
+  Sandbox sandbox;
+  write_ttl_vault(sandbox);
+  const std::string edited = ".memory/10-Memories/MEM-fresh.md";
+  REQUIRE(sandbox.exists(edited));
+  const std::string edit = sandbox.read(edited) + "\nA line the user is still writing.\n";
+  sandbox.write(edited, edit);
+  const auto purge = sandbox.vault({"distill", "--purge", "--all", "--allow-dirty"});
+  INFO(purge.err);
+  REQUIRE(purge.code == 0);
+  CHECK_THAT(purge.err,
+             Catch::Contains("uncommitted changes stay out of the commit, as they are: " + edited));
+  const auto range = sandbox.vault({"check", "--range", "HEAD~1..HEAD"});
+  INFO(range.out + range.err);
+  CHECK(range.code == 0);
+  CHECK(sandbox.read(edited) == edit);
+  CHECK(sandbox.git({"status", "--porcelain"}).out == " M " + edited + "\n");
+}

@@ -128,3 +128,66 @@ TEST_CASE("learn --no-commit leaves the memory in the work tree", "[learn]") {
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   CHECK(sandbox.vault({"learn", "--title", "X", "missing.md"}).code == 128);
 }
+
+TEST_CASE("learn --allow-dirty commits an index of what it commits and says what it left out",
+          "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const std::string edited = ".memory/10-Memories/MEM-requests-retry.md";
+  const std::string edit = sandbox.read(edited) + "\nOne more line the user is still writing.\n";
+  sandbox.write(edited, edit);
+  REQUIRE(sandbox.git({"add", edited}).code == 0);
+  const auto result = sandbox.vault({"learn", "--allow-dirty", "--as", "new", "--title",
+                                     "Garden notes", "--text", "Tomatoes need full sun."});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.err, Catch::Contains("--allow-dirty: uncommitted changes stay out of the "
+                                         "commit, as they are: " +
+                                         edited));
+  // The commit alone passes its gate: its index describes the memory as committed.
+  const auto range = sandbox.vault({"check", "--range", "HEAD~1..HEAD"});
+  INFO(range.out + range.err);
+  CHECK(range.code == 0);
+  // The user's edit is still there, and still staged.
+  CHECK(sandbox.read(edited) == edit);
+  CHECK(sandbox.git({"diff", "--cached", "--name-only"}).out == edited + "\n");
+}
+
+TEST_CASE("learn reads stdin only for -, and names what is wrong with --json input", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  // An agent's shell often leaves stdin an open pipe: without `-` it is not read.
+  const auto none = sandbox.vault({"learn", "--title", "T"}, "this is not the content\n");
+  CHECK(none.code == 129);
+  CHECK_THAT(none.err, Catch::Contains("learn needs content: --text TEXT, a FILE, or `-`"));
+
+  const auto unknown = sandbox.vault({"--json", "learn", "-"},
+                                     R"({"title": "T", "content": "sourdough", "dry_run": true})");
+  CHECK(unknown.code == 129);
+  CHECK_THAT(unknown.err, Catch::Contains("stdin: --json: unknown key `dry_run`"));
+  sandbox.write("broken.json", "{\"title\": \"a\",\n\"content\":\n}");
+  const auto broken = sandbox.vault({"--json", "learn", "broken.json"});
+  CHECK(broken.code == 129);
+  CHECK_THAT(broken.err, Catch::Contains("broken.json:3: --json: the input is not valid JSON; "
+                                         "expected one object such as {\"title\""));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "retry vault\n");
+}
+
+TEST_CASE("learn refuses while a memory file cannot be read, naming each", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-old.md",
+                "# Memory: an older note\n\n**Category**: [PATTERN]\n\nbody\n");
+  sandbox.commit_all("an older-layout memory");
+  const std::string index = sandbox.read(".memory/20-Indices/index.md");
+  const auto result =
+      sandbox.vault({"learn", "--title", "Garden notes", "--text", "Tomatoes need full sun."});
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::Contains("1 memory file cannot be read, and an index regenerated "
+                                         "now would leave it out:\n  "
+                                         ".memory/10-Memories/MEM-old.md:1: unreadable"));
+  CHECK_THAT(result.err, Catch::Contains("`git vault migrate`"));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "an older-layout memory\n");
+  CHECK(sandbox.read(".memory/20-Indices/index.md") == index);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}

@@ -62,3 +62,15 @@ TEST_CASE("show --record counts active memories only and touches no tracked file
   CHECK(journal == "{\"id\":\"MEM-alpha\",\"date\":\"2026-11-30\",\"via\":\"show\"}\n");
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+TEST_CASE("show names a memory file that is there but cannot be read", "[show]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-old.md",
+                "# Memory: an older note\n\n**Category**: [PATTERN]\n\nbody\n");
+  const auto result = sandbox.vault({"show", "MEM-old"});
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::Contains(".memory/10-Memories/MEM-old.md:1: MEM-old cannot be "
+                                         "read: unreadable: no frontmatter"));
+  CHECK_THAT(result.err, Catch::Contains("git vault migrate"));
+}
