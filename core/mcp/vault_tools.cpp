@@ -358,6 +358,18 @@ ToolResult VaultTools::search(const json& arguments) {
   return json_result(out);
 }
 
+// A read counts as a retrieval, but a journal that cannot be written must not keep the agent
+// from what it asked for (doc/agent.md, "Never in the way"): the answer carries a warning.
+std::optional<std::string> VaultTools::record_quietly(const std::vector<std::string>& ids,
+                                                      const Clock& clock) {
+  try {
+    m_vault.record(ids, clock.today, "mcp");
+  } catch (const Error& e) {
+    return fmt::format("retrievals not recorded: {}", e.what());
+  }
+  return std::nullopt;
+}
+
 ToolResult VaultTools::get(const json& arguments, const Clock& clock) {
   const std::vector<std::string> ids = ids_arg(arguments);
   std::vector<std::string> unknown;
@@ -386,7 +398,9 @@ ToolResult VaultTools::get(const json& arguments, const Clock& clock) {
     }
   }
   if (m_options.record && !active.empty()) {
-    m_vault.record(active, clock.today, "mcp");
+    if (std::optional<std::string> warning = record_quietly(active, clock)) {
+      out["warning"] = std::move(*warning);
+    }
   }
   return json_result(out);
 }
@@ -426,7 +440,10 @@ ToolResult VaultTools::context(const json& arguments, const Clock& clock) {
   result.text = agent::render_context_block(
       selection, [&](const Memory& memory) { return m_vault.snapshot().read(memory.path); });
   if (m_options.record) {
-    m_vault.record(ids, clock.today, "mcp");
+    if (std::optional<std::string> warning = record_quietly(ids, clock)) {
+      result.text += fmt::format("\n\n(warning: {})", *warning);
+      result.structured["warning"] = std::move(*warning);
+    }
   }
   return result;
 }

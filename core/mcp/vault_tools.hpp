@@ -3,6 +3,8 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +45,9 @@ class VaultTools final : public ToolBackend {
   [[nodiscard]] ToolResult list(const nlohmann::json& arguments);
   [[nodiscard]] ToolResult write(const nlohmann::json& arguments, const Clock& clock);
   [[nodiscard]] ToolResult record(const nlohmann::json& arguments, const Clock& clock);
+  // Records a retrieval of `ids`; the warning to pass on when the journal cannot be written.
+  [[nodiscard]] std::optional<std::string> record_quietly(const std::vector<std::string>& ids,
+                                                          const Clock& clock);
 
   git::Repo& m_repo;
   std::function<Clock()> m_clock;

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -155,4 +156,29 @@ TEST_CASE("the MCP server sees files changed between two calls", "[mcp]") {
   auto by_id = responses(result.out);
   CHECK(structured(by_id["1"])["results"].empty());
   CHECK(structured(by_id["2"])["results"][0]["id"] == "MEM-pome");
+}
+
+TEST_CASE("an MCP read answers with a warning when the retrieval journal cannot be written",
+          "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // A folder where the journal file should be: every append fails.
+  std::filesystem::create_directories(sandbox.path(".git/git-vault/retrievals.jsonl"));
+  std::string session =
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}})"
+      "\n";
+  session += call(2, "get_memory", {{"id", "MEM-gamma"}});
+  session += call(3, "build_context", {{"task", "anything"}, {"type", "python/x"}});
+  const auto result = sandbox.vault({"mcp"}, session);
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  CHECK_FALSE(by_id["2"]["result"].value("isError", false));
+  CHECK(structured(by_id["2"])["memories"][0]["id"] == "MEM-gamma");
+  CHECK_THAT(structured(by_id["2"])["warning"].get<std::string>(),
+             Catch::StartsWith("retrievals not recorded: "));
+  CHECK_FALSE(by_id["3"]["result"].value("isError", false));
+  const std::string text = by_id["3"]["result"]["content"][0]["text"];
+  CHECK_THAT(text, Catch::StartsWith("<memory-context>\n"));
+  CHECK_THAT(text, Catch::Contains("(warning: retrievals not recorded: "));
 }
