@@ -52,6 +52,13 @@ int run(const Options& options, Session& session) {
     files.push_back(
         {std::string(ci::k_github_workflow_path), ci::github_workflow(options.workflow)});
   }
+  // An .mcp.json init cannot merge into stops it before anything is written, so that fixing it
+  // and running init again finds nothing half done.
+  if (options.mcp) {
+    const std::optional<std::string> config =
+        util::read_file_if_exists(repo.workdir() / agent::k_mcp_config_path);
+    (void)agent::merge_mcp_config(config);
+  }
   std::vector<std::string> created;
   for (const ScaffoldFile& file : files) {
     if (util::create_file_exclusive(repo.workdir() / file.path, file.bytes)) {
@@ -82,7 +89,16 @@ int run(const Options& options, Session& session) {
   hooks::InstallOptions install_options;
   install_options.allow_global_hooks_path = options.allow_global_hooks_path;
   install_options.hooks = !options.no_hooks;
-  const hooks::InstallReport report = hooks::install_hooks(repo, install_options);
+  hooks::InstallReport report = hooks::install_hooks(repo, install_options);
+  if (!report.refusal.empty()) {
+    // The hooks are refused (a hooks path shared by every repository), not the merge and diff
+    // drivers: they work whoever runs the hooks, and without them every merge of two vaults
+    // conflicts on the index files.
+    install_options.hooks = false;
+    const hooks::InstallReport drivers = hooks::install_hooks(repo, install_options);
+    report.notes = drivers.notes;
+    report.gitattributes_written = drivers.gitattributes_written;
+  }
 
   // Everything init does is announced, one line each (doc/decisions.md D17).
   std::vector<std::string> done;
@@ -133,7 +149,9 @@ int run(const Options& options, Session& session) {
         {"schema", 1}, {"created", created}, {"hooks", hooks_json}, {"done", done}});
   } else if (!output.quiet) {
     if (done.empty()) {
-      done.emplace_back("the vault is already set up; nothing to do");
+      done.emplace_back(report.refusal.empty()
+                            ? "the vault is already set up; nothing to do"
+                            : "the vault is set up, but its hooks are not installed (see above)");
     }
     std::string out;
     for (const std::string& line : done) {

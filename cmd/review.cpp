@@ -49,14 +49,14 @@ std::string merge_base_of(const git::Repo& repo, const std::string& a, const std
 
 // `BASE...HEAD` compares HEAD with the merge base (what a pull request shows); `BASE..HEAD`
 // compares with BASE itself; a single revision means `REV...HEAD`; nothing means the merge base
-// with the upstream or default branch.
+// with the default branch (git::default_base).
 Ends resolve_ends(const git::Repo& repo, const std::string& range) {
   if (range.empty()) {
     const std::string head = commit_of(repo, "HEAD");
     const std::optional<git::DefaultBase> base = git::default_base(repo);
     if (!base) {
       throw UsageError(
-          "no upstream, origin/HEAD, main or master to compare with; name a range "
+          "no origin/HEAD, main, master or upstream to compare with; name a range "
           "(git vault review BASE...HEAD)");
     }
     return {merge_base_of(repo, base->commit, head), head};
@@ -106,7 +106,7 @@ Runner define_review(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_option("range", options->range,
                  "BASE...HEAD (against the merge base), BASE..HEAD, or BASE; default: the merge "
-                 "base with the upstream or default branch");
+                 "base with the default branch (origin/HEAD, main or master)");
   app.add_option("--limit", options->limit, "Rows per table before the rest is summarised")
       ->check(CLI::PositiveNumber);
   return [options](const Globals& globals) { return run(*options, *globals.session); };

@@ -1,6 +1,8 @@
 #include "core/agent/mcp_config.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/util/file.hpp"
@@ -10,7 +12,18 @@ namespace gv::agent {
 std::optional<std::string> merge_mcp_config(std::optional<std::string_view> existing) {
   nlohmann::ordered_json config = nlohmann::ordered_json::object();
   if (existing) {
-    config = nlohmann::ordered_json::parse(*existing, nullptr, false);
+    try {
+      config = nlohmann::ordered_json::parse(*existing);
+    } catch (const nlohmann::json::parse_error& e) {
+      // The byte the parser stopped at, as a line of the file.
+      const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, existing->size());
+      const auto line =
+          1 + std::count(existing->begin(), existing->begin() + static_cast<long>(at), '\n');
+      throw Error(
+          "{}:{}: not valid JSON ({}); fix or remove it, then run `git vault init --mcp` again",
+          k_mcp_config_path, line,
+          std::string_view(e.what()).substr(std::string_view(e.what()).rfind(": ") + 2));
+    }
     if (!config.is_object()) {
       throw Error("{}: not a JSON object; fix or remove it, then run `git vault init --mcp` again",
                   k_mcp_config_path);

@@ -42,8 +42,20 @@ std::optional<std::string> merge_base(const Repo& repo, std::string_view one,
 }
 
 std::optional<DefaultBase> default_base(const Repo& repo) {
-  constexpr std::array k_candidates{"@{upstream}", "origin/HEAD", "main", "master"};
-  for (const char* rev : k_candidates) {
+  // The default branch, as a pull request is compared with it. The branch's own upstream is no
+  // default: a pushed feature branch would be compared with its own copy and show nothing. It
+  // only stands in on the default branch itself, where it shows what is not pushed yet.
+  constexpr std::array k_defaults{"origin/HEAD", "main", "master", "origin/main", "origin/master"};
+  const std::string branch = repo.head_branch();
+  for (const char* rev : k_defaults) {
+    if (rev == branch) {
+      continue;  // the branch under review
+    }
+    if (auto commit = try_resolve(repo, rev)) {
+      return DefaultBase{rev, std::move(*commit)};
+    }
+  }
+  for (const char* rev : {"@{upstream}", "main", "master"}) {
     if (auto commit = try_resolve(repo, rev)) {
       return DefaultBase{rev, std::move(*commit)};
     }

@@ -13,9 +13,11 @@ class Repo;
 [[nodiscard]] std::optional<std::string> merge_base(const Repo& repo, std::string_view one,
                                                     std::string_view two);
 
-// The commit a branch is compared against when the user names none: the current branch's
-// upstream (`@{upstream}`), else `origin/HEAD`, else `main`, else `master`. Returns the
-// revision that resolved (so messages can name it) and its commit id; nullopt when none does.
+// The commit a branch is compared against when the user names none: the default branch
+// (`origin/HEAD`, else `main`, `master`, `origin/main`, `origin/master`), other than the branch
+// checked out; on the default branch itself, its upstream (`@{upstream}`), else the branch.
+// Returns the revision that resolved (so messages can name it) and its commit id; nullopt when
+// none does.
 struct DefaultBase {
   std::string rev;
   std::string commit;

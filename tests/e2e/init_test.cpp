@@ -145,8 +145,18 @@ TEST_CASE("init --mcp writes .mcp.json for Claude Code and merges with an existi
   broken.write(".mcp.json", "{not json");
   const auto refused = broken.vault({"init", "--mcp", "--no-hooks"});
   CHECK(refused.code == 128);
-  CHECK_THAT(refused.err, Catch::Contains(".mcp.json: not a JSON object"));
+  CHECK_THAT(refused.err, Catch::Contains(".mcp.json:1: not valid JSON"));
   CHECK(broken.read(".mcp.json") == "{not json");
+  // Refused before anything is written: fixed and run again, init finds nothing half done.
+  CHECK_FALSE(broken.exists(".memory"));
+  CHECK_FALSE(broken.exists(".gitattributes"));
+  broken.write(".mcp.json", "{\n  \"mcpServers\": {\n    \"a\": 1,\n  }\n}\n");
+  CHECK_THAT(broken.vault({"init", "--mcp", "--no-hooks"}).err,
+             Catch::Contains(".mcp.json:4: not valid JSON"));
+  broken.write(".mcp.json", "{}\n");
+  const auto fixed = broken.vault({"init", "--mcp", "--no-hooks"});
+  REQUIRE(fixed.code == 0);
+  CHECK_THAT(fixed.out, Catch::Contains("next: git add .gitattributes .mcp.json .memory && "));
 }
 
 TEST_CASE("init --recall ignores CLAUDE.local.md unless the repository tracks it", "[init]") {
@@ -169,4 +179,24 @@ TEST_CASE("init --recall ignores CLAUDE.local.md unless the repository tracks it
   REQUIRE(kept.code == 0);
   CHECK_THAT(kept.out, Catch::Contains("CLAUDE.local.md is tracked: not added to .gitignore"));
   CHECK(!shared.exists(".gitignore"));
+}
+
+TEST_CASE("init under a global core.hooksPath leaves the hooks but sets up the merge drivers",
+          "[init]") {
+  Sandbox sandbox;
+  const std::string shared = sandbox.path(".home/shared-hooks").string();
+  sandbox.write(".home/.gitconfig", "[core]\n\thooksPath = " + shared + "\n");
+  const auto result = sandbox.vault({"init"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.err, Catch::Contains("hooks not installed"));
+  CHECK_FALSE(sandbox.exists(".home/shared-hooks/pre-commit"));
+  CHECK_THAT(result.out, Catch::Contains("merge drivers vault-generated"));
+  CHECK_THAT(sandbox.read(".gitattributes"), Catch::Contains("merge=vault-generated"));
+  CHECK_THAT(result.out, Catch::Contains("next: git add .gitattributes .memory && "));
+  const auto status = sandbox.vault({"hooks", "status"});
+  CHECK_THAT(status.out, Catch::Contains("merge drivers: configured"));
+  // Run again: nothing is left to do but the hooks, and it does not claim otherwise.
+  const auto again = sandbox.vault({"init"});
+  CHECK_THAT(again.out, Catch::Contains("the vault is set up, but its hooks are not installed"));
 }

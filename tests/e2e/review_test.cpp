@@ -253,3 +253,24 @@ TEST_CASE("review rejects a range naming no commit", "[review]") {
   CHECK(result.code == 129);
   CHECK_THAT(result.err, Catch::Contains("'nosuch' names no commit"));
 }
+
+TEST_CASE("review of a pushed branch without a range compares with main, not with its upstream",
+          "[review]") {
+  Sandbox sandbox;
+  build_feature_branch(sandbox);
+  // The remote's default branch is main; the clone works on feature, pushed and tracking
+  // origin/feature.
+  REQUIRE(sandbox.git({"checkout", "-q", "main"}).code == 0);
+  REQUIRE(sandbox.git({"clone", "-q", sandbox.root().string(), "clone"}).code == 0);
+  REQUIRE(sandbox.git({"checkout", "-q", "--track", "origin/feature"}, "clone").code == 0);
+  REQUIRE(sandbox.git({"rev-parse", "--abbrev-ref", "@{upstream}"}, "clone").out ==
+          "origin/feature\n");
+  const Result implicit = sandbox.vault({"--json", "review"}, {}, "clone");
+  INFO(implicit.err);
+  REQUIRE(implicit.code == 0);
+  const Result explicit_range =
+      sandbox.vault({"--json", "review", "origin/main...HEAD"}, {}, "clone");
+  REQUIRE(explicit_range.code == 0);
+  CHECK(json::parse(implicit.out) == json::parse(explicit_range.out));
+  CHECK(json::parse(implicit.out)["commits"] > 0);  // not the branch against its own copy
+}
