@@ -1,6 +1,9 @@
 #include "core/gate/range.hpp"
 
+#include <fmt/format.h>
+
 #include <set>
+#include <string>
 #include <tuple>
 
 #include "core/gate/cached_gate.hpp"
@@ -55,7 +58,23 @@ std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_vi
     commits.push_back(std::move(commit));
   }
   (void)cache.save(cache_file);
-  return first_introduced(std::move(commits));
+  std::vector<CommitFindings> introduced = first_introduced(std::move(commits));
+  // Before the tip, `git vault index && git add .memory` cannot fix a commit any more.
+  const std::size_t dots = range.find("..");
+  const std::string base = dots == std::string_view::npos || dots == 0
+                               ? std::string("<base>")
+                               : std::string(range.substr(0, dots));
+  for (CommitFindings& commit : introduced) {
+    if (commit.commit == ids.back()) {
+      continue;
+    }
+    for (Finding& finding : commit.findings) {
+      if (finding.check == "stale-index") {
+        finding.fix = fmt::format(fmt::runtime(k_stale_inner_fix), base);
+      }
+    }
+  }
+  return introduced;
 }
 
 }  // namespace gv

@@ -42,6 +42,15 @@ struct CommitFindings {
                                                          const std::filesystem::path& cache_file,
                                                          GateOptions options);
 
+// The fix named for a stale index file in a commit before the tip: that commit cannot change
+// any more, so the branch is rewritten with each commit's index regenerated. A rebase or a
+// cherry-pick runs no git-vault hook, and keeps one side's index where both changed it
+// (doc/merges.md, "Rebase and cherry-pick"). `{}` is the range's base.
+inline constexpr std::string_view k_stale_inner_fix =
+    "an index file no git-vault hook regenerated, as after a rebase or cherry-pick; regenerate "
+    "it in every commit of the branch: git rebase -x 'git vault index -q && git add .memory && "
+    "git commit -q --amend --no-edit' {}";
+
 // The fix named for a stale index file at a tip that is a merge commit.
 inline constexpr std::string_view k_stale_merge_fix =
     "the merge was made without git-vault's post-merge hook (by a hosting service's merge "

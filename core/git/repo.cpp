@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/git/handle.hpp"
@@ -399,10 +403,43 @@ std::optional<std::string> Repo::read_blob_head(std::string_view oid, std::size_
   return bytes;
 }
 
+namespace {
+
+// What a shallow clone lacks, said where git's own error (an object not found) would not.
+constexpr std::string_view k_unshallow =
+    "fetch the whole history (`git fetch --unshallow`, or `fetch-depth: 0` for "
+    "actions/checkout) and run it again";
+
+// The commits a shallow clone's history is cut at (its `shallow` file), empty for a full clone.
+std::set<std::string> shallow_roots(git_repository* repo, const std::filesystem::path& common) {
+  std::set<std::string> roots;
+  if (git_repository_is_shallow(repo) != 1) {
+    return roots;
+  }
+  std::ifstream file(common / "shallow");
+  for (std::string line; std::getline(file, line);) {
+    if (!line.empty()) {
+      roots.insert(line);
+    }
+  }
+  return roots;
+}
+
+}  // namespace
+
 std::vector<std::string> Repo::resolve_range(std::string_view range) const {
   const std::string spec_text(range);
   git_revspec spec{};
-  check(git_revparse(&spec, raw(), spec_text.c_str()), fmt::format("resolve range '{}'", range));
+  if (const int rc = git_revparse(&spec, raw(), spec_text.c_str()); rc < 0) {
+    if (git_repository_is_shallow(raw()) == 1) {
+      const git_error* error = git_error_last();
+      throw Error(
+          "resolve range '{}': {} (this clone is shallow, so older commits are not here; "
+          "{})",
+          range, error != nullptr ? error->message : "not found", k_unshallow);
+    }
+    check(rc, fmt::format("resolve range '{}'", range));
+  }
   const ObjectPtr from{spec.from};
   const ObjectPtr to{spec.to};
   if ((spec.flags & GIT_REVSPEC_MERGE_BASE) != 0) {
@@ -429,8 +466,30 @@ std::vector<std::string> Repo::resolve_range(std::string_view range) const {
   check(git_revwalk_hide(walk.get(), &from_id), "walk range");
   std::vector<std::string> out;
   git_oid id{};
-  while (git_revwalk_next(&id, walk.get()) == 0) {
+  int rc = 0;
+  while ((rc = git_revwalk_next(&id, walk.get())) == 0) {
     out.push_back(to_hex(id));
+  }
+  // A walk that reaches where a shallow clone's history is cut either fails on the missing
+  // parent or stops there as if the range began at that commit: either way most of the range
+  // is not here, and it must not look checked.
+  const std::set<std::string> roots = shallow_roots(raw(), common_dir());
+  const auto cut = [&](std::string_view where) {
+    return Error(
+        "range '{}' reaches {}where this shallow clone's history is cut: the commits before it "
+        "are not here, so the range cannot be checked whole; {}",
+        range, where, k_unshallow);
+  };
+  if (rc != GIT_ITEROVER) {
+    if (!roots.empty()) {
+      throw cut("");
+    }
+    check(rc, fmt::format("walk range '{}'", range));
+  }
+  for (const std::string& commit : out) {
+    if (roots.contains(commit)) {
+      throw cut(commit.substr(0, 12) + ", ");
+    }
   }
   return out;
 }

@@ -290,6 +290,22 @@ std::optional<FrontmatterError> fields_yaml_skipped(std::string_view block,
   return std::nullopt;
 }
 
+// The line of the first conflict marker a merge left (`<<<<<<<` at the start of a line, then a
+// space or the line's end), if any. Only the opening marker is looked for: it is never
+// Markdown, where `=======` underlines a heading and `>` starts a quote.
+std::optional<int> conflict_marker_line(std::string_view bytes) {
+  constexpr std::string_view k_marker = "<<<<<<<";
+  for (std::size_t at = bytes.find(k_marker); at != std::string_view::npos;
+       at = bytes.find(k_marker, at + 1)) {
+    const std::size_t after = at + k_marker.size();
+    if ((at == 0 || bytes[at - 1] == '\n') && (after == bytes.size() || bytes[after] == ' ' ||
+                                               bytes[after] == '\n' || bytes[after] == '\r')) {
+      return line_of_offset(bytes, at);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string memory_id_from_path(std::string_view path) {
@@ -318,6 +334,15 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
 
   const FrontmatterSplit split = split_frontmatter(bytes);
   Checker checker(path, id, &split);
+  if (const std::optional<int> line = conflict_marker_line(bytes)) {
+    checker.add(Severity::error, *line,
+                "unreadable: a merge conflict is not resolved: this line holds git's <<<<<<< "
+                "marker",
+                "keep the text you want between the <<<<<<<, ======= and >>>>>>> lines, delete "
+                "those three lines, then git add the file");
+    result.findings = checker.take();
+    return result;
+  }
   if (split.status == FrontmatterStatus::missing) {
     checker.add(Severity::error, 1,
                 "unreadable: no frontmatter: the file must start with a --- line",

@@ -191,7 +191,7 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
     if (!fresh_entries.contains(id)) {
       entries_differ = true;
       findings.push_back(stale(path, id, entry_line(committed, id),
-                               fmt::format("orphaned entry {} has no memory file", id)));
+                               fmt::format("orphaned entry {} has no readable memory file", id)));
     }
   }
 

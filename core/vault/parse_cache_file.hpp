@@ -38,7 +38,7 @@ class PersistentParseCache final : public ParseCache {
  public:
   // Bumped whenever parse_memory's output or this file's layout changes, so a newer binary never
   // trusts what an older one cached.
-  static constexpr std::uint32_t k_format = 8;  // 8: link lines
+  static constexpr std::uint32_t k_format = 9;  // 9: merge conflict markers
 
   PersistentParseCache();
   PersistentParseCache(PersistentParseCache&&) noexcept;

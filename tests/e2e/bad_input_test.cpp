@@ -117,3 +117,21 @@ TEST_CASE("a missing memory-index.json is stale and regenerated, never a crash",
   REQUIRE(sandbox.vault({"index"}).code == 0);
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
+
+TEST_CASE("a memory a merge left conflict markers in is named at the marker", "[bad-input]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const std::string path = ".memory/10-Memories/MEM-gamma.md";
+  const std::string bytes = sandbox.read(path);
+  const std::size_t title = bytes.find("title:");
+  REQUIRE(title != std::string::npos);
+  const std::size_t end = bytes.find('\n', title) + 1;
+  // Line 2 holds the title; the markers wrap it, as git writes them.
+  sandbox.write(path, bytes.substr(0, title) + "<<<<<<< HEAD\n" + bytes.substr(title, end - title) +
+                          "=======\ntitle: \"Other side\"\n>>>>>>> feature\n" + bytes.substr(end));
+  const auto check = sandbox.vault({"check", "--worktree"});
+  CHECK(check.code == 1);
+  CHECK_THAT(check.err + check.out,
+             Catch::Contains(path + ":2: error: unreadable: a merge conflict is not resolved"));
+  CHECK_THAT(check.err + check.out, Catch::Contains("delete those three lines"));
+}

@@ -377,3 +377,29 @@ TEST_CASE("a commit hears about warnings only in the files it changes", "[e2e][c
   CHECK_THAT(sandbox.vault({"check", "--staged"}).out,
              Catch::Contains("warning: link [[MEM-nowhere]] names no memory"));
 }
+
+TEST_CASE("check --range in a shallow clone refuses a range it cannot see whole", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  REQUIRE(sandbox.git({"checkout", "-q", "-b", "feature"}).code == 0);
+  for (const char* text : {"one\n", "two\n", "three\n"}) {
+    sandbox.write("notes.txt", text);
+    sandbox.commit_all(text);
+  }
+  const std::string origin = "file://" + sandbox.root().string();
+  REQUIRE(sandbox.git({"clone", "-q", "--depth", "1", "--branch", "feature", origin, "ci"}).code ==
+          0);
+  REQUIRE(
+      sandbox.git({"fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"}, "ci")
+          .code == 0);
+  const Result cut = sandbox.vault({"check", "--range", "origin/main..HEAD"}, {}, "ci");
+  CHECK(cut.code == 128);
+  CHECK_THAT(cut.err, Catch::Contains("where this shallow clone's history is cut"));
+  CHECK_THAT(cut.err, Catch::Contains("git fetch --unshallow"));
+  const Result missing = sandbox.vault({"check", "--range", "HEAD~1..HEAD"}, {}, "ci");
+  CHECK(missing.code == 128);
+  CHECK_THAT(missing.err, Catch::Contains("this clone is shallow"));
+  // With the whole history the same range is checked, and passes.
+  REQUIRE(sandbox.git({"fetch", "-q", "--unshallow", "origin"}, "ci").code == 0);
+  CHECK(sandbox.vault({"check", "--range", "origin/main..HEAD"}, {}, "ci").code == 0);
+}

@@ -182,3 +182,30 @@ TEST_CASE("index --commit refuses uncommitted vault changes and --check with it"
   CHECK(contains(dirty.err, "uncommitted changes in vault paths"));
   CHECK(sandbox.vault({"index", "--commit", "--check"}).code == 129);
 }
+
+TEST_CASE("a rebase that leaves stale index files is named, with the rewrite that fixes it",
+          "[merge]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  commit_memory(sandbox, "MEM-feature-two", memory("Feature, second"));
+  // Replayed onto main, whose index changed too: the driver keeps main's side, no hook runs.
+  const Result rebase = sandbox.git({"rebase", "-q", "main"});
+  INFO(rebase.err);
+  REQUIRE(rebase.code == 0);
+  const Result stale = sandbox.vault({"check", "--range", "main..feature"});
+  CHECK(stale.code == 1);
+  CHECK(contains(stale.out, "MEM-feature is missing from the index"));
+  const std::string fix =
+      "git rebase -x 'git vault index -q && git add .memory && git commit -q --amend --no-edit' "
+      "main";
+  CHECK(contains(stale.out, fix));
+  // The fix as printed, run as printed.
+  const Result rewrite = sandbox.sh(fix);
+  INFO(rewrite.err);
+  REQUIRE(rewrite.code == 0);
+  const Result fixed = sandbox.vault({"check", "--range", "main..feature"});
+  INFO(fixed.out);
+  CHECK(fixed.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(trimmed(sandbox.git({"rev-list", "--count", "main..feature"}).out) == "2");
+}

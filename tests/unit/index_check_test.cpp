@@ -120,7 +120,7 @@ TEST_CASE("an index entry without a memory file is an orphan", "[index]") {
       check_consistently(gv::render_index_files(small_vault(), k_today), committed);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "MEM-e-gone");
-  CHECK(findings[0].message == "orphaned entry MEM-e-gone has no memory file");
+  CHECK(findings[0].message == "orphaned entry MEM-e-gone has no readable memory file");
   CHECK(findings[0].line == 75);  // the entry's `"id":` line
 }
 
