@@ -1,8 +1,11 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 
 #include "core/distill/sub_mode.hpp"
 #include "core/git/repo.hpp"
+#include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
 
 using gv::distill::Candidate;
@@ -137,4 +140,44 @@ TEST_CASE("gc execution deletes exactly the selected files and nothing else", "[
   Candidate active;
   active.key = "MEM-c";
   CHECK_THROWS_WITH(f.gc->execute(f.context, {active}), Catch::Contains("not a tombstoned memory"));
+}
+
+TEST_CASE("gc scores each candidate as if it alone were active again", "[distill][gc]") {
+  const auto with_keywords = [](const std::string& title, const std::string& keywords,
+                                const std::string& extra) {
+    return "---\ntitle: \"" + title + "\"\ncreated: 2026-01-01\ntags: [PATTERN]\nkeywords: [" +
+           keywords + "]\nsummary: \"s\"\n" + extra + "---\n\n# " + title + "\n\none two\n";
+  };
+  // MEM-t shares x and y with active MEM-p (2 of its 4 keys, after case folding), and three keys
+  // with MEM-u, which is tombstoned too: only active memories count, so 0.5, not 0.75.
+  const Fixture f({{path("MEM-p"), with_keywords("p", "x, y, z", "")},
+                   {path("MEM-q"), with_keywords("q", "x, w", "")},
+                   {path("MEM-t"), with_keywords("t", "X, y, v, v2, y", tombstone("2026-10-01"))},
+                   {path("MEM-u"), with_keywords("u", "x, y, v", tombstone("2026-10-02"))}});
+  const CandidateSet set = f.gc->candidates(f.context);
+  REQUIRE(set.candidates.size() == 2);
+  for (const Candidate& candidate : set.candidates) {
+    // What scoring the whole vault with that one memory revived gives.
+    std::vector<gv::Memory> view;
+    for (const gv::Memory& memory : f.state.vault.memories) {
+      if (memory.active()) {
+        view.push_back(memory);
+      } else if (memory.id == candidate.key) {
+        view.push_back(memory);
+        view.back().tombstoned = false;
+      }
+    }
+    double expected = -1;
+    for (const gv::scoring::Score& score : gv::scoring::score_memories(view, f.clock.today)) {
+      if (score.id == candidate.key) {
+        expected = score.composite;
+        if (candidate.key == "MEM-t") {
+          CHECK(score.duplicate == 0.5);
+        }
+      }
+    }
+    INFO(candidate.details);
+    CHECK_THAT(candidate.details,
+               Catch::Contains(fmt::format("Original score: {:.2f} |", expected)));
+  }
 }
