@@ -1,6 +1,7 @@
 #include "core/git/transaction.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "core/error.hpp"
@@ -44,12 +46,46 @@ class DeferSignals {
     }
     pthread_sigmask(SIG_BLOCK, &deferred, &m_previous);
   }
-  ~DeferSignals() { pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
+  // A signal that waited for a landing which then made its commit ends the process before the
+  // command can print that commit: it is said here, so an interrupted run that did commit does
+  // not look like one that did not.
+  ~DeferSignals() {
+    if (!m_landed.empty() && deferred_signal_pending()) {
+      const std::string commit = m_landed.substr(0, 12);
+      std::fputs(fmt::format("git-vault: interrupted after the commit {} was made; it stands "
+                             "(undo with `git vault revert {}`)\n",
+                             commit, commit)
+                     .c_str(),
+                 stderr);
+    }
+    pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+  }
   DeferSignals(const DeferSignals&) = delete;
   DeferSignals& operator=(const DeferSignals&) = delete;
 
+  // The commit the landing made (its id).
+  void landed(std::string commit) { m_landed = std::move(commit); }
+
  private:
+  [[nodiscard]] bool deferred_signal_pending() const {
+    sigset_t pending;
+    sigemptyset(&pending);
+    if (sigpending(&pending) != 0) {
+      return false;
+    }
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+      // An ignored signal (SIGINT in a shell's background job) is dropped once unblocked.
+      struct sigaction action {};
+      if (sigismember(&pending, signal) == 1 && sigismember(&m_previous, signal) != 1 &&
+          sigaction(signal, nullptr, &action) == 0 && action.sa_handler != SIG_IGN) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   sigset_t m_previous{};
+  std::string m_landed;
 };
 
 void validate_path(const std::string& path) {
@@ -936,7 +972,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
 
   // Signals wait from before the lock is taken until after it is released, so a Ctrl-C never
   // leaves the lock file behind.
-  const DeferSignals defer;
+  DeferSignals defer;
   const VaultLock lock(git_dir / "vault.lock");
   recover_locked(repo);
 
@@ -1240,6 +1276,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
     throw;
   }
   fault_point("ref");
+  defer.landed(new_id);
 
   // Done: the lock goes before the journal, so a stale lock always has a journal naming it.
   index_lock.reset();

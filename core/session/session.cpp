@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
+#include "core/git/journal.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/util/pager.hpp"
 #include "core/util/progress.hpp"
 #include "core/util/text.hpp"
@@ -103,6 +106,14 @@ git::Repo& Session::repo() {
     m_repo = std::make_unique<git::Repo>(
         from_hook ? git::Repo::open_from_env()
                   : git::Repo::discover(m_options.start.value_or(std::filesystem::current_path())));
+    // A run killed mid-landing (SIGKILL, power loss) left its journal, and perhaps git's index
+    // lock, which stops plain git until it is settled: every command settles it first, readers
+    // too, except under a hook's GIT_INDEX_FILE, where git holds its index itself. One stat
+    // when there is nothing to settle.
+    if (std::getenv("GIT_INDEX_FILE") == nullptr && !m_repo->is_bare() &&
+        std::filesystem::exists(git::journal_path(m_repo->git_dir()))) {
+      (void)git::recover_interrupted_landing(*m_repo);
+    }
   }
   return *m_repo;
 }

@@ -19,7 +19,9 @@
 #include "tests/e2e/sandbox.hpp"
 
 using gv::test::KillScenario;
+using gv::test::Result;
 using gv::test::run_kill_scenario;
+using gv::test::Sandbox;
 
 TEST_CASE("a purge killed at any point leaves the repository before or after", "[kill]") {
   run_kill_scenario({"purge", "", {"distill", "--purge", "--all"}});
@@ -85,4 +87,24 @@ TEST_CASE("recall init-ids killed at any point leaves the work tree before or af
 
 TEST_CASE("recall maintain killed at any point leaves the repository before or after", "[kill]") {
   run_kill_scenario({"maintain", "", {"recall", "maintain", "--apply-all"}});
+}
+
+TEST_CASE("a report after a killed run settles it, so plain git works again", "[kill]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  const std::string before = gv::test::repository_state(sandbox);
+  // Killed while it holds git's index lock, with half the work tree written.
+  const Result killed =
+      sandbox.sh("GIT_VAULT_FAULT=worktree:1 git vault distill --purge --select MEM-delta");
+  CHECK(killed.code != 0);
+  REQUIRE(sandbox.exists(".git/index.lock"));
+  // A command that only reads settles it first, and says so.
+  const Result report = sandbox.vault({"distill", "--json"});
+  CHECK(report.code == 0);
+  CHECK_THAT(report.err, Catch::Contains("undid an interrupted git-vault run"));
+  CHECK_FALSE(sandbox.exists(".git/index.lock"));
+  CHECK(gv::test::leftovers(sandbox).empty());
+  CHECK(gv::test::repository_state(sandbox) == before);
+  sandbox.write("notes.txt", "plain git works\n");
+  CHECK(sandbox.git({"add", "notes.txt"}).code == 0);
 }

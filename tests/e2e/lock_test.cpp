@@ -154,3 +154,20 @@ TEST_CASE("an action refuses while a git command holds index.lock, and git waits
           "vault(purge): tombstone MEM-delta\n");
   }
 }
+
+TEST_CASE("a signal that waited for a landing says the commit it let through", "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "distill --purge --select MEM-delta");
+  // The signal waits while the landing runs; once the commit is made it ends the run. (SIGTERM:
+  // a shell's background job ignores SIGINT.)
+  REQUIRE(sandbox.sh("kill -TERM $(cat .git/bg.pid)").code == 0);
+  CHECK(resume(sandbox) != 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(purge): tombstone MEM-delta\n");
+  const std::string commit = sandbox.git({"rev-parse", "--short=12", "HEAD"}).out.substr(0, 12);
+  CHECK_THAT(sandbox.read(".git/bg.err"),
+             Catch::Contains("interrupted after the commit " + commit +
+                             " was made; it stands (undo with `git vault revert " + commit + "`)"));
+  CHECK(gv::test::leftovers(sandbox).empty());
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
