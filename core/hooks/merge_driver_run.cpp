@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "core/git/text_merge.hpp"
 #include "core/hooks/gitattributes.hpp"
 #include "core/hooks/merge_drivers.hpp"
 #include "core/merge/distill_log_merge.hpp"
@@ -34,6 +35,17 @@ bool routed_to(std::string_view kind, std::string_view path) {
   return false;
 }
 
+// What git would have done without a driver: a line-by-line merge written to `ours`, with
+// conflict markers where the sides disagree. Exiting non-zero with `ours` untouched would leave
+// the file looking resolved, and `git add` would then drop the other side's change silently.
+int merge_as_text(const MergeDriverFiles& files) {
+  const git::TextMerge merged =
+      git::merge_text(util::read_file(files.ancestor), util::read_file(files.ours),
+                      util::read_file(files.theirs), files.path.empty() ? files.ours : files.path);
+  util::write_file_atomic(files.ours, merged.content);
+  return merged.conflicted ? exit_code::k_no : exit_code::k_ok;
+}
+
 }  // namespace
 
 int run_merge_driver(const std::string& kind, const MergeDriverFiles& files) {
@@ -47,9 +59,9 @@ int run_merge_driver(const std::string& kind, const MergeDriverFiles& files) {
   // it keep "ours" for files it knows nothing about: those get git's normal conflict.
   if (!routed_to(kind, files.path)) {
     util::print_warning(
-        fmt::format("merge driver `{}` does not handle `{}`; leaving it to a normal conflict", kind,
-                    files.path));
-    return exit_code::k_no;
+        fmt::format("merge driver `{}` does not handle `{}`; merging it line by line, as git would",
+                    kind, files.path));
+    return merge_as_text(files);
   }
   if (kind == "generated") {
     // Never merged by hand: ours stays, and the post-merge hook regenerates the file from the
@@ -68,9 +80,9 @@ int run_merge_driver(const std::string& kind, const MergeDriverFiles& files) {
   }
   if (!merged) {
     util::print_warning(
-        fmt::format("{}: one side is not valid JSON; leaving it to a normal conflict",
+        fmt::format("{}: one side is not valid JSON; merging it line by line, as git would",
                     files.path.empty() ? files.ours : files.path));
-    return exit_code::k_no;
+    return merge_as_text(files);
   }
   util::write_file_atomic(files.ours, *merged);
   return exit_code::k_ok;

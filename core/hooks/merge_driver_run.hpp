@@ -14,8 +14,9 @@ struct MergeDriverFiles {
 
 // Runs the merge driver of `kind` (`generated`, `log`, `recall-metadata`) over the files and
 // returns git's answer: 0 merged (ours holds the result), 1 a conflict git should show. A side
-// that is not valid JSON, or a path `init` does not route to this kind, is a conflict, reported
-// on stderr. Throws gv::UsageError for an unknown
+// that is not valid JSON, or a path `init` does not route to this kind, is merged line by line
+// as git would (conflict markers in ours, and 1, where the sides disagree), with a note on
+// stderr. Throws gv::UsageError for an unknown
 // kind and gv::Error when a file cannot be read or written.
 [[nodiscard]] int run_merge_driver(const std::string& kind, const MergeDriverFiles& files);
 

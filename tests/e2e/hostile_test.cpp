@@ -114,7 +114,7 @@ TEST_CASE("a memory index nested deep or holding 1e400 is named with its line an
   CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
 }
 
-TEST_CASE("both JSON merge drivers leave a deep file to a normal conflict", "[hostile]") {
+TEST_CASE("both JSON merge drivers merge a file they cannot read line by line", "[hostile]") {
   Sandbox sandbox;
   sandbox.write("base.json", "{}\n");
   sandbox.write("ours.json", nested(100'000));
@@ -124,8 +124,9 @@ TEST_CASE("both JSON merge drivers leave a deep file to a normal conflict", "[ho
     const auto result =
         sandbox.vault({"merge-driver", kind, "--", "base.json", "ours.json", "theirs.json", path});
     INFO(result.err);
-    CHECK(result.code == 1);
-    CHECK_THAT(result.err, Catch::Contains("normal conflict"));
+    // Theirs did not change the file, so git's own merge keeps ours, cleanly.
+    CHECK(result.code == 0);
+    CHECK_THAT(result.err, Catch::Contains("merging it line by line, as git would"));
   }
   CHECK(sandbox.read("ours.json") == nested(100'000));
 }
@@ -135,19 +136,34 @@ TEST_CASE("merge drivers act only on the paths init routes to them", "[hostile]"
   sandbox.write("base.c", "int a;\n");
   sandbox.write("ours.c", "int b;\n");
   sandbox.write("theirs.c", "int c;\n");
+  // Both sides changed the line: git's conflict, with markers, never ours passed off as merged.
+  const auto conflicted = [&] {
+    const std::string merged = sandbox.read("ours.c");
+    CHECK_THAT(merged, Catch::Contains("<<<<<<< ") &&
+                           Catch::Contains("int b;\n=======\nint c;\n") &&
+                           Catch::Contains(">>>>>>> "));
+  };
   SECTION("a source file routed to the generated-file driver by a broad attribute") {
     const auto result =
         sandbox.vault({"merge-driver", "generated", "--", "base.c", "ours.c", "theirs.c", "a.c"});
     CHECK(result.code == 1);
     CHECK_THAT(result.err, Catch::Contains("does not handle `a.c`"));
+    conflicted();
   }
   SECTION("a path that starts with a dash is a path, not an option") {
     const auto result = sandbox.vault(
         {"merge-driver", "generated", "--", "base.c", "ours.c", "theirs.c", "--help"});
     CHECK(result.code == 1);
     CHECK_THAT(result.err, Catch::Contains("does not handle `--help`"));
+    conflicted();
   }
-  CHECK(sandbox.read("ours.c") == "int b;\n");
+  SECTION("theirs alone changed the file: merged cleanly to theirs") {
+    sandbox.write("ours.c", "int a;\n");
+    const auto result =
+        sandbox.vault({"merge-driver", "generated", "--", "base.c", "ours.c", "theirs.c", "a.c"});
+    CHECK(result.code == 0);
+    CHECK(sandbox.read("ours.c") == "int c;\n");
+  }
   SECTION("init routes the drivers through `--`") {
     REQUIRE(sandbox.vault({"init"}).code == 0);
     CHECK_THAT(sandbox.git({"config", "merge.vault-log.driver"}).out,
