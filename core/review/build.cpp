@@ -98,6 +98,21 @@ Review build_review(const Snapshot& base, const Snapshot& head,
   GateOptions gate;
   gate.cache = sources.cache;
   review.gate = run_gate(head, gate);
+  for (const git::TreeChange& change : changes) {
+    review.changed_paths.insert(change.path);
+  }
+  for (const auto* entries : {&review.working.added, &review.working.removed}) {
+    for (const EntryAt& entry : *entries) {
+      review.changed_paths.insert(entry.path);
+    }
+  }
+  for (const EditedEntry& entry : review.working.edited) {
+    review.changed_paths.insert(entry.path);
+  }
+  for (const MovedEntry& entry : review.working.moved) {
+    review.changed_paths.insert(entry.from.path);
+    review.changed_paths.insert(entry.to.path);
+  }
   return review;
 }
 

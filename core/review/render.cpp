@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
+#include <string>
 
 #include "core/gate/print.hpp"
 
@@ -38,7 +40,21 @@ std::string cell(std::string_view text) {
   return out;
 }
 
-std::string code(std::string_view text) { return fmt::format("`{}`", text); }
+// Inline code, fenced by one backtick more than the longest run inside (a fix that names a
+// command in backticks would otherwise end the span early on GitHub).
+std::string code(std::string_view text) {
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  if (longest == 0) {
+    return fmt::format("`{}`", text);
+  }
+  const std::string fence(longest + 1, '`');
+  return fmt::format("{0} {1} {0}", fence, text);
+}
 
 std::string short_id(std::string_view commit) { return std::string(commit.substr(0, 12)); }
 
@@ -253,21 +269,33 @@ void maintenance_section(std::string& out, const std::vector<MaintenanceCommit>&
       [](const MaintenanceCommit& x) { return std::vector<std::string>{x.action}; });
 }
 
-void gate_section(std::string& out, const std::vector<Finding>& findings,
-                  const RenderOptions& options) {
+void gate_section(std::string& out, const std::vector<Finding>& all,
+                  const std::set<std::string>& changed_paths, const RenderOptions& options) {
   out += "\n### Gate at HEAD\n\n";
-  if (findings.empty()) {
+  if (all.empty()) {
     out += "No findings: `git vault check` passes.\n";
     return;
   }
   std::size_t errors = 0;
-  for (const Finding& finding : findings) {
+  for (const Finding& finding : all) {
     errors += finding.severity == Severity::error ? 1 : 0;
   }
-  out +=
-      fmt::format("{} {}, {} {}{}.\n\n", errors, errors == 1 ? "error" : "errors",
-                  findings.size() - errors, findings.size() - errors == 1 ? "warning" : "warnings",
-                  errors > 0 ? ": `git vault check` fails" : "");
+  out += fmt::format("{} {}, {} {}{}.\n\n", errors, errors == 1 ? "error" : "errors",
+                     all.size() - errors, all.size() - errors == 1 ? "warning" : "warnings",
+                     errors > 0 ? ": `git vault check` fails" : "");
+  // Every error, and the warnings in files the range changes; a warning elsewhere was there
+  // before this branch, as a commit's gate only speaks of the files the commit changes.
+  std::vector<Finding> findings;
+  std::map<std::string, std::size_t> untouched;
+  std::size_t untouched_count = 0;
+  for (const Finding& finding : all) {
+    if (finding.severity == Severity::error || changed_paths.contains(finding.path)) {
+      findings.push_back(finding);
+    } else {
+      ++untouched[finding.check];
+      ++untouched_count;
+    }
+  }
   const std::size_t shown = std::min(findings.size(), options.max_rows);
   for (std::size_t i = 0; i < shown; ++i) {
     const Finding& f = findings[i];
@@ -283,6 +311,11 @@ void gate_section(std::string& out, const std::vector<Finding>& findings,
     }
     out +=
         fmt::format("\n…and {} more (by check: {}).\n", findings.size() - shown, breakdown(counts));
+  }
+  if (untouched_count > 0) {
+    out += fmt::format("{}{} {} in files this branch does not change (by check: {}).\n",
+                       findings.empty() ? "" : "\n", untouched_count,
+                       untouched_count == 1 ? "warning" : "warnings", breakdown(untouched));
   }
 }
 
@@ -318,7 +351,7 @@ std::string render_markdown(const Review& review, const RenderOptions& options) 
   memory_sections(out, review.memories, options);
   working_sections(out, review.working, options);
   maintenance_section(out, review.maintenance, options);
-  gate_section(out, review.gate, options);
+  gate_section(out, review.gate, review.changed_paths, options);
   return out;
 }
 

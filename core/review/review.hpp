@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,9 @@ struct Review {
   HealthSide after;
   std::vector<MaintenanceCommit> maintenance;
   std::vector<Finding> gate;  // the gate's findings at HEAD
+  // The files the range changes (memories, and working-memory files with an entry that moved):
+  // a warning elsewhere was there before the branch, and is counted rather than listed.
+  std::set<std::string> changed_paths;
 };
 
 // One line, e.g. `+3 memories, 2 tombstoned, 1 merged; health 64 → 81`.

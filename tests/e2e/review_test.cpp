@@ -274,3 +274,34 @@ TEST_CASE("review of a pushed branch without a range compares with main, not wit
   CHECK(json::parse(implicit.out) == json::parse(explicit_range.out));
   CHECK(json::parse(implicit.out)["commits"] > 0);  // not the branch against its own copy
 }
+
+TEST_CASE("review lists the warnings in the files a branch changes and counts the rest",
+          "[review]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // A dangling link on main, in a memory the branch never touches.
+  sandbox.write(
+      ".memory/10-Memories/MEM-gamma.md",
+      sandbox.read(".memory/10-Memories/MEM-gamma.md") + "\n## Connections\n- [[MEM-nowhere]]\n");
+  reindex(sandbox);
+  sandbox.commit_all("main: a dangling link");
+  REQUIRE(sandbox.git({"checkout", "-q", "-b", "feature"}).code == 0);
+  // The branch adds a memory with a dangling link of its own.
+  sandbox.write(".memory/10-Memories/MEM-new.md",
+                memory_file("New", "2026-11-29", "fresh", 0, "null") +
+                    "\n## Connections\n- [[MEM-elsewhere]]\n");
+  reindex(sandbox);
+  sandbox.commit_all("feature: a memory");
+  const Result markdown = sandbox.vault({"review", "main...feature"});
+  INFO(markdown.out);
+  REQUIRE(markdown.code == 0);
+  CHECK_THAT(markdown.out, Catch::Contains("0 errors, 2 warnings."));
+  CHECK_THAT(markdown.out, Catch::Contains("**warning** `.memory/10-Memories/MEM-new.md:"));
+  CHECK_THAT(markdown.out, !Catch::Contains("MEM-gamma.md:"));
+  CHECK_THAT(markdown.out, Catch::Contains("1 warning in files this branch does not change (by "
+                                           "check: dangling-link 1)."));
+  // A fix that names a command in backticks keeps its code span whole on GitHub.
+  CHECK_THAT(markdown.out, Catch::Contains(" — fix: `` point [[MEM-elsewhere]] at "));
+  // The JSON keeps every finding.
+  CHECK(review_json(sandbox, {"main...feature"})["gate"]["findings"].size() == 2);
+}
