@@ -205,6 +205,15 @@ HookState hook_state(const fs::path& dir, std::string_view name) {
   return present(dir / backup_name(name)) ? HookState::chained : HookState::installed;
 }
 
+fs::path editable_hooks_dir(const fs::path& dir) {
+  // husky 9 keeps its runner `h` beside the generated scripts.
+  const fs::path folder = dir.filename().empty() ? dir.parent_path() : dir;
+  if (folder.filename() == "_" && present(folder / "h")) {
+    return folder.parent_path();
+  }
+  return dir;
+}
+
 HookState tracked_hook_state(const fs::path& dir, std::string_view name) {
   const fs::path hook = dir / name;
   if (!present(hook)) {

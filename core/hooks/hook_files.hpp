@@ -23,6 +23,10 @@ enum class HookState {
 // `git-vault hook <name>`, else not_installed or foreign.
 [[nodiscard]] HookState tracked_hook_state(const std::filesystem::path& dir, std::string_view name);
 
+// Where a person edits the hooks of hooks directory `dir`: `dir` itself, except for husky 9's
+// `.husky/_`, whose scripts husky generates (and ignores) to run the ones in `.husky/`.
+[[nodiscard]] std::filesystem::path editable_hooks_dir(const std::filesystem::path& dir);
+
 enum class HookOutcome {
   installed,          // shim written where there was none
   chained,            // foreign hook moved aside and chained, shim written

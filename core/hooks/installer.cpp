@@ -95,19 +95,24 @@ namespace {
 std::vector<HookChange> describe_tracked_hooks(const git::Repo& repo,
                                                const git::HooksLocation& location) {
   std::vector<HookChange> changes;
-  const std::string folder = fs::weakly_canonical(location.dir)
-                                 .lexically_relative(fs::weakly_canonical(repo.workdir()))
-                                 .string();
+  const auto relative = [&](const fs::path& dir) {
+    return fs::weakly_canonical(dir)
+        .lexically_relative(fs::weakly_canonical(repo.workdir()))
+        .string();
+  };
+  const fs::path edited = editable_hooks_dir(location.dir);
+  const std::string hooks_path = relative(location.dir);
+  const std::string folder = relative(edited);
   for (const std::string_view name : k_hook_names) {
     HookChange change{std::string(name), HookOutcome::manual, {}};
-    if (tracked_hook_state(location.dir, name) == HookState::line) {
+    if (tracked_hook_state(edited, name) == HookState::line) {
       change.outcome = HookOutcome::already_installed;
       change.message = fmt::format("{}: {}/{} already runs git-vault", name, folder, name);
     } else {
       change.message = fmt::format(
           "{0}: core.hooksPath is {1}, a folder of this repository, so git-vault writes "
-          "nothing there; add this line to {1}/{0}: {2}",
-          name, folder, tracked_hook_line(name));
+          "nothing there; add this line to {2}/{0}: {3}",
+          name, hooks_path, folder, tracked_hook_line(name));
     }
     changes.push_back(std::move(change));
   }
@@ -177,7 +182,8 @@ InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
   for (const std::string_view name : k_hook_names) {
     if (!shared) {
       report.hooks.push_back(uninstall_shim(report.location.dir, name));
-    } else if (tracked_hook_state(report.location.dir, name) == HookState::line) {
+    } else if (tracked_hook_state(editable_hooks_dir(report.location.dir), name) ==
+               HookState::line) {
       report.hooks.push_back(
           {std::string(name), HookOutcome::left_foreign,
            fmt::format("{}: {} runs git-vault through a line you added; remove it by hand", name,
@@ -208,9 +214,10 @@ HooksStatus hooks_status(const git::Repo& repo) {
   status.location = git::hooks_location(repo);
   const bool shared = is_shared_hooks_dir(repo, status.location);
   for (const std::string_view name : k_hook_names) {
-    status.hooks.push_back({std::string(name), shared
-                                                   ? tracked_hook_state(status.location.dir, name)
-                                                   : hook_state(status.location.dir, name)});
+    status.hooks.push_back(
+        {std::string(name), shared
+                                ? tracked_hook_state(editable_hooks_dir(status.location.dir), name)
+                                : hook_state(status.location.dir, name)});
   }
   status.merge_drivers_configured = drivers_configured(repo);
   if (!repo.is_bare()) {

@@ -193,6 +193,30 @@ TEST_CASE("a husky-style tracked hooks folder is never written and init prints t
   CHECK(sandbox.read(".husky/pre-commit") == before + line + "\n");
 }
 
+TEST_CASE("husky 9's generated .husky/_ sends the line to the hook a person edits",
+          "[hooks][init]") {
+  Sandbox sandbox;
+  // husky 9: the tracked hooks in .husky/, generated runners (and `h`) in ignored .husky/_.
+  sandbox.write(".husky/pre-commit", "echo husky >> husky-ran.log\n");
+  sandbox.write(".gitignore", "husky-ran.log\n");
+  sandbox.commit_all("husky");
+  sandbox.write(".husky/_/.gitignore", "*\n");
+  sandbox.write(".husky/_/h", "#!/bin/sh\n");
+  sandbox.write(".husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
+  REQUIRE(sandbox.git({"config", "core.hooksPath", ".husky/_"}).code == 0);
+
+  const Result init = run_ok(sandbox.vault({"init"}));
+  CHECK(contains(init.out,
+                 "pre-commit: core.hooksPath is .husky/_, a folder of this repository, "
+                 "so git-vault writes nothing there; add this line to "
+                 ".husky/pre-commit: "));
+  const std::string line =
+      "! command -v git-vault >/dev/null 2>&1 || git-vault hook pre-commit \"$@\" || exit 1";
+  sandbox.write(".husky/pre-commit", sandbox.read(".husky/pre-commit") + line + "\n");
+  CHECK(contains(sandbox.vault({"hooks", "status"}).out,
+                 "pre-commit: installed (a line in the tracked hook)\n"));
+}
+
 TEST_CASE("a core.hooksPath set only in GIT_CONFIG_GLOBAL's file is where hooks go",
           "[hooks][init]") {
   Sandbox sandbox;
