@@ -180,7 +180,8 @@ int run(int argc, char** argv) {
   app.add_flag("-P,--no-pager", no_pager, "Do not send long output through the pager");
   app.add_option("--limit", globals.limit,
                  "Rows of each list in reports before a count of the rest (0: all; default 20 "
-                 "on a terminal, all otherwise)");
+                 "on a terminal, all otherwise)")
+      ->check(CLI::Range(0, 1000000000));
 
   const std::vector<std::string_view> given = words(argc, argv);
   std::map<const CLI::App*, Runner> runners;

@@ -649,7 +649,7 @@ Runner define_recall(CLI::App& app) {
   maintain
       ->add_option("--budget", maintain_options->budget,
                    "Working-memory word budget (default 1500)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000000));
   maintain->add_flag("--no-commit", maintain_options->no_commit,
                      "Write the work tree only; make no commit");
   maintain->add_flag("--allow-dirty", maintain_options->allow_dirty,

@@ -108,7 +108,7 @@ Runner define_review(CLI::App& app) {
                  "BASE...HEAD (against the merge base), BASE..HEAD, or BASE; default: the merge "
                  "base with the default branch (origin/HEAD, main or master)");
   app.add_option("--limit", options->limit, "Rows per table before the rest is summarised")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000000));
   return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 

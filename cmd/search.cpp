@@ -94,7 +94,7 @@ Runner define_search(CLI::App& app) {
   app.add_option("query", options->query, "Words to look for")->required();
   app.add_option("--limit", options->limit, "Most hits to show")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000000));
   app.add_option("--scope", options->scope,
                  "memories, working (CLAUDE.local.md, registers, archive) or all")
       ->capture_default_str()

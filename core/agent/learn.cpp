@@ -605,10 +605,20 @@ namespace gv::agent {
 
 void refuse_secrets(const LearnInput& input) {
   std::vector<std::string> places;
+  // Content read from a file is named as `path:line`, so an editor can jump to it.
+  constexpr std::string_view k_file_source = "file: ";
+  const std::string file = input.source.starts_with(k_file_source)
+                               ? input.source.substr(k_file_source.size())
+                               : std::string();
   auto scan = [&](std::string_view where, std::string_view text, bool with_line) {
     for (const SecretFinding& finding : scan_secrets(text)) {
-      places.push_back(with_line ? fmt::format("{} line {} ({})", where, finding.line, finding.kind)
-                                 : fmt::format("{} ({})", where, finding.kind));
+      if (with_line && !file.empty()) {
+        places.push_back(fmt::format("{}:{} ({})", file, finding.line, finding.kind));
+      } else {
+        places.push_back(with_line
+                             ? fmt::format("{} line {} ({})", where, finding.line, finding.kind)
+                             : fmt::format("{} ({})", where, finding.kind));
+      }
     }
   };
   scan("title", input.title, false);

@@ -81,8 +81,10 @@ std::optional<json> Server::handle(const json& message) {
     return error_response(id != message.end() && valid_id(*id) ? *id : json(nullptr),
                           error_code::k_invalid_request, "invalid request: no method");
   }
+  // MCP: a request's id is a string or an integer, never null (JSON-RPC allows null; MCP does
+  // not).
   if (!method->is_string() || message.value("jsonrpc", json()) != "2.0" ||
-      (id != message.end() && !valid_id(*id))) {
+      (id != message.end() && (!valid_id(*id) || id->is_null()))) {
     return error_response(id != message.end() && valid_id(*id) ? *id : json(nullptr),
                           error_code::k_invalid_request,
                           "invalid request: expected jsonrpc \"2.0\", a string method and a "

@@ -191,3 +191,14 @@ TEST_CASE("learn refuses while a memory file cannot be read, naming each", "[lea
   CHECK(sandbox.read(".memory/20-Indices/index.md") == index);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+TEST_CASE("learn names a secret in a file by the file's path and line", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const std::string key = "AKIA" + std::string("Q7WXJ2L5N8RT3YBD");
+  sandbox.write("notes.md", "Deploy with the CLI.\n\naws_access_key_id = " + key + "\n");
+  const auto result = sandbox.vault({"learn", "--title", "Deploy", "notes.md"});
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::Contains("notes.md:3 (AWS access key)"));
+  CHECK(result.err.find(key) == std::string::npos);
+}

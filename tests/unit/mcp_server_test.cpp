@@ -126,6 +126,10 @@ TEST_CASE("protocol errors are JSON-RPC errors and the server keeps answering", 
   CHECK(answer(server, R"({"jsonrpc":"1.0","id":7,"method":"ping"})")["error"]["code"] == -32600);
   CHECK(answer(server, R"({"jsonrpc":"2.0","id":{"x":1},"method":"ping"})")["error"]["code"] ==
         -32600);
+  // MCP forbids a null request id, though JSON-RPC allows it.
+  const json null_id = answer(server, R"({"jsonrpc":"2.0","id":null,"method":"ping"})");
+  CHECK(null_id["error"]["code"] == -32600);
+  CHECK(null_id["id"].is_null());
   const json unknown_method =
       answer(server, R"({"jsonrpc":"2.0","id":8,"method":"resources/list"})");
   CHECK(unknown_method["id"] == 8);
