@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/gate/print.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::review {
 namespace {
@@ -40,21 +41,7 @@ std::string cell(std::string_view text) {
   return out;
 }
 
-// Inline code, fenced by one backtick more than the longest run inside (a fix that names a
-// command in backticks would otherwise end the span early on GitHub).
-std::string code(std::string_view text) {
-  std::size_t longest = 0;
-  std::size_t run = 0;
-  for (const char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  if (longest == 0) {
-    return fmt::format("`{}`", text);
-  }
-  const std::string fence(longest + 1, '`');
-  return fmt::format("{0} {1} {0}", fence, text);
-}
+std::string code(std::string_view text) { return util::code_span(text); }
 
 std::string short_id(std::string_view commit) { return std::string(commit.substr(0, 12)); }
 

@@ -288,9 +288,10 @@ void unreadable(Out out, const std::vector<UnreadableRow>& list, std::size_t lim
                  list.size(), plural(static_cast<std::int64_t>(list.size()), "file", "files"),
                  list.size() == 1 ? "it is" : "they are");
   rows(out, list, limit, [&](const UnreadableRow& row) {
-    fmt::format_to(out, "- {}{}: {}{}\n", row.path,
-                   row.line ? fmt::format(":{}", *row.line) : std::string{}, row.message,
-                   row.fix.empty() ? std::string{} : fmt::format(" (fix: `{}`)", row.fix));
+    fmt::format_to(
+        out, "- {}{}: {}{}\n", row.path, row.line ? fmt::format(":{}", *row.line) : std::string{},
+        row.message,
+        row.fix.empty() ? std::string{} : fmt::format(" (fix: {})", util::code_span(row.fix)));
   });
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gv::util {
 
 std::string_view trim_left(std::string_view text) {
@@ -93,6 +95,20 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 
 std::string plural(std::size_t count, std::string_view singular, std::string_view plural_form) {
   return fmt::format("{} {}", count, count == 1 ? singular : plural_form);
+}
+
+std::string code_span(std::string_view text) {
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  if (longest == 0) {
+    return fmt::format("`{}`", text);
+  }
+  const std::string fence(longest + 1, '`');
+  return fmt::format("{0} {1} {0}", fence, text);
 }
 
 }  // namespace gv::util

@@ -32,4 +32,8 @@ namespace gv::util {
 [[nodiscard]] std::string plural(std::size_t count, std::string_view singular,
                                  std::string_view plural_form);
 
+// `text` as a Markdown code span, fenced by one backtick more than the longest run inside (a
+// fix that names a command in backticks would otherwise end the span early).
+[[nodiscard]] std::string code_span(std::string_view text);
+
 }  // namespace gv::util

@@ -90,3 +90,10 @@ TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind", "[
                     Catch::Contains("cannot write"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a code span is fenced longer than any backticks inside it", "[util]") {
+  CHECK(gv::util::code_span("git vault index") == "`git vault index`");
+  CHECK(gv::util::code_span("run `git vault migrate` first") ==
+        "`` run `git vault migrate` first ``");
+  CHECK(gv::util::code_span("a ``b`` c") == "``` a ``b`` c ```");
+}
