@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <string>
+#include <string_view>
 
+#include "core/error.hpp"
 #include "core/git/handle.hpp"
 #include "core/git/repo.hpp"
 
@@ -26,12 +29,36 @@ std::optional<std::string> try_resolve(const Repo& repo, const char* rev) {
   return to_hex(*git_object_id(peeled.get()));
 }
 
+// True when `rev` is `origin/HEAD` and names `branch`'s copy on origin: a clone made with
+// `--branch feature` points origin/HEAD there, and it is no default branch then.
+bool names_branch_upstream(const Repo& repo, std::string_view rev, const std::string& branch) {
+  if (rev != "origin/HEAD") {
+    return false;
+  }
+  git_reference* raw = nullptr;
+  if (git_reference_lookup(&raw, repo.raw(), "refs/remotes/origin/HEAD") < 0) {
+    return false;
+  }
+  const ReferencePtr ref{raw};
+  const char* target = git_reference_symbolic_target(ref.get());
+  return target != nullptr && std::string_view(target) == "refs/remotes/origin/" + branch;
+}
+
 }  // namespace
 
 std::optional<std::string> merge_base(const Repo& repo, std::string_view one,
                                       std::string_view two) {
   const git_oid a = from_hex(one, "commit");
   const git_oid b = from_hex(two, "commit");
+  // libgit2 1.5 does not know shallow clones: it walks into the parents such a clone does not
+  // have, fails there (leaking as it does), so one is refused before the walk.
+  if (git_repository_is_shallow(repo.raw()) == 1) {
+    throw Error(
+        "find the merge base of {} and {}: this is a shallow clone, where history is cut; "
+        "fetch the whole history (`git fetch --unshallow`, or `fetch-depth: 0` for "
+        "actions/checkout) and run it again",
+        one.substr(0, 12), two.substr(0, 12));
+  }
   git_oid out{};
   const int rc = git_merge_base(&out, repo.raw(), &a, &b);
   if (rc == GIT_ENOTFOUND) {
@@ -48,8 +75,8 @@ std::optional<DefaultBase> default_base(const Repo& repo) {
   constexpr std::array k_defaults{"origin/HEAD", "main", "master", "origin/main", "origin/master"};
   const std::string branch = repo.head_branch();
   for (const char* rev : k_defaults) {
-    if (rev == branch) {
-      continue;  // the branch under review
+    if (rev == branch || names_branch_upstream(repo, rev, branch)) {
+      continue;  // the branch under review, or its own copy on the remote
     }
     if (auto commit = try_resolve(repo, rev)) {
       return DefaultBase{rev, std::move(*commit)};

@@ -394,11 +394,15 @@ TEST_CASE("check --range in a shallow clone refuses a range it cannot see whole"
           .code == 0);
   const Result cut = sandbox.vault({"check", "--range", "origin/main..HEAD"}, {}, "ci");
   CHECK(cut.code == 128);
-  CHECK_THAT(cut.err, Catch::Contains("where this shallow clone's history is cut"));
+  CHECK_THAT(cut.err, Catch::Contains("this is a shallow clone, where history is cut"));
   CHECK_THAT(cut.err, Catch::Contains("git fetch --unshallow"));
   const Result missing = sandbox.vault({"check", "--range", "HEAD~1..HEAD"}, {}, "ci");
   CHECK(missing.code == 128);
   CHECK_THAT(missing.err, Catch::Contains("this clone is shallow"));
+  // review, which asks for the merge base, says the same.
+  const Result review = sandbox.vault({"review", "origin/main...HEAD"}, {}, "ci");
+  CHECK(review.code == 128);
+  CHECK_THAT(review.err, Catch::Contains("this is a shallow clone, where history is cut"));
   // With the whole history the same range is checked, and passes.
   REQUIRE(sandbox.git({"fetch", "-q", "--unshallow", "origin"}, "ci").code == 0);
   CHECK(sandbox.vault({"check", "--range", "origin/main..HEAD"}, {}, "ci").code == 0);
