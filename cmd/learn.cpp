@@ -15,6 +15,7 @@
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/memory/lines.hpp"
 #include "core/session/session.hpp"
 #include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
@@ -81,9 +82,8 @@ void apply_json_input(std::string_view bytes, const std::string& source, agent::
   try {
     document = nlohmann::json::parse(bytes);
   } catch (const nlohmann::json::parse_error& e) {
-    // The byte nlohmann stopped at, as a line: 1 + the newlines before it.
-    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, bytes.size());
-    const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<long>(at), '\n');
+    // nlohmann counts the byte it stopped at from 1.
+    const int line = line_of_offset(bytes, e.byte == 0 ? 0 : e.byte - 1);
     throw UsageError(
         fmt::format("{}:{}: --json: the input is not valid JSON; expected one object such as "
                     "{{\"title\": \"…\", \"content\": \"…\"}}",

@@ -1,10 +1,10 @@
 #include "core/agent/mcp_config.hpp"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "core/error.hpp"
+#include "core/memory/lines.hpp"
 #include "core/util/file.hpp"
 
 namespace gv::agent {
@@ -15,10 +15,8 @@ std::optional<std::string> merge_mcp_config(std::optional<std::string_view> exis
     try {
       config = nlohmann::ordered_json::parse(*existing);
     } catch (const nlohmann::json::parse_error& e) {
-      // The byte the parser stopped at, as a line of the file.
-      const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, existing->size());
-      const auto line =
-          1 + std::count(existing->begin(), existing->begin() + static_cast<long>(at), '\n');
+      // nlohmann counts the byte it stopped at from 1.
+      const int line = line_of_offset(*existing, e.byte == 0 ? 0 : e.byte - 1);
       throw Error(
           "{}:{}: not valid JSON ({}); fix or remove it, then run `git vault init --mcp` again",
           k_mcp_config_path, line,

@@ -53,7 +53,7 @@ class RevivedScores {
       }
       const auto holder = static_cast<std::uint32_t>(m_active);
       ++m_active;
-      for (const std::string& key : keys(memory)) {
+      for (const std::string& key : keyword_keys(memory)) {
         m_holders[key].push_back(holder);
       }
     }
@@ -61,7 +61,7 @@ class RevivedScores {
   }
 
   double composite(const Memory& memory, Date today) {
-    const std::set<std::string> own = keys(memory);
+    const std::set<std::string> own = keyword_keys(memory);
     std::uint32_t best = 0;
     std::vector<std::uint32_t> touched;
     for (const std::string& key : own) {
@@ -89,18 +89,6 @@ class RevivedScores {
   }
 
  private:
-  // K of the duplicate score: keyword keys, repeats and empty keys dropped.
-  static std::set<std::string> keys(const Memory& memory) {
-    std::set<std::string> out;
-    for (const std::string& keyword : memory.keywords) {
-      std::string key = keyword_key(keyword);
-      if (!key.empty()) {
-        out.insert(std::move(key));
-      }
-    }
-    return out;
-  }
-
   std::size_t m_active = 0;
   std::unordered_map<std::string, std::vector<std::uint32_t>> m_holders;
   std::vector<std::uint32_t> m_shared;  // per active memory, keys shared with the one scored

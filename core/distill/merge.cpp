@@ -30,17 +30,6 @@ namespace {
 
 constexpr double k_merge_threshold = 0.6;
 
-std::set<std::string> keyword_keys(const Memory& memory) {
-  std::set<std::string> keys;
-  for (const std::string& keyword : memory.keywords) {
-    std::string key = keyword_key(keyword);
-    if (!key.empty()) {
-      keys.insert(std::move(key));
-    }
-  }
-  return keys;
-}
-
 std::string upper(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {

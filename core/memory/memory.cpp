@@ -27,4 +27,15 @@ std::string keyword_key(std::string_view keyword) {
   return key;
 }
 
+std::set<std::string> keyword_keys(const Memory& memory) {
+  std::set<std::string> keys;
+  for (const std::string& keyword : memory.keywords) {
+    std::string key = keyword_key(keyword);
+    if (!key.empty()) {
+      keys.insert(std::move(key));
+    }
+  }
+  return keys;
+}
+
 }  // namespace gv

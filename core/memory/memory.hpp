@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,8 @@ struct Memory {
 
 // A keyword compared the way D2 says: trimmed, lower-cased.
 [[nodiscard]] std::string keyword_key(std::string_view keyword);
+// The memory's keyword keys as a set, empty keys dropped: K of the duplicate score and of a
+// merge's keyword union.
+[[nodiscard]] std::set<std::string> keyword_keys(const Memory& memory);
 
 }  // namespace gv
