@@ -1,10 +1,13 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <ranges>
 #include <string>
+#include <vector>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
@@ -74,6 +77,32 @@ int run_uninstall(const Options& options, Session& session) {
       hooks::uninstall_hooks(session.repo(), {options.allow_global_hooks_path, false}));
 }
 
+// lefthook moves any hook it did not write to `<hook>.old` and never runs it; the way back is
+// to let lefthook run git-vault, or to chain lefthook's hook behind ours.
+std::string displaced_advice(const std::vector<std::string>& names) {
+  if (names.empty()) {
+    return {};
+  }
+  std::string out = fmt::format(
+      "  git-vault's {} moved aside as {} (lefthook does this on `lefthook install`), "
+      "and nothing runs {}. Either add to lefthook.yml:\n",
+      names.size() == 1 ? "hook was" : "hooks were",
+      fmt::join(names | std::views::transform(
+                            [](const std::string& name) { return hooks::displaced_name(name); }),
+                ", "),
+      names.size() == 1 ? "it" : "them");
+  for (const std::string& name : names) {
+    // `{0}` is lefthook's placeholder for git's arguments (post-merge's squash flag).
+    out += fmt::format(
+        "    {0}:\n      commands:\n        git-vault:\n          run: git-vault hook {0} {{0}}\n",
+        name);
+  }
+  out +=
+      "  or run `git vault hooks install`, which puts git-vault's hook back and runs "
+      "lefthook's from it.\n";
+  return out;
+}
+
 int run_status(const Options& options, Session& session) {
   const hooks::HooksStatus status = hooks::hooks_status(session.repo());
   if (options.json || session.output().json) {
@@ -92,9 +121,14 @@ int run_status(const Options& options, Session& session) {
   }
   std::string out = fmt::format("hooks directory: {} ({})\n", status.location.dir.string(),
                                 source_name(status.location.source));
+  std::vector<std::string> displaced;
   for (const hooks::HookStatusLine& line : status.hooks) {
     out += fmt::format("{}: {}\n", line.name, hooks::to_string(line.state));
+    if (line.state == hooks::HookState::displaced) {
+      displaced.push_back(line.name);
+    }
   }
+  out += displaced_advice(displaced);
   out += fmt::format("merge drivers: {}\n",
                      status.merge_drivers_configured ? "configured" : "not configured");
   out += fmt::format(".gitattributes: {}\n",

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view k_legacy_suffix = ".legacy";  // the pre-commit framework's name
+constexpr std::string_view k_displaced_suffix = ".old";  // lefthook's
 
 std::string legacy_name(std::string_view name) {
   return std::string(name) + std::string(k_legacy_suffix);
@@ -187,6 +188,9 @@ std::string_view to_string(HookState state) {
       return "installed (a line in the tracked hook)";
     case HookState::foreign:
       return "foreign hook present";
+    case HookState::displaced:
+      return "NOT RUNNING: another hook manager put its hook in place and moved git-vault's "
+             "aside";
   }
   return "unknown";
 }
@@ -200,9 +204,13 @@ HookState hook_state(const fs::path& dir, std::string_view name) {
     return HookState::behind_framework;
   }
   if (!is_ours(hook)) {
-    return HookState::foreign;
+    return is_ours(dir / displaced_name(name)) ? HookState::displaced : HookState::foreign;
   }
   return present(dir / backup_name(name)) ? HookState::chained : HookState::installed;
+}
+
+std::string displaced_name(std::string_view name) {
+  return std::string(name) + std::string(k_displaced_suffix);
 }
 
 fs::path editable_hooks_dir(const fs::path& dir) {
@@ -233,7 +241,17 @@ HookChange install_shim(const fs::path& dir, std::string_view name) {
   }
   const bool settled = settle_framework_layout(dir, name);
   if (!is_framework(dir / name)) {
-    return install_into(dir, name, std::string(name));
+    HookChange change = install_into(dir, name, std::string(name));
+    // lefthook refuses to move a hook aside while `<name>.old` exists, and ours there is a copy
+    // of the shim just written, so it goes.
+    const fs::path displaced = dir / displaced_name(name);
+    if (change.outcome != HookOutcome::refused && is_ours(displaced)) {
+      remove_or_throw(displaced);
+      change.message +=
+          fmt::format(" (the copy another hook manager had moved aside as {} is removed)",
+                      displaced.filename().string());
+    }
+    return change;
   }
   const std::string legacy = legacy_name(name);
   HookChange change = install_into(dir, name, legacy);
@@ -259,7 +277,9 @@ HookChange uninstall_shim(const fs::path& dir, std::string_view name) {
   const std::string legacy = legacy_name(name);
   std::vector<std::string> removed;
   std::vector<std::string> restored;
-  for (const std::string& file : {std::string(name), legacy}) {
+  // `<name>.old` only ever holds our shim because another manager moved it there; that manager
+  // restores it on its own uninstall, which would bring back a hook nobody installed.
+  for (const std::string& file : {std::string(name), legacy, displaced_name(name)}) {
     if (const std::optional<HookOutcome> outcome = remove_from(dir, file)) {
       removed.push_back(file);
       if (*outcome == HookOutcome::restored) {

@@ -14,6 +14,8 @@ enum class HookState {
   behind_framework,  // the pre-commit framework's hook, with our shim as `<hook>.legacy`
   line,              // a hook in a tracked folder that runs `git-vault hook <hook>`
   foreign,           // somebody else's hook (a symlink always counts as foreign)
+  displaced,         // somebody else's hook, with our shim moved aside as `<hook>.old` (lefthook's
+                     // install does that), where nothing runs it
 };
 [[nodiscard]] std::string_view to_string(HookState state);
 
@@ -22,6 +24,9 @@ enum class HookState {
 // The state of hook `name` in a folder the repository tracks: `line` when the hook runs
 // `git-vault hook <name>`, else not_installed or foreign.
 [[nodiscard]] HookState tracked_hook_state(const std::filesystem::path& dir, std::string_view name);
+
+// The name lefthook gives a hook it moves aside on `lefthook install`; it never runs that file.
+[[nodiscard]] std::string displaced_name(std::string_view name);
 
 // Where a person edits the hooks of hooks directory `dir`: `dir` itself, except for husky 9's
 // `.husky/_`, whose scripts husky generates (and ignores) to run the ones in `.husky/`.
@@ -63,7 +68,8 @@ HookChange install_shim(const std::filesystem::path& dir, std::string_view name)
 
 // Removes every file install_shim created for `name` (the shim, in either place) and puts back
 // what it moved aside, so the directory holds what it held before install. A foreign hook is
-// never removed; a leftover copy of the framework's own script is.
+// never removed; a leftover copy of the framework's own script is, and so is a shim that another
+// hook manager moved aside as `<name>.old`.
 HookChange uninstall_shim(const std::filesystem::path& dir, std::string_view name);
 
 }  // namespace gv::hooks

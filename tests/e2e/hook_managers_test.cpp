@@ -217,6 +217,64 @@ TEST_CASE("husky 9's generated .husky/_ sends the line to the hook a person edit
                  "pre-commit: installed (a line in the tracked hook)\n"));
 }
 
+TEST_CASE("a hook lefthook moved aside as .old is named as not running, and install restores it",
+          "[hooks][init]") {
+  Sandbox sandbox;
+  run_ok(sandbox.vault({"init"}));
+  sandbox.commit_all("vault");
+  // What `lefthook install` does to a hook it did not write: moves it to `<hook>.old`, which
+  // it never runs, and puts its own runner in place (here one that only leaves a trace).
+  const std::string lefthook = "#!/bin/sh\n# lefthook\necho lefthook >> lefthook-ran.log\n";
+  for (const char* name : {"pre-commit", "post-merge"}) {
+    const std::string hook = std::string(".git/hooks/") + name;
+    REQUIRE(sandbox.sh("mv " + hook + " " + hook + ".old").code == 0);
+    sandbox.write(hook, lefthook);
+    REQUIRE(::chmod(sandbox.path(hook).c_str(), 0755) == 0);
+  }
+  sandbox.write(".gitignore", "lefthook-ran.log\n");
+  sandbox.commit_all("ignore");
+
+  // The gate no longer runs: a bad memory commits.
+  sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
+  CHECK(sandbox.sh("git add -A && git commit -q -m bad").code == 0);
+
+  const Result status = run_ok(sandbox.vault({"hooks", "status"}));
+  CHECK(contains(status.out,
+                 "pre-commit: NOT RUNNING: another hook manager put its hook in place and moved "
+                 "git-vault's aside\n"));
+  CHECK(
+      contains(status.out, "git-vault's hooks were moved aside as pre-commit.old, post-merge.old"));
+  CHECK(contains(status.out, "          run: git-vault hook post-merge {0}\n"));
+  CHECK(contains(status.out, "or run `git vault hooks install`"));
+  const Json doc = Json::parse(run_ok(sandbox.vault({"hooks", "status", "--json"})).out);
+  CHECK(doc["hooks"][0]["state"] ==
+        "NOT RUNNING: another hook manager put its hook in place and moved git-vault's aside");
+
+  // install puts ours back with lefthook's chained, and drops the stale copy, which would
+  // otherwise stop the next `lefthook install` (it will not overwrite a `.old`).
+  const Result install = run_ok(sandbox.vault({"hooks", "install"}));
+  CHECK(contains(install.out, "pre-commit.old is removed"));
+  CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit.old"));
+  CHECK(sandbox.read(".git/hooks/pre-commit.pre-git-vault") == lefthook);
+  CHECK(contains(run_ok(sandbox.vault({"hooks", "status"})).out, "pre-commit: chained\n"));
+  sandbox.write(".memory/10-Memories/MEM-bad2.md", k_bad_memory);
+  const Result bad = sandbox.sh("git add -A && git commit -q -m bad2");
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.err, "missing required field created"));
+  CHECK(sandbox.exists("lefthook-ran.log"));  // lefthook's hook still runs, first
+}
+
+TEST_CASE("uninstall removes a shim another hook manager moved aside", "[hooks]") {
+  Sandbox sandbox;
+  run_ok(sandbox.vault({"init"}));
+  REQUIRE(sandbox.sh("mv .git/hooks/pre-commit .git/hooks/pre-commit.old").code == 0);
+  sandbox.write(".git/hooks/pre-commit", "#!/bin/sh\n# lefthook\n");
+  const Result removed = run_ok(sandbox.vault({"hooks", "uninstall"}));
+  CHECK(contains(removed.out, "pre-commit: removed pre-commit.old"));
+  CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit.old"));
+  CHECK(sandbox.read(".git/hooks/pre-commit") == "#!/bin/sh\n# lefthook\n");
+}
+
 TEST_CASE("a core.hooksPath set only in GIT_CONFIG_GLOBAL's file is where hooks go",
           "[hooks][init]") {
   Sandbox sandbox;
