@@ -38,6 +38,17 @@ int run(const Options& options, Session& session) {
                stderr);
     return exit_code::k_no;
   }
+  if (search.status == landing::RevertSearch::Status::already_reverted) {
+    const std::string how =
+        search.reverted_by ? fmt::format("{} ({}) reverted it", short_id(search.reverted_by->id),
+                                         search.reverted_by->summary)
+                           : std::string("its files are back as they were before it");
+    std::fputs(fmt::format("git-vault: {} ({}) is already undone: {}; nothing to revert.\n",
+                           short_id(action.id), action.summary, how)
+                   .c_str(),
+               stderr);
+    return exit_code::k_no;
+  }
   if (search.status == landing::RevertSearch::Status::conflicts) {
     std::fputs(fmt::format("git-vault: cannot revert {} ({}): later commits changed the same "
                            "files:\n{}Nothing was changed. Pass --force to restore these files "

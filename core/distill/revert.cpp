@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/distill/log.hpp"
 #include "core/distill/memory_health.hpp"
 #include "core/util/text.hpp"
@@ -64,6 +66,16 @@ std::vector<std::string> changed_since(const std::vector<PathChange>& restore,
     }
   }
   return changed;
+}
+
+bool already_restored(const std::vector<PathChange>& restore,
+                      const std::map<std::string, std::string>& head) {
+  return std::all_of(restore.begin(), restore.end(), [&](const PathChange& change) {
+    const auto it = head.find(change.path);
+    const std::optional<std::string> now =
+        it == head.end() ? std::nullopt : std::optional<std::string>(it->second);
+    return now == change.before;
+  });
 }
 
 std::string revert_subject(std::string_view original_subject) {

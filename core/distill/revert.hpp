@@ -50,6 +50,11 @@ struct PathChange {
 [[nodiscard]] std::vector<std::string> changed_since(
     const std::vector<PathChange>& restore, const std::map<std::string, std::string>& head);
 
+// True when every path of `restore` is at HEAD (`head`, as for changed_since) what it was
+// before the action: the action is already undone, by a revert or by hand.
+[[nodiscard]] bool already_restored(const std::vector<PathChange>& restore,
+                                    const std::map<std::string, std::string>& head);
+
 // What the command found out about the action to undo.
 struct RevertRequest {
   std::string commit;                 // the action commit (40 hex)

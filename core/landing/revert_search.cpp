@@ -93,6 +93,20 @@ std::string describe_later_changes(const git::Repo& repo, const std::string& com
   return text;
 }
 
+// The latest commit after `action` made by reverting it (its body says so, as git's own
+// reverts do).
+std::optional<git::CommitInfo> find_reverter(const git::Repo& repo, const std::string& action) {
+  const std::string marker = fmt::format("This reverts commit {}.", action);
+  std::optional<git::CommitInfo> found;
+  for (const std::string& id : repo.resolve_range(action + "..HEAD")) {
+    git::CommitInfo info = repo.commit_info(id);
+    if (info.message.find(marker) != std::string::npos) {
+      found = std::move(info);
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 std::string short_id(std::string_view id) { return std::string{id.substr(0, 7)}; }
@@ -121,6 +135,12 @@ RevertSearch find_revert(const git::Repo& repo, const std::string& target, bool 
     if (const auto oid = repo.tree_blob_id(*head_tree, change.path)) {
       head.emplace(change.path, *oid);
     }
+  }
+  // Before the conflict check: a revert's own changes would otherwise read as later changes.
+  if (distill::already_restored(restore, head)) {
+    search.status = RevertSearch::Status::already_reverted;
+    search.reverted_by = find_reverter(repo, action.id);
+    return search;
   }
   const std::vector<std::string> conflicts = distill::changed_since(restore, head);
   if (!conflicts.empty() && !force) {

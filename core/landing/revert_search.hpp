@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/distill/revert.hpp"
@@ -12,15 +13,19 @@ namespace gv::landing {
 
 struct RevertSearch {
   enum class Status {
-    ready,            // `request` holds what to restore
-    nothing_changed,  // the action changed no memory files
-    conflicts,        // later commits changed files the revert would restore
+    ready,             // `request` holds what to restore
+    nothing_changed,   // the action changed no memory files
+    conflicts,         // later commits changed files the revert would restore
+    already_reverted,  // HEAD already holds what the action replaced
   };
   Status status = Status::ready;
   git::CommitInfo action;          // the action commit
   distill::RevertRequest request;  // ready (or forced) only
   // conflicts only: one line per later commit, `  <short id> <subject>: <paths>\n`.
   std::string later_changes;
+  // already_reverted only: the latest `git vault revert` of the action, when one is in HEAD's
+  // history (else the files were put back some other way).
+  std::optional<git::CommitInfo> reverted_by;
 };
 
 // The first seven hex digits, as messages show a commit.

@@ -156,6 +156,41 @@ TEST_CASE("revert refuses when a later commit changed the same memory files", "[
   }
 }
 
+TEST_CASE("reverting an action a second time says which commit already undid it", "[revert]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  const std::string action = head_of(sandbox);
+  sandbox.set_env("GIT_VAULT_NOW", "2026-11-30T13:00:00Z");
+  REQUIRE(sandbox.vault({"revert", action}).code == 0);
+  const std::string reverter = head_of(sandbox);
+  sandbox.write("notes.txt", "later, unrelated\n");
+  sandbox.commit_all("unrelated");
+  const std::string later = head_of(sandbox);
+
+  for (const bool force : {false, true}) {
+    const auto again =
+        force ? sandbox.vault({"revert", "--force", action}) : sandbox.vault({"revert", action});
+    CHECK(again.code == 1);
+    CHECK_THAT(again.err, Catch::Contains(action.substr(0, 7) + " (vault(purge): ") &&
+                              Catch::Contains("is already undone: " + reverter.substr(0, 7) +
+                                              " (vault(revert): vault(purge): ") &&
+                              Catch::Contains("nothing to revert."));
+    CHECK_THAT(again.err, !Catch::Contains("later commits"));
+    CHECK(head_of(sandbox) == later);
+  }
+
+  SECTION("undone by hand, no commit is named") {
+    REQUIRE(sandbox.git({"reset", "-q", "--hard", action}).code == 0);
+    REQUIRE(sandbox.sh("git checkout -q " + action + "~1 -- .memory && git commit -q -m 'by hand'")
+                .code == 0);
+    const auto again = sandbox.vault({"revert", action});
+    CHECK(again.code == 1);
+    CHECK_THAT(again.err, Catch::Contains("is already undone: its files are back as they were "
+                                          "before it; nothing to revert."));
+  }
+}
+
 TEST_CASE("revert refuses a commit that is not a vault action", "[revert]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
