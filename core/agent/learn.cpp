@@ -661,6 +661,7 @@ LearnOutcome learn(git::Repo& repo, const LearnInput& input,
   // nothing of the user's is overwritten, so uncommitted vault changes need not block it.
   target.allow_dirty = flags.allow_dirty || !flags.commit;
   target.guarded_paths = {std::string(vault_path::k_root)};
+  target.offers_allow_dirty = flags.offers_allow_dirty;
   target.read_state = std::move(read_state);
   landing::Landed landed = landing::land(
       repo, snapshot, landing::IndexRegeneration{outcome.learned.plan}, context, target);

@@ -126,6 +126,8 @@ struct LearnFlags {
   bool commit = true;  // false: --no-commit, the files land in the work tree only
   bool dry_run = false;
   bool allow_dirty = false;
+  // The caller can pass --allow-dirty, so a refusal names it (not so over MCP).
+  bool offers_allow_dirty = true;
 };
 
 // refuse_secrets, plan_learn over the work tree of `repo`, then the one `vault(learn)` commit

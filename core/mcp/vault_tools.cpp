@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 
 #include "core/agent/context.hpp"
 #include "core/agent/learn.hpp"
@@ -259,7 +260,8 @@ std::vector<ToolSpec> VaultTools::tools() const {
       {"list_memories", "List memories",
        "List memories with their metadata (title, category, topic, status, dates, retrieval "
        "count including the journal, token count), filtered by category, topic (the topic or "
-       "anything under it) and status.",
+       "anything under it) and status. `total` counts every match; when more remain than "
+       "`limit`, `next_offset` is the `offset` that lists the next page.",
        schema({{"category", property("string", "e.g. PATTERN, CONFIG (case-insensitive)")},
                {"topic", property("string", "A topic path; sub-topics are included")},
                {"status", json{{"type", "string"},
@@ -269,7 +271,11 @@ std::vector<ToolSpec> VaultTools::tools() const {
                               {"minimum", 1},
                               {"maximum", k_max_list_limit},
                               {"default", k_default_list_limit}}},
-               {"max_results", property("integer", "Alias of `limit`")}}),
+               {"max_results", property("integer", "Alias of `limit`")},
+               {"offset", json{{"type", "integer"},
+                               {"minimum", 0},
+                               {"default", 0},
+                               {"description", "Matches to skip (from `next_offset`)"}}}}),
        true, false, true, false});
   if (m_options.allow_write) {
     tools.push_back(
@@ -457,6 +463,8 @@ ToolResult VaultTools::list(const json& arguments) {
   }
   const std::int64_t limit =
       int_arg(arguments, {"limit", "max_results"}, k_default_list_limit, 1, k_max_list_limit);
+  const std::int64_t offset =
+      int_arg(arguments, {"offset"}, 0, 0, std::numeric_limits<std::int32_t>::max());
   const scoring::PendingRetrievalMap pending = m_vault.pending();
   ordered_json out{{"memories", ordered_json::array()}, {"total", 0}};
   std::int64_t total = 0;
@@ -472,7 +480,7 @@ ToolResult VaultTools::list(const json& arguments) {
       continue;
     }
     ++total;
-    if (static_cast<std::int64_t>(out["memories"].size()) >= limit) {
+    if (total <= offset || static_cast<std::int64_t>(out["memories"].size()) >= limit) {
       continue;
     }
     std::int64_t count = memory.retrieval_count;
@@ -497,6 +505,10 @@ ToolResult VaultTools::list(const json& arguments) {
                      {"summary", memory.summary}});
   }
   out["total"] = total;
+  const std::int64_t shown_to = offset + static_cast<std::int64_t>(out["memories"].size());
+  if (shown_to < total) {
+    out["next_offset"] = shown_to;
+  }
   return json_result(out);
 }
 
@@ -512,12 +524,18 @@ ToolResult VaultTools::write(const json& arguments, const Clock& clock) {
   if (const auto as = string_arg(arguments, {"as"}, false)) {
     try {
       override = agent::parse_learn_override(*as);
-    } catch (const UsageError& e) {
-      throw ToolInputError(e.what());
+    } catch (const UsageError&) {
+      // The CLI's message names its flag; a client knows the argument.
+      throw ToolInputError(
+          fmt::format("argument `as` must be `new`, `update:ID` or `extend:ID`, got `{}`", *as));
     }
+  }
+  if (input.title.find_first_not_of(" \t") == std::string::npos) {
+    throw ToolInputError("argument `title` must not be empty");
   }
   agent::LearnFlags flags;
   flags.dry_run = bool_arg(arguments, "dry_run", false);
+  flags.offers_allow_dirty = false;  // a client has no such flag
   const agent::LearnOutcome outcome =
       agent::learn(m_repo, input, override, clock.today, flags, m_cache());
   const agent::LearnDecision& decision = outcome.learned.decision;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "tests/e2e/sandbox.hpp"
@@ -181,4 +182,66 @@ TEST_CASE("an MCP read answers with a warning when the retrieval journal cannot 
   const std::string text = by_id["3"]["result"]["content"][0]["text"];
   CHECK_THAT(text, Catch::StartsWith("<memory-context>\n"));
   CHECK_THAT(text, Catch::Contains("(warning: retrievals not recorded: "));
+}
+
+TEST_CASE("list_memories pages with offset and next_offset until every match is seen", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  std::string session;
+  session += call(1, "list_memories", {{"status", "all"}, {"limit", 2}});
+  session += call(2, "list_memories", {{"status", "all"}, {"limit", 2}, {"offset", 2}});
+  session += call(3, "list_memories", {{"status", "all"}, {"limit", 2}, {"offset", 4}});
+  session += call(4, "list_memories", {{"status", "all"}, {"offset", 99}});
+  session += call(5, "list_memories", {{"offset", -1}});
+  const auto result = sandbox.vault({"mcp"}, session);
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  const std::int64_t total = structured(by_id["1"])["total"];
+  REQUIRE(total == 5);
+  std::set<std::string> seen;
+  for (const char* id : {"1", "2", "3"}) {
+    const json page = structured(by_id[id]);
+    for (const json& memory : page["memories"]) {
+      seen.insert(memory["id"].get<std::string>());
+    }
+  }
+  CHECK(seen.size() == 5);  // every memory once, none repeated across pages
+  CHECK(structured(by_id["1"])["next_offset"] == 2);
+  CHECK(structured(by_id["2"])["next_offset"] == 4);
+  CHECK_FALSE(structured(by_id["3"]).contains("next_offset"));
+  CHECK(structured(by_id["4"])["memories"].empty());
+  CHECK(structured(by_id["4"])["total"] == 5);
+  CHECK(by_id["5"]["result"]["isError"] == true);
+}
+
+TEST_CASE("write_memory's refusals name its arguments, never a command-line flag", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-beta.md",
+                sandbox.read(".memory/10-Memories/MEM-beta.md") + "\nAn edit not committed.\n");
+  std::string session;
+  session += call(1, "write_memory", {{"title", "Kiwi facts"}, {"content", "Kiwis are birds."}});
+  session += call(2, "write_memory", {{"title", " "}, {"content", "Kiwis are birds."}});
+  session += call(3, "write_memory",
+                  {{"title", "Kiwi"}, {"content", "Kiwis are birds."}, {"as", "replace"}});
+  const auto result = sandbox.vault({"mcp", "--allow-write"}, session);
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  for (const char* id : {"1", "2", "3"}) {
+    INFO(by_id[id].dump());
+    CHECK(by_id[id]["result"]["isError"] == true);
+    CHECK_THAT(by_id[id]["result"]["content"][0]["text"].get<std::string>(),
+               !Catch::Contains("--"));
+  }
+  CHECK_THAT(by_id["1"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::Contains("uncommitted changes in vault paths: .memory/10-Memories/MEM-beta.md "
+                             "(commit or stash them first)"));
+  CHECK_THAT(by_id["2"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::Contains("argument `title` must not be empty"));
+  CHECK_THAT(by_id["3"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::Contains("argument `as` must be `new`, `update:ID` or `extend:ID`, got "
+                             "`replace`"));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out.find("vault(learn)") == std::string::npos);
 }
