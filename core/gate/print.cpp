@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/gate/gate.hpp"
+#include "core/recall/doctor.hpp"
 #include "core/recall/gate.hpp"
 
 namespace gv {
@@ -157,12 +158,14 @@ std::string format_finding_lines(const std::vector<Finding>& findings, FindingSt
 std::string format_summary(const std::vector<Finding>& findings) {
   std::size_t errors = 0;
   std::size_t missing = 0;
+  bool respell_first = false;  // some of them are ids in the older spelling
   std::set<std::string> duplicate_ids;
   for (const Finding& finding : findings) {
     if (finding.severity == Severity::error) {
       ++errors;
       if (finding.check == "missing-id" || finding.check == "malformed-id") {
         ++missing;
+        respell_first = respell_first || finding.fix == recall::k_doctor_fix_command;
       } else if (finding.check == "duplicate-id") {
         duplicate_ids.insert(finding.id);
       }
@@ -175,6 +178,11 @@ std::string format_summary(const std::vector<Finding>& findings) {
     out += fmt::format("{} missing IDs.\n", missing == 1 ? std::string("1 entry is")
                                                          : fmt::format("{} entries are", missing));
     out += fmt::format("Run {} first to tag all entries.\n", recall::k_init_ids_command);
+    if (respell_first) {
+      // init-ids skips them, so without this the gate would refuse again after it.
+      out += fmt::format("Before that, {} respells the ids in the older spelling.\n",
+                         recall::k_doctor_fix_command);
+    }
   }
   if (!duplicate_ids.empty()) {
     out += fmt::format("Duplicate ID found: ^{}. Resolve manually.\n",

@@ -357,6 +357,17 @@ bool is_valid_id(std::string_view id) {
   return true;
 }
 
+std::optional<std::string> older_spelling_id(std::string_view token) {
+  if (!token.starts_with("^tr-")) {
+    return std::nullopt;
+  }
+  std::string id = "tr" + std::string(token.substr(4));
+  if (!is_valid_id(id)) {
+    return std::nullopt;
+  }
+  return id;
+}
+
 std::vector<std::string> find_id_tokens(std::string_view bytes) {
   std::vector<std::string> ids;
   for (std::size_t pos = bytes.find("^tr"); pos != std::string_view::npos;

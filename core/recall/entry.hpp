@@ -87,6 +87,11 @@ struct ParsedFile {
 // True when `id` is `tr` followed by exactly 10 lowercase hex digits.
 [[nodiscard]] bool is_valid_id(std::string_view id);
 
+// The id a token in the older spelling (`^tr-` + 10 lowercase hex) stands for, without the caret
+// (`^tr-0123456789` -> `tr0123456789`); nullopt for any other token. `recall doctor --fix`
+// respells these; init-ids never rewrites them.
+[[nodiscard]] std::optional<std::string> older_spelling_id(std::string_view token);
+
 // Every `tr…` id written as `^tr` + 10 lowercase hex anywhere in `bytes`, entry or not, in
 // order of appearance. New ids must avoid all of them.
 [[nodiscard]] std::vector<std::string> find_id_tokens(std::string_view bytes);

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/recall/doctor.hpp"
 #include "core/recall/id_order.hpp"
 
 namespace gv::recall {
@@ -50,6 +51,7 @@ IdGate evaluate_id_gate(const std::vector<ParsedFile>& files) {
         gate.untagged.push_back(location_of(parsed.file, entry));
       } else if (entry.state == EntryState::malformed) {
         gate.malformed.push_back(location_of(parsed.file, entry));
+        gate.malformed.back().older_spelling = older_spelling_id(entry.bad_token).has_value();
       }
     }
   }
@@ -87,6 +89,12 @@ Finding malformed_id_finding(const ManagedFile& file, const Entry& entry, Severi
   finding.severity = severity;
   finding.path = file.path;
   finding.line = entry.line;
+  if (const std::optional<std::string> id = older_spelling_id(entry.bad_token)) {
+    // Written by an older version: respelling keeps the id, and with it its metadata record.
+    finding.message = fmt::format("`{}` is the older spelling of `^{}`", entry.bad_token, *id);
+    finding.fix = std::string{k_doctor_fix_command};
+    return finding;
+  }
   finding.message = fmt::format(
       "malformed id `{}`: an id is a space, `^tr` and 10 lowercase hex digits at the end of the "
       "line; {} never rewrites a malformed id",
@@ -144,7 +152,11 @@ std::string missing_ids_refusal(const IdGate& gate) {
   out += fmt::format("Run {} first to tag all entries.\n", k_init_ids_command);
   // init-ids cannot repair these, so the user has to be told where they are.
   for (const EntryLocation& location : gate.malformed) {
-    out += fmt::format("  malformed: {} line {}\n", location.display_path, location.line);
+    out +=
+        fmt::format("  malformed: {} line {}{}\n", location.display_path, location.line,
+                    location.older_spelling
+                        ? fmt::format(" (the older spelling; {} respells it)", k_doctor_fix_command)
+                        : std::string{});
   }
   return out;
 }

@@ -18,6 +18,7 @@ struct EntryLocation {
   std::string path;  // repo-relative
   std::string display_path;
   int line = 0;
+  bool older_spelling = false;  // malformed only: `^tr-…`, which `recall doctor --fix` respells
 };
 
 struct DuplicateId {

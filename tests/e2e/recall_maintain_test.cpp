@@ -284,6 +284,43 @@ TEST_CASE("maintain refuses entries without ids, naming init-ids, and writes not
   CHECK_FALSE(sandbox.exists("memory/.recall/metadata.json"));
 }
 
+TEST_CASE("ids in the older spelling send maintain and check to doctor --fix, which clears them",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md",
+                "- Use tabs ^tr-0123456789\n- Short ^tr-abcdefabcd\n- New one\n");
+  sandbox.commit_all("older working memory");
+  const auto maintain = sandbox.vault({"recall", "maintain", "--dry-run"});
+  CHECK(maintain.code == 1);
+  CHECK(maintain.err ==
+        "Cannot run maintain: 3 entries are missing IDs.\n"
+        "Run git vault recall init-ids first to tag all entries.\n"
+        "  malformed: CLAUDE.local.md line 1 (the older spelling; git vault recall doctor --fix "
+        "respells it)\n"
+        "  malformed: CLAUDE.local.md line 2 (the older spelling; git vault recall doctor --fix "
+        "respells it)\n");
+
+  const auto check = sandbox.vault({"check"});
+  CHECK(check.code == 1);
+  CHECK_THAT(check.out,
+             Catch::Contains("CLAUDE.local.md:1: error: `^tr-0123456789` is the older spelling of "
+                             "`^tr0123456789` [malformed-id]") &&
+                 Catch::Contains("  fix: git vault recall doctor --fix\n") &&
+                 Catch::Contains("Before that, git vault recall doctor --fix respells the ids in "
+                                 "the older spelling.\n"));
+
+  // Following the advice, in its order, clears the gate.
+  REQUIRE(sandbox.vault({"recall", "doctor", "--fix"}).code == 0);
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  CHECK_THAT(sandbox.read("CLAUDE.local.md"),
+             Catch::StartsWith("- Use tabs ^tr0123456789\n- Short ^trabcdefabcd\n- New one ^tr"));
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);  // init-ids leaves its files to be staged
+  const auto after = sandbox.vault({"check"});
+  INFO(after.out << after.err);
+  CHECK(after.code == 0);
+  CHECK(sandbox.vault({"recall", "maintain", "--dry-run"}).code == 0);
+}
+
 TEST_CASE("maintain refuses duplicate ids across tiers, listing every location",
           "[e2e][recall][maintain][edge-16][edge-17]") {
   Sandbox sandbox;

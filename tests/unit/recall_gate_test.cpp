@@ -47,16 +47,35 @@ TEST_CASE("an untagged entry is a missing-id error naming init-ids", "[recall][g
 
 TEST_CASE("a malformed id is an error whose fix says what an id looks like", "[recall][gate]") {
   const std::vector<ParsedFile> files{
-      parse("memory/registers/decisions.md", "- a ^tr-3b9de8d046\n")};
+      parse("memory/registers/decisions.md", "- a ^tr3B9de8d046\n")};
   const auto findings = gv::recall::id_findings(files);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].check == "malformed-id");
   CHECK(findings[0].severity == gv::Severity::error);
   CHECK(findings[0].path == "memory/registers/decisions.md");
   CHECK(findings[0].line == 1);
-  CHECK(findings[0].message.find("`^tr-3b9de8d046`") != std::string::npos);
+  CHECK(findings[0].message.find("`^tr3B9de8d046`") != std::string::npos);
   CHECK(findings[0].message.find("never rewrites") != std::string::npos);
   CHECK(findings[0].fix.find("10 lowercase hex digits") != std::string::npos);
+}
+
+TEST_CASE("an id in the older spelling is malformed, and its fix is doctor's respelling",
+          "[recall][gate]") {
+  const std::vector<ParsedFile> files{
+      parse("memory/registers/decisions.md", "- a ^tr-3b9de8d046\n- b ^tr-3b9de8d04\n")};
+  const auto findings = gv::recall::id_findings(files);
+  REQUIRE(findings.size() == 2);
+  CHECK(findings[0].message == "`^tr-3b9de8d046` is the older spelling of `^tr3b9de8d046`");
+  CHECK(findings[0].fix == "git vault recall doctor --fix");
+  // One hex digit short: not an id in any spelling, so the general advice.
+  CHECK(findings[1].fix.find("10 lowercase hex digits") != std::string::npos);
+  const gv::recall::IdGate gate = gv::recall::evaluate_id_gate(files);
+  REQUIRE(gate.malformed.size() == 2);
+  CHECK(gate.malformed[0].older_spelling);
+  CHECK_FALSE(gate.malformed[1].older_spelling);
+  CHECK(gv::recall::older_spelling_id("^tr-3b9de8d046") == "tr3b9de8d046");
+  CHECK_FALSE(gv::recall::older_spelling_id("^tr-3B9DE8D046"));
+  CHECK_FALSE(gv::recall::older_spelling_id("^tr3b9de8d046"));
 }
 
 TEST_CASE("each extra occurrence of an id is a duplicate-id finding listing every location",
