@@ -15,6 +15,7 @@
 #include "core/landing/land.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"
@@ -147,9 +148,10 @@ int run(const Options& options, Session& session) {
       for (const auto& [path, bytes] : plan.changes) {
         paths.push_back(path);
       }
-      util::print_note(fmt::format("wrote {}: {}; stage them with `git add {}`",
-                                   util::plural(paths.size(), "file", "files"),
-                                   util::join(paths, ", "), vault_path::k_root));
+      util::print_note(
+          fmt::format("wrote {}: {}; stage them with `git add {}`",
+                      util::plural(paths.size(), "file", "files"), util::join(paths, ", "),
+                      util::path_from_cwd(session.repo().workdir(), vault_path::k_root)));
     }
   }
   return exit_code::k_ok;

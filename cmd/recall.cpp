@@ -25,6 +25,7 @@
 #include "core/recall/scan.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"
@@ -244,9 +245,13 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
   std::fputs(out.c_str(), stdout);
   if (!written.empty() && !output.quiet) {
     // Written to the work tree only, as `git vault index` does: the user stages them.
+    std::vector<std::string> typed;
+    for (const std::string& path : written) {
+      typed.push_back(util::path_from_cwd(repo.workdir(), path));
+    }
     util::print_note(fmt::format("wrote {}: {}; stage them with `git add {}`",
                                  util::plural(written.size(), "file", "files"),
-                                 util::join(written, ", "), util::join(written, " ")));
+                                 util::join(written, ", "), util::join(typed, " ")));
   }
   return exit_code::k_ok;
 }

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 
 namespace gv::util {
+namespace fs = std::filesystem;
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
@@ -181,6 +182,20 @@ bool create_file_exclusive(const std::filesystem::path& path, std::string_view b
   }
   ::close(fd);
   return true;
+}
+
+std::string path_from_cwd(const fs::path& workdir, std::string_view repo_path) {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) {
+    return std::string(repo_path);
+  }
+  const fs::path top = fs::weakly_canonical(workdir, ec);
+  if (ec || fs::weakly_canonical(cwd, ec) == top) {
+    return std::string(repo_path);
+  }
+  const fs::path relative = (top / repo_path).lexically_relative(fs::weakly_canonical(cwd, ec));
+  return ec || relative.empty() ? std::string(repo_path) : relative.string();
 }
 
 }  // namespace gv::util

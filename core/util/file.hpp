@@ -35,4 +35,10 @@ bool write_cache_file(const std::filesystem::path& path, std::span<const std::st
 // a moment ago. A failed write removes the half-written file. Throws gv::Error naming `path`.
 bool create_file_exclusive(const std::filesystem::path& path, std::string_view bytes);
 
+// `repo_path` (relative to the work tree `workdir`) as a command typed in the current directory
+// must name it: itself at the top of the work tree, `../x` one folder down. Messages print
+// repository paths; a command to copy must work where the user is.
+[[nodiscard]] std::string path_from_cwd(const std::filesystem::path& workdir,
+                                        std::string_view repo_path);
+
 }  // namespace gv::util

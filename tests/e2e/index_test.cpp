@@ -148,3 +148,33 @@ TEST_CASE("index says what it wrote, or that nothing needed writing", "[index][c
                 gv::test::memory_file("Other", "2026-11-29", "o", 0, "null"));
   CHECK(sandbox.vault({"-q", "index"}).err.empty());
 }
+
+TEST_CASE("the staging command a note prints works where it was run, a subdirectory included",
+          "[index][recall][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write("src/deep/keep.txt", "x\n");
+  sandbox.write(".memory/10-Memories/MEM-new.md",
+                gv::test::memory_file("New one", "2026-11-29", "n", 0, "null"));
+  sandbox.write("CLAUDE.local.md", "- Keep this short\n");
+  sandbox.commit_all("new memory, untagged entry");
+  // Each note's command, run as printed in the folder the command ran in.
+  const auto staged_by_note = [&](const std::string& command, const std::string& expected) {
+    const auto run = sandbox.sh(command + " 2>&1", "src/deep");
+    INFO(run.out);
+    REQUIRE(run.code == 0);
+    const std::size_t begin = run.out.find("stage them with `");
+    REQUIRE(begin != std::string::npos);
+    const std::size_t from = begin + std::string("stage them with `").size();
+    const std::string add = run.out.substr(from, run.out.find('`', from) - from);
+    CHECK(add == expected);
+    const auto staged = sandbox.sh(add, "src/deep");
+    INFO(staged.err);
+    CHECK(staged.code == 0);
+  };
+  staged_by_note("git vault index", "git add ../../.memory/");
+  staged_by_note("git vault recall init-ids --yes",
+                 "git add ../../CLAUDE.local.md ../../memory/.recall/metadata.json");
+  CHECK(sandbox.git({"diff", "--quiet"}).code == 0);  // nothing left unstaged
+  CHECK(sandbox.vault({"check"}).code == 0);
+}
