@@ -355,6 +355,13 @@ DoctorReport diagnose(const DoctorInput& input) {
       }
     }
   }
+  // Duplicates block maintain as missing ids do; only a person can tell which line keeps the id.
+  for (const Finding& finding : id_findings(after)) {
+    if (finding.check == "duplicate-id") {
+      report.items.push_back({"duplicate-id", finding.path, finding.line, finding.id,
+                              finding.message, finding.fix, false});
+    }
+  }
   std::stable_sort(report.items.begin(), report.items.end(),
                    [](const DoctorItem& a, const DoctorItem& b) {
                      return std::tie(a.path, a.line) < std::tie(b.path, b.line);

@@ -15,7 +15,7 @@ namespace gv::recall {
 // the plugin (or by hand), with what fixes it.
 struct DoctorItem {
   // `old-id-spelling`, `misplaced-id`, `stray-id`, `metadata`, `orphan`, `daily-log-id`,
-  // `malformed-id`.
+  // `malformed-id`, `duplicate-id`.
   std::string kind;
   std::string path;  // repo-relative
   std::optional<int> line;
@@ -58,7 +58,7 @@ inline constexpr std::string_view k_doctor_fix_command = "git vault recall docto
 //   normalised, tiers follow the files, and ids without a record get one (what maintain and
 //   init-ids do on their way without saying so).
 // Reported only, with the fix: ids that cannot be placed, orphan records, ids that a daily log
-// line repeats, and malformed ids. Pure: reads only `input`. Throws gv::Error when
+// line repeats, malformed ids, and ids on more than one entry. Pure: reads only `input`. Throws gv::Error when
 // metadata.json is not a JSON object.
 [[nodiscard]] DoctorReport diagnose(const DoctorInput& input);
 

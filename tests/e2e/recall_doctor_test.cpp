@@ -305,3 +305,33 @@ TEST_CASE("recall doctor --json lists what it found and what --fix does", "[reca
   CHECK(document["commit"].is_null());
   CHECK(sandbox.read("CLAUDE.local.md") == "# Working Memory\n\n- Prefers tabs ^tr-0123456789\n");
 }
+
+TEST_CASE("recall doctor reports an id on several entries, which only a person can settle",
+          "[recall][doctor]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "- Use tabs ^tr0123456789\n- Other ^tr0123456789\n");
+  sandbox.write("memory/registers/decisions.md", "- Again ^tr0123456789\n");
+  adopt(sandbox);
+  const Result report = sandbox.vault({"recall", "doctor"});
+  CHECK(report.code == 1);
+  const std::string where =
+      "duplicate id ^tr0123456789 on 3 lines: CLAUDE.local.md line 1, CLAUDE.local.md line 2, "
+      "registers/decisions.md line 1\n"
+      "  fix: delete the id from all but one line, then run git vault recall init-ids\n";
+  CHECK(contains(report.out, "CLAUDE.local.md:2: " + where));
+  CHECK(contains(report.out, "memory/registers/decisions.md:1: " + where));
+  const Json document = Json::parse(sandbox.vault({"recall", "doctor", "--json"}).out);
+  int duplicates = 0;
+  for (const Json& item : document["items"]) {
+    if (item["kind"] == "duplicate-id") {
+      ++duplicates;
+      CHECK(item["fixed_by_doctor"] == false);
+    }
+  }
+  CHECK(duplicates == 2);
+  // Following the fix as printed clears it.
+  sandbox.write("CLAUDE.local.md", "- Use tabs ^tr0123456789\n- Other\n");
+  sandbox.write("memory/registers/decisions.md", "- Again\n");
+  run_ok(sandbox.vault({"recall", "init-ids", "--yes"}));
+  CHECK_FALSE(contains(sandbox.vault({"recall", "doctor"}).out, "duplicate id"));
+}
