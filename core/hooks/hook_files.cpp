@@ -242,8 +242,8 @@ HookChange install_shim(const fs::path& dir, std::string_view name) {
   const bool settled = settle_framework_layout(dir, name);
   if (!is_framework(dir / name)) {
     HookChange change = install_into(dir, name, std::string(name));
-    // lefthook refuses to move a hook aside while `<name>.old` exists, and ours there is a copy
-    // of the shim just written, so it goes.
+    // Ours at `<name>.old` is a stale copy of the shim just written, and older lefthook versions
+    // refuse to move a hook aside while that name is taken, so it goes.
     const fs::path displaced = dir / displaced_name(name);
     if (change.outcome != HookOutcome::refused && is_ours(displaced)) {
       remove_or_throw(displaced);

@@ -251,7 +251,7 @@ TEST_CASE("a hook lefthook moved aside as .old is named as not running, and inst
         "NOT RUNNING: another hook manager put its hook in place and moved git-vault's aside");
 
   // install puts ours back with lefthook's chained, and drops the stale copy, which would
-  // otherwise stop the next `lefthook install` (it will not overwrite a `.old`).
+  // otherwise stop the next `lefthook install` of older versions (they keep an existing `.old`).
   const Result install = run_ok(sandbox.vault({"hooks", "install"}));
   CHECK(contains(install.out, "pre-commit.old is removed"));
   CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit.old"));
