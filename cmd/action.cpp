@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,6 +19,23 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
+namespace {
+
+// The paths `plan` writes that no guarded pathspec (a folder ending in `/`, or a file) covers.
+std::vector<std::string> paths_outside(const Plan& plan, const std::vector<std::string>& guarded) {
+  std::vector<std::string> outside;
+  for (const auto& [path, bytes] : plan.changes) {
+    const bool covered = std::any_of(guarded.begin(), guarded.end(), [&](const std::string& spec) {
+      return spec.ends_with('/') ? path.starts_with(spec) : path == spec;
+    });
+    if (!covered) {
+      outside.push_back(path);
+    }
+  }
+  return outside;
+}
+
+}  // namespace
 
 void say_what_allow_dirty_does(const std::vector<std::string>& dirty, const Plan& plan) {
   std::vector<std::string> included;
@@ -42,6 +60,23 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
   context.clock = session.clock();
   context.cache = session.parse_cache();
   LandingFlags landing = flags;
+  // A file the action rewrites outside the vault (learn's archive records, a telemetry log) must
+  // be committed as it is first: the commit would otherwise take the user's uncommitted bytes
+  // with it, and a revert would put back HEAD's version, or delete a file HEAD lacks. Asked
+  // before the fold below commits anything.
+  const std::vector<std::string> outside =
+      paths_outside(draft.plan, landing::k_action_guarded_paths);
+  if (!flags.no_commit && !flags.allow_dirty && !outside.empty()) {
+    const std::vector<std::string> dirty = session.repo().dirty_paths(outside);
+    if (!dirty.empty()) {
+      throw Error(
+          "uncommitted changes in {}, which this action rewrites: commit {} first, so that the "
+          "action's commit holds only its own change and `git vault revert` can undo it (or "
+          "pass --allow-dirty to let the commit take {} as {} now)",
+          util::join(dirty, ", "), dirty.size() == 1 ? "it" : "them",
+          dirty.size() == 1 ? "it" : "them", dirty.size() == 1 ? "it is" : "they are");
+    }
+  }
   // D16: retrievals recorded since the last fold land first, as their own commit, checked
   // against what the action read; `before` (the work tree) then holds them, the draft's files
   // keep them, and the action's read state is taken again past the fold's own commit.
@@ -63,6 +98,9 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
   target.commit = !flags.no_commit;
   target.allow_dirty = flags.allow_dirty;
   target.guarded_paths = landing::k_action_guarded_paths;
+  if (target.commit) {
+    target.guarded_paths.insert(target.guarded_paths.end(), outside.begin(), outside.end());
+  }
   target.read_state = std::move(landing.read_state);
   if (flags.allow_dirty && !flags.no_commit && !session.output().quiet) {
     say_what_allow_dirty_does(session.repo().dirty_paths(target.guarded_paths), draft.plan);

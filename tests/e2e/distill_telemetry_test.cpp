@@ -326,6 +326,40 @@ TEST_CASE("learn harvests archived candidates and marks them harvested", "[telem
              Catch::Contains("No archived tasks with unharvested memory candidates found."));
 }
 
+TEST_CASE("learn refuses an archive record with uncommitted changes, so a revert cannot lose it",
+          "[telemetry][learn][revert]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  const std::string record = R"({"completed_projects": [{"project_number": 7,
+  "project_name": "x", "memory_candidates": [
+    {"content": "Profiling the parser needs a warm cache", "category": "TECHNIQUE",
+     "suggested_keywords": ["parser", "profiling"]},
+    {"content": "Nextcord needs python312 on nixos", "category": "CONFIG",
+     "suggested_keywords": ["nextcord", "nixos"]}]}]}
+)";
+  sandbox.write("specs/archive/state.json", record);  // never committed
+  const std::string head = sandbox.git({"rev-parse", "HEAD"}).out;
+  const auto refused = sandbox.vault({"distill", "--learn", "--select", "T7-1"});
+  CHECK(refused.code == 128);
+  CHECK_THAT(refused.err,
+             Catch::Contains("uncommitted changes in specs/archive/state.json, which this action "
+                             "rewrites: commit it first") &&
+                 Catch::Contains("--allow-dirty"));
+  CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
+  CHECK(sandbox.read("specs/archive/state.json") == record);
+  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-profiling-the-parser.md"));
+
+  // Committed first, the harvest is one commit of the marks, and its revert gives the record
+  // back as it was, the candidate not chosen included.
+  sandbox.commit_all("archive");
+  REQUIRE(sandbox.vault({"distill", "--learn", "--select", "T7-1"}).code == 0);
+  CHECK(sandbox.read("specs/archive/state.json") != record);
+  const auto reverted = sandbox.vault({"revert", "HEAD"});
+  INFO(reverted.err);
+  REQUIRE(reverted.code == 0);
+  CHECK(sandbox.read("specs/archive/state.json") == record);
+}
+
 TEST_CASE("dream surfaces themes of three distinct sessions and keeps its cursor",
           "[telemetry][dream]") {
   Sandbox sandbox;
