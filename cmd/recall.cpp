@@ -621,8 +621,10 @@ int run_doctor(const DoctorOptions& options, Session& session) {
   }
   const bool clean =
       !report.fixable() && report.untagged_after == 0 &&
-      std::none_of(report.items.begin(), report.items.end(),
-                   [](const recall::DoctorItem& item) { return item.kind == "malformed-id"; });
+      std::none_of(report.items.begin(), report.items.end(), [](const recall::DoctorItem& item) {
+        // What still blocks maintain and the commit gate.
+        return item.kind == "malformed-id" || item.kind == "duplicate-id";
+      });
   return clean ? exit_code::k_ok : exit_code::k_no;
 }
 

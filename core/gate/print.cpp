@@ -179,9 +179,12 @@ std::string format_summary(const std::vector<Finding>& findings) {
                                                          : fmt::format("{} entries are", missing));
     out += fmt::format("Run {} first to tag all entries.\n", recall::k_init_ids_command);
     if (respell_first) {
-      // init-ids skips them, so without this the gate would refuse again after it.
-      out += fmt::format("Before that, {} respells the ids in the older spelling.\n",
-                         recall::k_doctor_fix_command);
+      // init-ids skips an older spelling and gives a new id where one sits on another line,
+      // orphaning its record.
+      out += fmt::format(
+          "Before that, run {}: some of them already have an id, in the older spelling or on "
+          "another line, that init-ids would not keep.\n",
+          recall::k_doctor_fix_command);
     }
   }
   if (!duplicate_ids.empty()) {

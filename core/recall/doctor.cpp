@@ -242,7 +242,19 @@ void diagnose_metadata(const DoctorInput& input, const std::vector<ParsedFile>& 
       }
     }
   }
-  const int retiered = recompute_tiers(metadata, inline_ids);
+  // An id on two entries has no one file to take its tier from: a person settles which entry
+  // keeps it (reported as duplicate-id), and the record stays as it is until then.
+  std::map<std::string_view, int> uses;
+  for (const InlineId& inline_id : inline_ids) {
+    ++uses[inline_id.id];
+  }
+  std::vector<InlineId> single_use;
+  for (const InlineId& inline_id : inline_ids) {
+    if (uses[inline_id.id] == 1) {
+      single_use.push_back(inline_id);
+    }
+  }
+  const int retiered = recompute_tiers(metadata, single_use);
   if (retiered > 0) {
     report.items.push_back({"metadata",
                             path,

@@ -58,8 +58,8 @@ inline constexpr std::string_view k_doctor_fix_command = "git vault recall docto
 //   normalised, tiers follow the files, and ids without a record get one (what maintain and
 //   init-ids do on their way without saying so).
 // Reported only, with the fix: ids that cannot be placed, orphan records, ids that a daily log
-// line repeats, malformed ids, and ids on more than one entry. Pure: reads only `input`. Throws gv::Error when
-// metadata.json is not a JSON object.
+// line repeats, malformed ids, and ids on more than one entry. Pure: reads only `input`. Throws
+// gv::Error when metadata.json is not a JSON object.
 [[nodiscard]] DoctorReport diagnose(const DoctorInput& input);
 
 }  // namespace gv::recall

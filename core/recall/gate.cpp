@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -41,14 +43,51 @@ std::string list_locations(const DuplicateId& duplicate) {
   return out;
 }
 
+// For each file, entry index -> the line of a stray id doctor --fix would move onto that
+// untagged entry: its one owner, and an id that tags no entry anywhere (doc/decisions.md D18).
+std::vector<std::map<std::size_t, int>> placeable_strays(const std::vector<ParsedFile>& files) {
+  std::set<std::string_view> tagged;
+  for (const ParsedFile& parsed : files) {
+    for (const Entry& entry : parsed.entries) {
+      if (entry.state == EntryState::tagged) {
+        tagged.insert(entry.id);
+      }
+    }
+  }
+  std::vector<std::map<std::size_t, int>> placeable(files.size());
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    for (const StrayId& stray : files[f].strays) {
+      if (stray.owner && files[f].entries[*stray.owner].state == EntryState::untagged &&
+          !tagged.contains(stray.id)) {
+        placeable[f].emplace(*stray.owner, stray.line);  // the first such id wins, as in doctor
+      }
+    }
+  }
+  return placeable;
+}
+
 }  // namespace
+
+int IdGate::doctor_restores() const {
+  return static_cast<int>(
+      std::count_if(untagged.begin(), untagged.end(),
+                    [](const EntryLocation& location) { return location.stray_line > 0; }) +
+      std::count_if(malformed.begin(), malformed.end(),
+                    [](const EntryLocation& location) { return location.older_spelling; }));
+}
 
 IdGate evaluate_id_gate(const std::vector<ParsedFile>& files) {
   IdGate gate;
-  for (const ParsedFile& parsed : files) {
-    for (const Entry& entry : parsed.entries) {
+  const std::vector<std::map<std::size_t, int>> placeable = placeable_strays(files);
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const ParsedFile& parsed = files[f];
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      const Entry& entry = parsed.entries[e];
       if (entry.state == EntryState::untagged) {
         gate.untagged.push_back(location_of(parsed.file, entry));
+        if (const auto found = placeable[f].find(e); found != placeable[f].end()) {
+          gate.untagged.back().stray_line = found->second;
+        }
       } else if (entry.state == EntryState::malformed) {
         gate.malformed.push_back(location_of(parsed.file, entry));
         gate.malformed.back().older_spelling = older_spelling_id(entry.bad_token).has_value();
@@ -108,8 +147,11 @@ Finding malformed_id_finding(const ManagedFile& file, const Entry& entry, Severi
 
 std::vector<Finding> id_findings(const std::vector<ParsedFile>& files) {
   std::vector<Finding> findings;
-  for (const ParsedFile& parsed : files) {
-    for (const Entry& entry : parsed.entries) {
+  const std::vector<std::map<std::size_t, int>> placeable = placeable_strays(files);
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const ParsedFile& parsed = files[f];
+    for (std::size_t e = 0; e < parsed.entries.size(); ++e) {
+      const Entry& entry = parsed.entries[e];
       if (entry.state == EntryState::malformed) {
         findings.push_back(malformed_id_finding(parsed.file, entry, Severity::error));
       } else if (entry.state == EntryState::untagged) {
@@ -120,6 +162,11 @@ std::vector<Finding> id_findings(const std::vector<ParsedFile>& files) {
         finding.line = entry.line;
         finding.message = fmt::format("entry has no id: \"{}\"", quote_text(entry.text));
         finding.fix = std::string{k_init_ids_command};
+        if (const auto found = placeable[f].find(e); found != placeable[f].end()) {
+          // init-ids would give it a new id and leave the record of its own one orphaned.
+          finding.message += fmt::format("; its id is on line {}", found->second);
+          finding.fix = std::string{k_doctor_fix_command};
+        }
         findings.push_back(std::move(finding));
       }
     }
@@ -150,6 +197,12 @@ std::string missing_ids_refusal(const IdGate& gate) {
   std::string out =
       fmt::format("Cannot run maintain: {} entries are missing IDs.\n", gate.missing_count());
   out += fmt::format("Run {} first to tag all entries.\n", k_init_ids_command);
+  if (const int restored = gate.doctor_restores(); restored > 0) {
+    out += fmt::format(
+        "Before that, run {}: {} of them already {} an id, in the older spelling or on "
+        "another line, that init-ids would not keep.\n",
+        k_doctor_fix_command, restored, restored == 1 ? "has" : "have");
+  }
   // init-ids cannot repair these, so the user has to be told where they are.
   for (const EntryLocation& location : gate.malformed) {
     out +=

@@ -19,6 +19,9 @@ struct EntryLocation {
   std::string display_path;
   int line = 0;
   bool older_spelling = false;  // malformed only: `^tr-…`, which `recall doctor --fix` respells
+  // untagged only: the line of a heading or later line holding this entry's id, which
+  // `recall doctor --fix` moves onto it (0: none). init-ids would give the entry a new id.
+  int stray_line = 0;
 };
 
 struct DuplicateId {
@@ -37,6 +40,8 @@ struct IdGate {
     return static_cast<int>(untagged.size() + malformed.size());
   }
   [[nodiscard]] bool passes() const { return missing_count() == 0 && duplicates.empty(); }
+  // Missing ids that `recall doctor --fix` restores (older spelling, or an id on another line).
+  [[nodiscard]] int doctor_restores() const;
 };
 
 [[nodiscard]] IdGate evaluate_id_gate(const std::vector<ParsedFile>& files);

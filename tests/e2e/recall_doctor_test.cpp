@@ -311,7 +311,17 @@ TEST_CASE("recall doctor reports an id on several entries, which only a person c
   Sandbox sandbox;
   sandbox.write("CLAUDE.local.md", "- Use tabs ^tr0123456789\n- Other ^tr0123456789\n");
   sandbox.write("memory/registers/decisions.md", "- Again ^tr0123456789\n");
+  sandbox.write("memory/.recall/metadata.json",
+                "{\n  \"tr0123456789\": {\n    \"created_at\": \"2026-01-02T03:04:05Z\",\n"
+                "    \"last_reviewed_at\": \"2026-01-02T03:04:05Z\",\n    \"pinned\": true,\n"
+                "    \"snoozed_until\": null,\n    \"status\": \"active\",\n"
+                "    \"tier\": \"working\"\n  }\n}\n");
   adopt(sandbox);
+  // The record's tier is left alone: which entry keeps the id is not doctor's to choose.
+  const Result fixed = sandbox.vault({"recall", "doctor", "--fix"});
+  CHECK_FALSE(contains(fixed.out, "name another tier"));
+  CHECK(Json::parse(sandbox.read("memory/.recall/metadata.json"))["tr0123456789"]["tier"] ==
+        "working");
   const Result report = sandbox.vault({"recall", "doctor"});
   CHECK(report.code == 1);
   const std::string where =

@@ -295,6 +295,8 @@ TEST_CASE("ids in the older spelling send maintain and check to doctor --fix, wh
   CHECK(maintain.err ==
         "Cannot run maintain: 3 entries are missing IDs.\n"
         "Run git vault recall init-ids first to tag all entries.\n"
+        "Before that, run git vault recall doctor --fix: 2 of them already have an id, in the "
+        "older spelling or on another line, that init-ids would not keep.\n"
         "  malformed: CLAUDE.local.md line 1 (the older spelling; git vault recall doctor --fix "
         "respells it)\n"
         "  malformed: CLAUDE.local.md line 2 (the older spelling; git vault recall doctor --fix "
@@ -306,8 +308,9 @@ TEST_CASE("ids in the older spelling send maintain and check to doctor --fix, wh
              Catch::Contains("CLAUDE.local.md:1: error: `^tr-0123456789` is the older spelling of "
                              "`^tr0123456789` [malformed-id]") &&
                  Catch::Contains("  fix: git vault recall doctor --fix\n") &&
-                 Catch::Contains("Before that, git vault recall doctor --fix respells the ids in "
-                                 "the older spelling.\n"));
+                 Catch::Contains("Before that, run git vault recall doctor --fix: some of them "
+                                 "already have an id, in the older spelling or on another line, "
+                                 "that init-ids would not keep.\n"));
 
   // Following the advice, in its order, clears the gate.
   REQUIRE(sandbox.vault({"recall", "doctor", "--fix"}).code == 0);
@@ -318,6 +321,31 @@ TEST_CASE("ids in the older spelling send maintain and check to doctor --fix, wh
   const auto after = sandbox.vault({"check"});
   INFO(after.out << after.err);
   CHECK(after.code == 0);
+  CHECK(sandbox.vault({"recall", "maintain", "--dry-run"}).code == 0);
+}
+
+TEST_CASE("an entry whose id sits on its heading is sent to doctor --fix, which keeps the id",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write("memory/registers/tech-stack.md",
+                "# Tech Stack\n\n## Database ^tr7c3e9f1d2a\n- PostgreSQL 16\n");
+  sandbox.write("memory/.recall/metadata.json",
+                "{\n  \"tr7c3e9f1d2a\": {\"created_at\": \"2026-01-02T03:04:05Z\", "
+                "\"last_reviewed_at\": \"2026-01-02T03:04:05Z\", \"status\": \"active\", "
+                "\"tier\": \"register\"}\n}\n");
+  sandbox.commit_all("ids on headings");
+  const auto maintain = sandbox.vault({"recall", "maintain", "--dry-run"});
+  CHECK(maintain.code == 1);
+  CHECK_THAT(maintain.err, Catch::Contains("Before that, run git vault recall doctor --fix: 1 of "
+                                           "them already has an id"));
+  const auto check = sandbox.vault({"check"});
+  CHECK_THAT(check.out, Catch::Contains("memory/registers/tech-stack.md:4: error: entry has no id: "
+                                        "\"PostgreSQL 16\"; its id is on line 3 [missing-id]\n"
+                                        "  fix: git vault recall doctor --fix\n"));
+  REQUIRE(sandbox.vault({"recall", "doctor", "--fix"}).code == 0);
+  CHECK_THAT(sandbox.read("memory/registers/tech-stack.md"),
+             Catch::Contains("- PostgreSQL 16 ^tr7c3e9f1d2a\n"));
+  CHECK(sandbox.vault({"check"}).code == 0);
   CHECK(sandbox.vault({"recall", "maintain", "--dry-run"}).code == 0);
 }
 
