@@ -21,10 +21,12 @@ struct CommitFindings {
 };
 
 // `check --range`: each finding once, under the first commit (in the given order, oldest first)
-// whose tree has it. Two findings are the same when path, check and message are equal; the line
-// is left out so a finding that only moved is not reported again. Commits left with no finding
-// are dropped.
-[[nodiscard]] std::vector<CommitFindings> first_introduced(std::vector<CommitFindings> commits);
+// whose tree has it, unless `baseline` (the findings of the trees the range starts from) has it
+// already. Two findings are the same when path, check and message are equal (a dangling link by
+// its target alone); the line is left out so a finding that only moved is not reported again.
+// Commits left with no finding are dropped.
+[[nodiscard]] std::vector<CommitFindings> first_introduced(
+    std::vector<CommitFindings> commits, const std::vector<Finding>& baseline = {});
 
 // What `check --range A..B` demands (doc/merges.md): every non-merge commit of the range passes,
 // and the tip passes, merge or not. A merge commit inside the range is not checked: it joins
@@ -34,7 +36,9 @@ struct CommitFindings {
 // tip, is checked.
 //
 // Runs the gate over those commits, oldest first, with the persisted cache so unchanged memories
-// are parsed once for the whole range, and returns first_introduced of the results. A stale
+// are parsed once for the whole range, and over each parent outside the range (the base), and
+// returns first_introduced of the results: what the range introduced, so a branch is never
+// blamed for what its base already had. A stale
 // index file at a tip that is a merge commit gets the fix that repairs the branch
 // (k_stale_merge_fix).
 [[nodiscard]] std::vector<CommitFindings> run_range_gate(const git::Repo& repo,

@@ -257,6 +257,33 @@ TEST_CASE("check --range reports each finding under the commit that introduced i
   }
 }
 
+TEST_CASE("check --range blames a branch only for what it introduced, not for its base",
+          "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  // The base already has an error (an untagged entry) and a warning (a link to a memory that
+  // gc will delete).
+  sandbox.write("CLAUDE.local.md", std::string(k_working) + "- Untagged\n");
+  sandbox.commit_all("base with an error");
+  const std::string base = sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 40);
+
+  sandbox.write("notes.txt", "unrelated\n");
+  sandbox.commit_all("a clean change");
+  const Result clean = sandbox.vault({"check", "--range", base + "..HEAD"});
+  INFO(clean.out << clean.err);
+  CHECK(clean.code == 0);
+  CHECK(check_json(sandbox, {"--range", base + "..HEAD"})["findings"].empty());
+
+  // Checked alone, the tip still has the base's error.
+  CHECK(sandbox.vault({"check", "--range", "HEAD"}).code == 1);
+
+  sandbox.write("memory/registers/decisions.md", "- Another untagged\n");
+  sandbox.commit_all("a new error");
+  const json document = check_json(sandbox, {"--range", base + "..HEAD"});
+  REQUIRE(document["findings"].size() == 1);
+  CHECK(document["findings"][0]["path"] == "memory/registers/decisions.md");
+}
+
 TEST_CASE("check rejects more than one mode", "[e2e][check]") {
   Sandbox sandbox;
   clean_vault(sandbox);

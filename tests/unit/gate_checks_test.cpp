@@ -216,6 +216,27 @@ TEST_CASE("range findings are reported under the first commit that has them", "[
   CHECK(out[1].findings[0].message == "entry has no id: \"y\"");
 }
 
+TEST_CASE("first_introduced leaves out what the base had, a dangling link by its target",
+          "[gate][range]") {
+  Finding tombstoned;
+  tombstoned.check = "dangling-link";
+  tombstoned.severity = Severity::warning;
+  tombstoned.path = ".memory/10-Memories/MEM-a.md";
+  tombstoned.line = 4;
+  tombstoned.message = "link [[MEM-b]] names a tombstoned memory";
+  Finding gone = tombstoned;  // after a gc deleted MEM-b
+  gone.message = "link [[MEM-b]] names no memory";
+  Finding other = gone;
+  other.message = "link [[MEM-c]] names no memory";
+
+  const auto out = gv::first_introduced({{"c1", {gone, other}}}, {tombstoned});
+  REQUIRE(out.size() == 1);
+  REQUIRE(out[0].findings.size() == 1);
+  CHECK(out[0].findings[0].message == "link [[MEM-c]] names no memory");
+  CHECK(gv::first_introduced({{"c1", {gone}}}, {gone}).empty());
+  CHECK(gv::first_introduced({{"c1", {gone}}}).size() == 1);
+}
+
 TEST_CASE("findings print as path:line lines with their fix and a count", "[gate][print]") {
   Finding missing;
   missing.check = "missing-id";
