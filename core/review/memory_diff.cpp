@@ -203,6 +203,10 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
                          const std::vector<git::TreeChange>& changes, ParseCache* cache) {
   MemoryDiff diff;
   std::set<MergedPair> merged;
+  // Memories the range can have merged away: changed files that were not tombstoned at the
+  // base. A merge copies the secondary's body whole, with the `## Merged From` sections of its
+  // own earlier merges, so a primary also gains headings for memories merged before the range.
+  std::set<std::string> mergeable;
   // Ids in order: a memory's path is its id, so one path sorts like its id except where an id
   // is a prefix of another (`MEM-a-b` < `MEM-a`); the lists are sorted by id at the end.
   for (const git::TreeChange& change : changes) {
@@ -217,6 +221,9 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
         deleted.title = then.memory->title;
         deleted.was_tombstoned = then.memory->tombstoned;
       }
+      if (!deleted.was_tombstoned) {
+        mergeable.insert(id);
+      }
       diff.deleted.push_back(std::move(deleted));
       continue;
     }
@@ -226,6 +233,7 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
       continue;
     }
     if (!change.old_oid) {
+      mergeable.insert(id);
       diff.added.push_back({id, now.memory->title, category_key(*now.memory), now.memory->topic,
                             now.memory->token_count, now.memory->tombstoned});
       continue;
@@ -234,10 +242,16 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
     if (!then.memory) {
       // Unreadable before, readable now: a repair. Everything about it is new to the reader.
       diff.changed.push_back({id, now.memory->title, {}, true, 0, now.memory->token_count});
+      mergeable.insert(id);
       continue;
+    }
+    if (!then.memory->tombstoned) {
+      mergeable.insert(id);
     }
     compare(id, then, now, diff, merged);
   }
+  std::erase_if(merged,
+                [&](const MergedPair& pair) { return !mergeable.contains(pair.secondary); });
   const auto by_id = [](const auto& a, const auto& b) { return a.id < b.id; };
   std::sort(diff.added.begin(), diff.added.end(), by_id);
   std::sort(diff.changed.begin(), diff.changed.end(), by_id);

@@ -47,7 +47,9 @@ struct DeletedMemory {
 };
 
 // `primary` absorbed `secondary` (merge): the secondary's tombstone says `merged_into:<primary>`
-// or the primary's body gained `## Merged From <secondary>`.
+// or the primary's body gained `## Merged From <secondary>`; either way the secondary's file
+// changed in the range and was not a tombstone at its base (a heading copied along with an
+// earlier merge's body names a merge the range did not make).
 struct MergedPair {
   std::string primary;
   std::string secondary;

@@ -106,6 +106,36 @@ TEST_CASE("a merge shows one pair, the primary's field changes and the summed re
   CHECK(diff.retrieval[0].count_after == 2);
 }
 
+TEST_CASE("a merge heading copied from an earlier merge is not a merge of the range", "[review]") {
+  // At the base, MEM-old was merged into MEM-s already; the range merges MEM-s into MEM-p,
+  // whose body gains both `## Merged From` headings.
+  const std::string old_tombstone = memory_text(
+      "Old",
+      "status: tombstoned\ntombstoned_at: 2026-10-31\ntombstone_reason: \"merged_into:MEM-s\"\n",
+      10, "[c]");
+  const ReviewSnapshot base({
+      {memory_path_of("MEM-p"), memory_text("P", "", 10, "[a, b]")},
+      {memory_path_of("MEM-s"),
+       memory_text("S", "", 10, "[b, c]", "\n## Merged From MEM-old\n\nolder words\n")},
+      {memory_path_of("MEM-old"), old_tombstone},
+  });
+  const ReviewSnapshot head({
+      {memory_path_of("MEM-p"), memory_text("P", "", 10, "[a, b, c]",
+                                            "\n## Merged From MEM-s\n\nthree more words\n"
+                                            "\n## Merged From MEM-old\n\nolder words\n")},
+      {memory_path_of("MEM-s"),
+       memory_text("S",
+                   "status: tombstoned\ntombstoned_at: 2026-11-30\n"
+                   "tombstone_reason: \"merged_into:MEM-p\"\n",
+                   10, "[b, c]", "\n## Merged From MEM-old\n\nolder words\n")},
+      {memory_path_of("MEM-old"), old_tombstone},
+  });
+  const MemoryDiff diff = diff_memories(base, head);
+  REQUIRE(diff.merged.size() == 1);
+  CHECK(diff.merged[0].primary == "MEM-p");
+  CHECK(diff.merged[0].secondary == "MEM-s");
+}
+
 TEST_CASE("a new Pre-Compression section marks a compress with tokens before and after",
           "[review]") {
   const ReviewSnapshot base({{memory_path_of("MEM-c"), memory_text("C", "", 100)}});
