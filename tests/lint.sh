@@ -9,7 +9,7 @@ cd "$here"
 mapfile -t files < <(find cmd core hooks tests -name '*.cpp' -o -name '*.hpp' | sort)
 if command -v clang-format >/dev/null; then
   if ! clang-format --dry-run --Werror "${files[@]}" 2>/tmp/git-vault-format.$$; then
-    grep -m 20 'warning:' /tmp/git-vault-format.$$ >&2 || true
+    grep -m 20 -E 'warning:|error:' /tmp/git-vault-format.$$ >&2 || true
     rm -f /tmp/git-vault-format.$$
     echo "lint: files are not formatted; run: clang-format -i \$(git ls-files '*.cpp' '*.hpp')" >&2
     exit 1
