@@ -373,6 +373,14 @@ int run_maintain(const MaintainOptions& options, Session& session) {
     return exit_code::k_no;
   }
 
+  // A run that would refuse to land says so before it shows thousands of candidates.
+  if (!options.dry_run) {
+    if (const std::vector<std::string> dirty = landing::recall_blockers(repo, options.allow_dirty);
+        !dirty.empty()) {
+      throw Error("{}", git::dirty_refusal(dirty, /*offers_allow_dirty=*/true));
+    }
+  }
+
   std::vector<Finding> warnings;
   recall::Metadata metadata;  // as read: the analysis takes it and reconciles it
   input.metadata_bytes = snapshot.read(recall::k_metadata_path);
@@ -418,7 +426,9 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   }
 
   if (!output.json) {
-    print_out(recall::render_presentation(analysis));
+    // Asked one by one on a terminal, every candidate is shown; decided by flags, the list is
+    // cut at --limit as the dry run's is.
+    print_out(recall::render_presentation(analysis, flags_decide ? output.limit : 0));
   }
   if (analysis.candidate_count() > 0 && !flags_decide) {
     if (output.json || !output.interactive()) {

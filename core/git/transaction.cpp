@@ -954,6 +954,14 @@ bool recover_interrupted_landing(Repo& repo) {
   return lock && recover_locked(repo);
 }
 
+std::string dirty_refusal(const std::vector<std::string>& dirty, bool offers_allow_dirty) {
+  return fmt::format(
+      "uncommitted changes in vault paths: {} (commit or stash them first{})", join_paths(dirty, 5),
+      offers_allow_dirty ? ", or pass --allow-dirty to run anyway: it says which of them the "
+                           "commit takes"
+                         : "");
+}
+
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options) {
   if (repo.is_bare()) {
     throw Error("{}: a bare repository has no work tree to keep a vault in",
@@ -982,12 +990,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   if (!options.allow_dirty && !options.guarded_paths.empty()) {
     const std::vector<std::string> dirty = repo.dirty_paths(options.guarded_paths);
     if (!dirty.empty()) {
-      throw Error("uncommitted changes in vault paths: {} (commit or stash them first{})",
-                  join_paths(dirty, 5),
-                  options.offers_allow_dirty
-                      ? ", or pass --allow-dirty to run anyway: it says which of them the "
-                        "commit takes"
-                      : "");
+      throw Error("{}", dirty_refusal(dirty, options.offers_allow_dirty));
     }
   }
 

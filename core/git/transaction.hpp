@@ -83,6 +83,11 @@ struct ApplyOptions {
 // index (only unreachable objects remain in the object database).
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options);
 
+// The message apply refuses with when `dirty` (paths under its guarded paths) have uncommitted
+// changes; a command asks it up front, before it prints what it would do.
+[[nodiscard]] std::string dirty_refusal(const std::vector<std::string>& dirty,
+                                        bool offers_allow_dirty);
+
 // When an earlier landing was interrupted (its journal is in the git dir and no live git-vault
 // holds the vault lock), finishes it if its branch had moved and undoes it otherwise, prints
 // one `git-vault: note:` line saying which, and returns true. A work tree file edited since the

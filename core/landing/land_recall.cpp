@@ -21,6 +21,13 @@ bool recall_tracked(const git::Repo& repo) {
 
 std::vector<std::string> recall_guarded_paths() { return {k_working_path, k_memory_dir}; }
 
+std::vector<std::string> recall_blockers(const git::Repo& repo, bool allow_dirty) {
+  if (allow_dirty || !recall_tracked(repo)) {
+    return {};
+  }
+  return repo.dirty_paths(recall_guarded_paths());
+}
+
 RecallOutcome land_recall_maintain(git::Repo& repo, const Snapshot& before, Plan plan,
                                    const RecallOptions& options) {
   RecallOutcome outcome;

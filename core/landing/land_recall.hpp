@@ -23,6 +23,10 @@ struct RecallOptions {
   std::optional<git::ReadState> read_state;
 };
 
+// The files whose uncommitted changes would make land_recall_maintain refuse (none when
+// `allow_dirty`, or when no recall file is tracked), so a command can refuse before it prints.
+[[nodiscard]] std::vector<std::string> recall_blockers(const git::Repo& repo, bool allow_dirty);
+
 struct RecallOutcome {
   std::optional<std::string> commit;        // the new commit, when one was made
   std::vector<std::string> work_tree_only;  // paths written to the work tree without a commit

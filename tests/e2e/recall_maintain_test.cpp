@@ -191,6 +191,9 @@ TEST_CASE("a dirty CLAUDE.local.md is refused and nothing changes", "[e2e][recal
   CHECK(refused.code == 128);
   CHECK(contains(refused.err, "uncommitted changes in vault paths"));
   CHECK(contains(refused.err, "CLAUDE.local.md"));
+  CHECK(refused.out.empty());  // refused before the candidates are shown
+  // A dry run writes nothing, so it still shows them.
+  CHECK_FALSE(sandbox.vault({"recall", "maintain", "--budget", "1", "--dry-run"}).out.empty());
   CHECK(sandbox.read("CLAUDE.local.md") == edited);
   CHECK(sandbox.read("memory/.recall/metadata.json") == k_metadata);
   CHECK_FALSE(sandbox.exists("memory/registers/_inbox.md"));
