@@ -10,6 +10,7 @@
 #include "core/gate/vault_checks.hpp"
 #include "core/git/index_file.hpp"
 #include "core/git/index_tree.hpp"
+#include "core/recall/metadata.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/trace.hpp"
 #include "core/vault/index_files.hpp"
@@ -20,17 +21,18 @@ namespace {
 
 using Entry = git::IndexFile::Entry;
 
-// The files the working-memory checks read (core/recall/files.cpp): CLAUDE.local.md and what
-// is under memory/registers/ and memory/archive/.
+// The files the working-memory checks read (core/recall/files.cpp): CLAUDE.local.md, what is
+// under memory/registers/ and memory/archive/, and the recall metadata.
 bool is_working_memory_path(std::string_view path) {
   return path == "CLAUDE.local.md" || path.starts_with("memory/registers/") ||
-         path.starts_with("memory/archive/");
+         path.starts_with("memory/archive/") || path == recall::k_metadata_path;
 }
 
 std::string working_state(const git::IndexFile& index) {
   VaultStateDigest digest;
   for (const std::string_view prefix :
-       {"CLAUDE.local.md", "memory/archive/", "memory/registers/"}) {
+       {std::string_view("CLAUDE.local.md"), std::string_view("memory/archive/"),
+        std::string_view("memory/registers/"), recall::k_metadata_path}) {
     for (const Entry& entry : index.with_prefix(prefix)) {
       if (entry.is_committed_file() && is_working_memory_path(entry.path())) {
         digest.add(entry.path(), entry.oid_hex());

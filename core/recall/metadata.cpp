@@ -62,8 +62,9 @@ bool is_timestamp_shape(std::string_view text) {
 // path notes its lines as it goes). Strings are skipped whole, so a key's text inside a value is
 // never taken for the key. A key written twice has its last line: the document keeps the last
 // value. `bytes` is valid JSON.
-std::unordered_map<std::string_view, std::size_t> top_level_key_lines(std::string_view bytes) {
-  std::unordered_map<std::string_view, std::size_t> lines;
+// Every top-level key of a JSON object with its line, in file order (escapes left as written).
+std::vector<std::pair<std::string_view, std::size_t>> top_level_keys(std::string_view bytes) {
+  std::vector<std::pair<std::string_view, std::size_t>> keys;
   std::size_t line = 1;
   int depth = 0;
   for (std::size_t at = 0; at < bytes.size(); ++at) {
@@ -85,9 +86,17 @@ std::unordered_map<std::string_view, std::size_t> top_level_key_lines(std::strin
         ++next;
       }
       if (depth == 1 && next < bytes.size() && bytes[next] == ':') {
-        lines.insert_or_assign(bytes.substr(begin, at - begin), line);
+        keys.emplace_back(bytes.substr(begin, at - begin), line);
       }
     }
+  }
+  return keys;
+}
+
+std::unordered_map<std::string_view, std::size_t> top_level_key_lines(std::string_view bytes) {
+  std::unordered_map<std::string_view, std::size_t> lines;
+  for (const auto& [key, line] : top_level_keys(bytes)) {
+    lines.insert_or_assign(key, line);
   }
   return lines;
 }
@@ -108,19 +117,22 @@ class Reader {
   MetadataRead read_fully() {
     auto parsed = json_text::parse<json>(m_bytes);
     if (const auto* failure = std::get_if<json_text::ParseFailure>(&parsed)) {
-      throw Error("{}", json_text::format_failure(m_path, *failure));
+      throw MetadataError(m_path, static_cast<int>(failure->line),
+                          "invalid JSON: " + failure->reason);
     }
     const json document = std::move(std::get<json>(parsed));
     if (!document.is_object()) {
-      throw Error("{}:1: expected a JSON object keyed by id, found {}", m_path,
-                  document.type_name());
+      throw MetadataError(
+          m_path, 1,
+          fmt::format("expected a JSON object keyed by id, found {}", document.type_name()));
     }
     std::vector<RawRecord> records;  // in key order, as the document's map holds them
     records.reserve(document.size());
     for (const auto& [key, value] : document.items()) {
       if (!value.is_object()) {
-        throw Error("{}:{}: record `{}` must be an object, found {}", m_path, line_of(key), key,
-                    value.type_name());
+        throw MetadataError(
+            m_path, static_cast<int>(line_of(key)),
+            fmt::format("record `{}` must be an object, found {}", key, value.type_name()));
       }
       RawRecord record;
       record.key = key;
@@ -129,7 +141,21 @@ class Reader {
       }
       records.push_back(std::move(record));
     }
-    return interpret(records);
+    MetadataRead result = interpret(records);
+    // A JSON document keeps a repeated key's last record: said, since the next write drops the
+    // others. (The fast path leaves such files to this reader.)
+    for (const RepeatedKey& repeated : repeated_keys(m_bytes)) {
+      Finding finding;
+      finding.check = "metadata";
+      finding.severity = Severity::warning;
+      finding.path = std::string{m_path};
+      finding.line = repeated.line;
+      finding.id = repeated.key;
+      finding.message =
+          repeated_key_message(repeated) + "; the last is read, and the next write keeps only it";
+      result.findings.push_back(std::move(finding));
+    }
+    return result;
   }
 
  private:
@@ -303,6 +329,35 @@ class Reader {
 };
 
 }  // namespace
+
+std::vector<RepeatedKey> repeated_keys(std::string_view bytes) {
+  std::unordered_map<std::string_view, std::size_t> first;
+  std::vector<RepeatedKey> repeated;
+  for (const auto& [key, line] : top_level_keys(bytes)) {
+    const auto [it, inserted] = first.emplace(key, line);
+    if (!inserted) {
+      repeated.push_back({std::string(key), static_cast<int>(it->second), static_cast<int>(line)});
+    }
+  }
+  return repeated;
+}
+
+std::string repeated_key_message(const RepeatedKey& repeated) {
+  return fmt::format("record `{}` is written twice (lines {} and {})", repeated.key,
+                     repeated.first_line, repeated.line);
+}
+
+MetadataError::MetadataError(std::string_view path, int line, std::string problem)
+    : Error("{}:{}: {}; fix: {}", path, line, problem, fix()),
+      m_line(line),
+      m_problem(std::move(problem)) {}
+
+std::string MetadataError::fix() {
+  return fmt::format(
+      "correct it by hand, or restore a version that reads (`git log --oneline -- {0}`, then "
+      "`git checkout <commit> -- {0}`)",
+      k_metadata_path);
+}
 
 MetadataRead parse_metadata(std::string_view bytes, std::string_view path) {
   return Reader{bytes, path}.read();

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/finding.hpp"
 #include "core/recall/ids.hpp"
 
@@ -37,12 +38,38 @@ struct MetadataRead {
   std::vector<Finding> findings;  // `metadata` warnings about variants read leniently
 };
 
+// metadata.json cannot be read as records, so no recall command may rewrite it: its problem
+// and where, with the way out. what() is `path:line: problem; fix: restore …`.
+class MetadataError : public Error {
+ public:
+  MetadataError(std::string_view path, int line, std::string problem);
+  [[nodiscard]] int line() const { return m_line; }
+  [[nodiscard]] const std::string& problem() const { return m_problem; }
+  // How to get a readable file back.
+  [[nodiscard]] static std::string fix();
+
+ private:
+  int m_line;
+  std::string m_problem;
+};
+
 // Reads metadata.json. Variants seen in real vaults are read and reported as warnings: keys
 // with a caret (`^tr…`) or without `tr` (bare 10 hex) are normalised to `tr…`; a tier written as
 // a file path becomes the tier of that path; date-only timestamps and unknown statuses are kept.
-// Throws gv::Error (`path:line: …`) when the bytes are not JSON, or not an object of objects.
+// Throws MetadataError when the bytes are not JSON, or not an object of objects. A key written
+// twice is read as its last record, with a warning.
 // The common flat shape is read without a JSON document (core/recall/metadata_scan.hpp).
 [[nodiscard]] MetadataRead parse_metadata(std::string_view bytes, std::string_view path);
+
+// A top-level key written more than once: JSON readers keep its last record and drop the rest.
+struct RepeatedKey {
+  std::string key;  // as written
+  int first_line = 0;
+  int line = 0;  // of this repetition
+};
+[[nodiscard]] std::vector<RepeatedKey> repeated_keys(std::string_view bytes);
+// `record `X` is written twice (lines A and B)`.
+[[nodiscard]] std::string repeated_key_message(const RepeatedKey& repeated);
 
 // parse_metadata without its fast path: the general reader, which the fast path must agree with
 // wherever it answers.

@@ -169,6 +169,34 @@ TEST_CASE("check reports broken frontmatter with its line", "[e2e][check]") {
   CHECK(finding["severity"] == "error");
 }
 
+TEST_CASE("a stale index beside a broken memory names the fix in the order that works",
+          "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  // An indexed memory whose frontmatter breaks leaves the index, which still lists it, stale.
+  const std::string gamma = sandbox.read(".memory/10-Memories/MEM-gamma.md");
+  sandbox.write(".memory/10-Memories/MEM-gamma.md",
+                "---\ntitle: [Gamma, unclosed\n" + gamma.substr(gamma.find('\n', 4) + 1));
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  int stale = 0;
+  const json found = check_json(sandbox);
+  INFO(found.dump(1));
+  for (const json& finding : found["findings"]) {
+    if (finding["check"] == "stale-index") {
+      ++stale;
+      CHECK(finding["fix"] ==
+            "fix the memory files the schema errors name first, then: git vault "
+            "index && git add .memory");
+    }
+  }
+  CHECK(stale > 0);
+  // Run as it says: the regeneration refuses until the memory is fixed, then works.
+  CHECK(sandbox.sh("git vault index && git add .memory").code != 0);
+  sandbox.write(".memory/10-Memories/MEM-gamma.md", gamma);
+  REQUIRE(sandbox.sh("git vault index && git add .memory").code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
+}
+
 TEST_CASE("check blocks memory ids that differ only in case", "[e2e][check]") {
   Sandbox sandbox;
   clean_vault(sandbox);
@@ -282,6 +310,48 @@ TEST_CASE("check --range blames a branch only for what it introduced, not for it
   const json document = check_json(sandbox, {"--range", base + "..HEAD"});
   REQUIRE(document["findings"].size() == 1);
   CHECK(document["findings"][0]["path"] == "memory/registers/decisions.md");
+}
+
+TEST_CASE("a recall metadata.json no recall command can read blocks the commit, with the way back",
+          "[e2e][check][hooks]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  sandbox.commit_all("metadata");
+  const std::string good = sandbox.read("memory/.recall/metadata.json");
+  REQUIRE(good.size() > 40);
+
+  SECTION("truncated") {
+    sandbox.write("memory/.recall/metadata.json", good.substr(0, good.size() / 2));
+    REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+    const Result check = sandbox.vault({"check"});
+    CHECK(check.code == 1);
+    CHECK_THAT(check.out, Catch::Contains("memory/.recall/metadata.json:") &&
+                              Catch::Contains(": error: invalid JSON: ") &&
+                              Catch::Contains("[recall-metadata]\n  fix: correct it by hand, or "
+                                              "restore a version that reads (`git log --oneline "
+                                              "-- memory/.recall/metadata.json`"));
+    const Result commit = sandbox.sh("git commit -q -m truncated");
+    CHECK(commit.code != 0);
+    CHECK_THAT(commit.err, Catch::Contains("[recall-metadata]"));
+  }
+  SECTION("one record written twice, as a textual merge leaves it") {
+    const std::size_t open = good.find('{', 1);
+    const std::size_t close = good.find('}', open);
+    const std::string key_line = good.substr(2, good.find('\n', 2) - 2);  // `"tr…": {` …
+    const std::string record = good.substr(2, close + 1 - 2);
+    sandbox.write("memory/.recall/metadata.json", "{\n" + record + ",\n" + good.substr(2));
+    REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+    const Result check = sandbox.vault({"check"});
+    INFO(key_line);
+    CHECK(check.code == 1);
+    CHECK_THAT(check.out,
+               Catch::Contains("is written twice (lines ") && Catch::Contains("[recall-metadata]"));
+    // Recall commands say so before they write.
+    const Result doctor = sandbox.vault({"recall", "doctor"});
+    CHECK_THAT(doctor.err + doctor.out, Catch::Contains("is written twice"));
+  }
 }
 
 TEST_CASE("check rejects more than one mode", "[e2e][check]") {

@@ -110,10 +110,13 @@ TEST_CASE("an empty metadata file is invalid JSON", "[recall][metadata]") {
 TEST_CASE("metadata that is not an object of objects is an error", "[recall][metadata]") {
   CHECK_THROWS_WITH(
       read("[]"),
-      "memory/.recall/metadata.json:1: expected a JSON object keyed by id, found array");
+      Catch::StartsWith(
+          "memory/.recall/metadata.json:1: expected a JSON object keyed by id, found array; "
+          "fix: correct it by hand, or restore a version that reads"));
   CHECK_THROWS_WITH(
       read("{\n\"tr0000000001\": 3}"),
-      "memory/.recall/metadata.json:2: record `tr0000000001` must be an object, found number");
+      Catch::StartsWith("memory/.recall/metadata.json:2: record `tr0000000001` must be an "
+                        "object, found number; fix: "));
 }
 
 TEST_CASE("a key with a caret is read as the bare id", "[recall][metadata]") {
@@ -335,7 +338,11 @@ TEST_CASE("a key written twice is read, and named, as its last record", "[recall
   CHECK_FALSE(gv::recall::scan_flat_metadata(bytes).has_value());
   const auto result = read(bytes);
   CHECK(result.records.at("tr00000000aa").created_at == "2026-03-24");
-  REQUIRE(result.findings.size() == 1);
+  REQUIRE(result.findings.size() == 2);
   CHECK(result.findings[0].line == 4);
   CHECK(has_message(result.findings, "`2026-03-24`"));
+  CHECK(result.findings[1].line == 4);
+  CHECK(result.findings[1].message ==
+        "record `tr00000000aa` is written twice (lines 2 and 4); the last is read, and the next "
+        "write keeps only it");
 }
