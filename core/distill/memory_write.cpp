@@ -285,6 +285,13 @@ TermScoring builtin_term_scoring() {
   TermScoring scoring;
   scoring.key_terms = [](std::string_view text) { return extract_key_terms(text); };
   scoring.overlap = overlap_score;
+  scoring.words = [](const std::vector<std::string>& terms) {
+    std::set<std::string> words;
+    for (const std::string& term : terms) {
+      add_words(term, words);
+    }
+    return words;
+  };
   return scoring;
 }
 

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace gv::distill {
 namespace {
@@ -126,6 +128,19 @@ ReviseResult classify_revise(const std::vector<Memory>& memories, const std::vec
   std::sort(active.begin(), active.end(),
             [](const Memory* a, const Memory* b) { return a->id < b->id; });
 
+  // Each word of the active memories' keywords -> the memories holding it, in `active` order.
+  // overlap is |words(segment) ∩ words(keywords)| / |words(segment)|, so an event is compared
+  // only with the memories it shares a word with, and per event the cost follows those lists
+  // rather than the vault (20,000 events over 10,000 memories took 24 s compared one by one).
+  std::unordered_map<std::string, std::vector<std::uint32_t>> holders;
+  for (std::uint32_t i = 0; i < active.size(); ++i) {
+    for (const std::string& word : terms.words(active[i]->keywords)) {
+      holders[word].push_back(i);
+    }
+  }
+  std::vector<std::uint32_t> shared_words(active.size(), 0);
+  std::vector<std::uint32_t> touched;
+
   std::map<std::string, MemoryVerdict> verdicts;
   std::map<std::string, std::vector<const Event*>> correlated;  // memory id -> events
   std::map<GroupKey, StrikeGroup> uncovered;
@@ -148,13 +163,28 @@ ReviseResult classify_revise(const std::vector<Memory>& memories, const std::vec
       }
     }
     if (matches.empty() && !active.empty()) {
-      const std::vector<std::string> segment = terms.key_terms(event_text(event));
+      const std::set<std::string> segment = terms.words(terms.key_terms(event_text(event)));
+      touched.clear();
+      for (const std::string& word : segment) {
+        if (const auto found = holders.find(word); found != holders.end()) {
+          for (const std::uint32_t i : found->second) {
+            touched.push_back(i);
+            ++shared_words[i];
+          }
+        }
+      }
+      // In `active` order, the first of the highest overlaps wins, as a scan of every memory
+      // would choose; a memory sharing no word has overlap 0 and never does.
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
       const Memory* best = nullptr;
       double best_overlap = 0.0;
-      for (const Memory* memory : active) {
-        const double overlap = terms.overlap(segment, memory->keywords);
+      for (const std::uint32_t i : touched) {
+        const double overlap =
+            static_cast<double>(shared_words[i]) / static_cast<double>(segment.size());
+        shared_words[i] = 0;
         if (overlap > best_overlap + 1e-9) {
-          best = memory;
+          best = active[i];
           best_overlap = overlap;
         }
       }

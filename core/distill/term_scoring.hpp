@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,10 +15,14 @@ namespace gv::distill {
 struct TermScoring {
   // The key terms of a text, most telling first.
   std::function<std::vector<std::string>(std::string_view text)> key_terms;
-  // The share of `segment` terms found in `memory` terms, 0..1; 0 for an empty segment.
+  // The share of `segment` terms found in `memory` terms, 0..1; 0 for an empty segment. It is
+  // always |words(segment) ∩ words(memory)| / |words(segment)|.
   std::function<double(const std::vector<std::string>& segment,
                        const std::vector<std::string>& memory)>
       overlap;
+  // The normalized words that overlap compares. A caller scoring one segment against many
+  // memories indexes the memories by these once instead of calling overlap for each.
+  std::function<std::set<std::string>(const std::vector<std::string>& terms)> words;
 };
 
 // The overlap at which two texts are about the same thing: MEDIUM in the learn classification

@@ -39,31 +39,26 @@ inline distill::TermScoring simple_terms() {
     flush();
     return out;
   };
-  scoring.overlap = [](const std::vector<std::string>& segment,
-                       const std::vector<std::string>& memory) {
-    std::set<std::string> a;
-    std::set<std::string> b;
-    for (const std::string& s : segment) {
+  scoring.words = [](const std::vector<std::string>& terms) {
+    std::set<std::string> out;
+    for (const std::string& s : terms) {
       std::string lowered;
       for (char c : s) {
         lowered += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
       }
-      a.insert(lowered);
+      out.insert(lowered);
     }
-    for (const std::string& s : memory) {
-      std::string lowered;
-      for (char c : s) {
-        lowered += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-      }
-      b.insert(lowered);
-    }
+    return out;
+  };
+  scoring.overlap = [words = scoring.words](const std::vector<std::string>& segment,
+                                            const std::vector<std::string>& memory) {
+    const std::set<std::string> a = words(segment);
+    const std::set<std::string> b = words(memory);
     if (a.empty()) {
       return 0.0;
     }
-    std::size_t shared = 0;
-    for (const std::string& s : a) {
-      shared += b.contains(s) ? 1 : 0;
-    }
+    const auto shared =
+        std::count_if(a.begin(), a.end(), [&](const std::string& w) { return b.contains(w); });
     return static_cast<double>(shared) / static_cast<double>(a.size());
   };
   return scoring;

@@ -109,6 +109,26 @@ TEST_CASE("revise: without a task match, keyword overlap of 30% correlates", "[t
   CHECK(result.correlated_events == 1);
 }
 
+TEST_CASE("revise: an event goes to its highest overlap, the first by id on a tie", "[telemetry]") {
+  // Listed out of id order: the scan is by id, so MEM-a wins the tie with MEM-c, and MEM-z's
+  // larger overlap beats both wherever it sits.
+  const std::vector<Memory> vault{memory("MEM-c", {"cache", "other"}),
+                                  memory("MEM-a", {"cache", "words"}),
+                                  memory("MEM-none", {"unrelated"})};
+  EventSpec tie{.id = "e1", .message = "cache layer failed"};  // terms: cache, layer, failed
+  ReviseResult result = classify_revise(vault, {event(tie)}, simple_terms());
+  REQUIRE(result.memories.size() == 1);
+  CHECK(result.memories[0].memory_id == "MEM-a");
+  CHECK(result.memories[0].correlations[0].overlap == Approx(1.0 / 3.0));
+
+  std::vector<Memory> with_z = vault;
+  with_z.push_back(memory("MEM-z", {"cache", "layer"}));
+  result = classify_revise(with_z, {event(tie)}, simple_terms());
+  REQUIRE(result.memories.size() == 1);
+  CHECK(result.memories[0].memory_id == "MEM-z");
+  CHECK(result.memories[0].correlations[0].overlap == Approx(2.0 / 3.0));
+}
+
 TEST_CASE("revise: tombstoned memories are never correlated", "[telemetry]") {
   Memory gone = memory("MEM-gone", {"retry"}, "specs/259_x");
   gone.tombstoned = true;
