@@ -108,6 +108,13 @@ class Revise final : public SubMode {
           "No events captured yet in specs/events.jsonl -- revise proceeds using vault scoring "
           "alone\n(staleness/duplicate/size), with zero event correlations this run.\n"
           "Run `git vault distill` for the scores, or --purge/--merge/--compress to act on them.";
+      if (run.since && run.query.stats.events > 0) {
+        // The message above is the original's for an empty `--since` query; say why it is empty.
+        *set.stop_message += fmt::format(
+            "\n(The store holds {} event(s), all from before the last revise, {}: only events "
+            "after it count.)",
+            run.query.stats.events, *run.since);
+      }
       return set;
     }
 

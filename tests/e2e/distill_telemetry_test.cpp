@@ -113,6 +113,9 @@ TEST_CASE("revise contradicts a memory on three strikes and updates it as one co
   // The cursor: a second run sees only events after last_revise.
   const auto again = sandbox.vault({"distill", "--revise", "--dry-run"});
   CHECK_THAT(again.out, Catch::Contains("No events captured yet"));
+  CHECK_THAT(again.out, Catch::Contains("(The store holds 3 event(s), all from before the last "
+                                        "revise, 2026-11-30T12:00:00Z: only events after it "
+                                        "count.)"));
 
   const auto revert = sandbox.vault({"revert", json::parse(run.out)["log_id"]});
   INFO(revert.err);
