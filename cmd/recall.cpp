@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <system_error>
@@ -28,6 +29,7 @@
 #include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
@@ -536,12 +538,25 @@ Plan doctor_plan(const recall::DoctorReport& report) {
     plan.write(path, bytes);
   }
   plan.subject = "vault(recall-doctor): " + doctor_summary(report);
+  // One line per change reads well in a review up to a point; past it the diff says the rest.
+  constexpr std::size_t k_body_lines = 200;
+  std::size_t listed = 0;
+  std::size_t left_out = 0;
   for (const recall::DoctorItem& item : report.items) {
-    if (item.fixed_by_doctor) {
-      plan.body +=
-          fmt::format("{}{}: {}\n", item.path,
-                      item.line ? fmt::format(":{}", *item.line) : std::string{}, item.message);
+    if (!item.fixed_by_doctor) {
+      continue;
     }
+    if (listed == k_body_lines) {
+      ++left_out;
+      continue;
+    }
+    ++listed;
+    plan.body +=
+        fmt::format("{}{}: {}\n", item.path,
+                    item.line ? fmt::format(":{}", *item.line) : std::string{}, item.message);
+  }
+  if (left_out > 0) {
+    plan.body += fmt::format("... and {} more (the diff has every one)\n", left_out);
   }
   plan.action = "recall-doctor";
   return plan;
@@ -601,11 +616,22 @@ int run_doctor(const DoctorOptions& options, Session& session) {
     print_out(doctor_json(report, options, outcome.commit).dump() + "\n");
   } else {
     std::string out;
+    // --limit rows of each kind, in file order, so one kind by the thousand (ids respelled in a
+    // large working memory) cannot hide another.
+    std::map<std::string, util::RowLimit> shown;
     for (const recall::DoctorItem& item : report.items) {
+      if (!shown.try_emplace(item.kind, session.output().limit).first->second.next()) {
+        continue;
+      }
       out += fmt::format("{}{}: {}\n", item.path,
                          item.line ? fmt::format(":{}", *item.line) : std::string{}, item.message);
       if (!(options.fix && item.fixed_by_doctor)) {
         out += fmt::format("  fix: {}\n", item.fix);
+      }
+    }
+    for (const auto& [kind, rows] : shown) {
+      if (const std::string rest = rows.rest_line(); !rest.empty()) {
+        out += fmt::format("{}: {}", kind, rest);
       }
     }
     if (!report.fixable()) {

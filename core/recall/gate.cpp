@@ -38,7 +38,7 @@ std::string list_locations(const DuplicateId& duplicate) {
     if (!out.empty()) {
       out += ", ";
     }
-    out += fmt::format("{} line {}", location.display_path, location.line);
+    out += fmt::format("{} line {}", location.path, location.line);  // as the finding's path
   }
   return out;
 }

@@ -106,8 +106,8 @@ TEST_CASE("check blocks on working-memory ids with file and line", "[e2e][check]
     CHECK(finding["path"] == "memory/archive/2026/old.md");
     CHECK(finding["line"] == 1);
     CHECK(finding["message"] ==
-          "duplicate id ^tr0000000002 on 2 lines: registers/people.md "
-          "line 2, archive/2026/old.md line 1");
+          "duplicate id ^tr0000000002 on 2 lines: memory/registers/people.md "
+          "line 2, memory/archive/2026/old.md line 1");
   }
   SECTION("a malformed id blocks like a missing one") {
     sandbox.write("memory/registers/people.md", "# People\n- Sam ^tr12\n");

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -326,7 +328,7 @@ TEST_CASE("recall doctor reports an id on several entries, which only a person c
   CHECK(report.code == 1);
   const std::string where =
       "duplicate id ^tr0123456789 on 3 lines: CLAUDE.local.md line 1, CLAUDE.local.md line 2, "
-      "registers/decisions.md line 1\n"
+      "memory/registers/decisions.md line 1\n"
       "  fix: delete the id from all but one line, then run git vault recall init-ids\n";
   CHECK(contains(report.out, "CLAUDE.local.md:2: " + where));
   CHECK(contains(report.out, "memory/registers/decisions.md:1: " + where));
@@ -344,4 +346,28 @@ TEST_CASE("recall doctor reports an id on several entries, which only a person c
   sandbox.write("memory/registers/decisions.md", "- Again\n");
   run_ok(sandbox.vault({"recall", "init-ids", "--yes"}));
   CHECK_FALSE(contains(sandbox.vault({"recall", "doctor"}).out, "duplicate id"));
+}
+
+TEST_CASE("recall doctor cuts each kind of finding at --limit, and its commit body at 200 lines",
+          "[recall][doctor]") {
+  Sandbox sandbox;
+  std::string working = "# Working\n\n";
+  for (int i = 0; i < 205; ++i) {
+    working += fmt::format("- entry {} ^tr-{:010x}\n", i, i + 1);
+  }
+  sandbox.write("CLAUDE.local.md", working);
+  adopt(sandbox);
+  const Result limited = sandbox.vault({"--limit", "2", "recall", "doctor"});
+  CHECK(limited.code == 1);
+  CHECK(contains(limited.out, "CLAUDE.local.md:4: `^tr-0000000002` is the older spelling"));
+  CHECK_FALSE(contains(limited.out, "CLAUDE.local.md:5:"));
+  CHECK(contains(limited.out, "old-id-spelling: ... and 203 more (`--limit 0` lists them all"));
+  // Another kind keeps its own rows.
+  CHECK(contains(limited.out, "memory/.recall/metadata.json: 205 id(s) on entries have no record"));
+
+  run_ok(sandbox.vault({"recall", "doctor", "--fix"}));
+  const std::string body = sandbox.git({"log", "-1", "--format=%b"}).out;
+  CHECK(contains(body, "CLAUDE.local.md:3: `^tr-0000000001` is the older spelling"));
+  CHECK(contains(body, "... and 6 more (the diff has every one)\n"));  // 205 + 1 metadata item
+  CHECK_FALSE(contains(body, "CLAUDE.local.md:207:"));
 }

@@ -125,7 +125,7 @@ TEST_CASE("working-memory id findings come from every managed file", "[gate]") {
   CHECK(findings[2].path == "memory/archive/2026/old.md");
   CHECK(findings[2].line == 1);
   CHECK(findings[2].message ==
-        "duplicate id ^tr0000000001 on 2 lines: CLAUDE.local.md line 2, archive/2026/old.md "
+        "duplicate id ^tr0000000001 on 2 lines: CLAUDE.local.md line 2, memory/archive/2026/old.md "
         "line 1");
 }
 

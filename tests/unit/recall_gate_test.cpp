@@ -91,7 +91,7 @@ TEST_CASE("each extra occurrence of an id is a duplicate-id finding listing ever
     CHECK(finding.id == "tr0000000001");
     CHECK(finding.message ==
           "duplicate id ^tr0000000001 on 3 lines: CLAUDE.local.md line 1, CLAUDE.local.md line 2, "
-          "archive/2025/q4/old.md line 2");
+          "memory/archive/2025/q4/old.md line 2");
   }
   CHECK(findings[0].path == "CLAUDE.local.md");
   CHECK(findings[0].line == 2);
