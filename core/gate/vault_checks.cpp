@@ -317,7 +317,7 @@ std::vector<Finding> stale_index_findings(
   std::vector<Finding> findings = check_index_files(fresh, committed);
   for (Finding& finding : findings) {
     // The gate reads what is being committed, so regenerating is not enough: stage it too.
-    finding.fix = "git vault index && git add .memory";
+    finding.fix = "git vault index && git add :/.memory";
   }
   return findings;
 }

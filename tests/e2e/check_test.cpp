@@ -131,7 +131,7 @@ TEST_CASE("check blocks a stale index", "[e2e][check]") {
     sandbox.git({"add", "-A"});
     const Result result = sandbox.vault({"check"});
     CHECK(result.code == 1);
-    CHECK_THAT(result.out, Catch::Contains("fix: git vault index && git add .memory"));
+    CHECK_THAT(result.out, Catch::Contains("fix: git vault index && git add :/.memory"));
     const json document = check_json(sandbox);
     bool named = false;
     for (const json& finding : document["findings"]) {
@@ -145,6 +145,13 @@ TEST_CASE("check blocks a stale index", "[e2e][check]") {
       REQUIRE(sandbox.vault({"index"}).code == 0);
       sandbox.git({"add", "-A"});
       CHECK(sandbox.vault({"check"}).code == 0);
+    }
+    SECTION("the fix works as printed from a subdirectory") {
+      sandbox.write("docs/notes/keep.txt", "unrelated\n");
+      REQUIRE(sandbox.sh("git vault index && git add :/.memory", "docs/notes").code == 0);
+      CHECK(sandbox.vault({"check"}).code == 0);
+      // Only the vault was staged, not the unrelated file beside it.
+      CHECK_THAT(sandbox.git({"status", "--porcelain"}).out, Catch::Contains("?? docs/"));
     }
   }
   SECTION("no memory-index.json at all") {
@@ -186,7 +193,7 @@ TEST_CASE("a stale index beside a broken memory names the fix in the order that 
       ++stale;
       CHECK(finding["fix"] ==
             "fix the memory files the schema errors name first, then: git vault "
-            "index && git add .memory");
+            "index && git add :/.memory");
     }
   }
   CHECK(stale > 0);

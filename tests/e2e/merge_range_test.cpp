@@ -101,7 +101,7 @@ TEST_CASE("a conflicted merge is finished by git commit under the gate and passe
   CHECK(blocked.code != 0);
   INFO(blocked.err);
   CHECK(contains(blocked.err, "MEM-main is missing from the index"));
-  CHECK(contains(blocked.err, "fix: git vault index && git add .memory"));
+  CHECK(contains(blocked.err, "fix: git vault index && git add :/.memory"));
 
   const Result index = sandbox.vault({"index"});
   INFO(index.err);

@@ -62,7 +62,7 @@ TEST_CASE("memories without any generated index file are stale", "[gate]") {
   for (const Finding& finding : findings) {
     CHECK(finding.check == "stale-index");
     CHECK(finding.severity == Severity::error);
-    CHECK(finding.fix == "git vault index && git add .memory");
+    CHECK(finding.fix == "git vault index && git add :/.memory");
   }
   CHECK(findings[0].path == ".memory/10-Memories/README.md");
   CHECK(findings[1].path == ".memory/20-Indices/index.md");
