@@ -186,7 +186,33 @@ bool url_password(std::string_view line) {
   return false;
 }
 
-// `password = "…"`, `API_KEY: …`, `client_secret=…` whose value looks random.
+// The value that starts at `pos`: up to its closing quote when quoted, so that a password with
+// punctuation in it (`"Tr0ub4dor&3xyzQ"`) is read whole; else up to a space or a character that
+// ends a value in code or prose.
+std::string_view assigned_value(std::string_view line, std::size_t pos) {
+  if (pos < line.size() && (line[pos] == '"' || line[pos] == '\'')) {
+    const std::size_t close = line.find(line[pos], pos + 1);
+    const std::size_t end = close == std::string_view::npos ? line.size() : close;
+    return line.substr(pos + 1, end - pos - 1);
+  }
+  const std::size_t length = run_length(line, pos, [](char c) {
+    return c != ' ' && c != '\t' && c != ',' && c != ';' && c != ')' && c != '}' && c != ']' &&
+           c != '"' && c != '\'';
+  });
+  return line.substr(pos, length);
+}
+
+// An HTTP authorization scheme that comes before its credentials: `Bearer <token>`.
+bool is_auth_scheme(std::string_view word) {
+  std::string lowered;
+  for (const char c : word) {
+    lowered += lower(c);
+  }
+  return lowered == "bearer" || lowered == "basic" || lowered == "token";
+}
+
+// `password = "…"`, `API_KEY: …`, `client_secret=…`, `Authorization: Bearer …` whose value looks
+// random.
 bool secret_assignment(std::string_view line) {
   static constexpr std::array<std::string_view, 10> k_names{
       "password", "passwd",  "secret",     "token",       "api_key",
@@ -196,6 +222,12 @@ bool secret_assignment(std::string_view line) {
   for (const char c : line) {
     lowered += lower(c);
   }
+  const auto skip_blanks = [&](std::size_t pos) {
+    while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) {
+      ++pos;
+    }
+    return pos;
+  };
   for (const std::string_view name : k_names) {
     std::size_t at = lowered.find(name);
     while (at != std::string::npos) {
@@ -207,20 +239,41 @@ bool secret_assignment(std::string_view line) {
         ++pos;
       }
       if (pos < lowered.size() && (lowered[pos] == '=' || lowered[pos] == ':')) {
-        ++pos;
-        while (pos < line.size() &&
-               (line[pos] == ' ' || line[pos] == '\t' || line[pos] == '"' || line[pos] == '\'')) {
-          ++pos;
+        std::string_view value = assigned_value(line, skip_blanks(pos + 1));
+        if (is_auth_scheme(value)) {
+          const std::size_t after =
+              skip_blanks(static_cast<std::size_t>(value.data() + value.size() - line.data()));
+          value = assigned_value(line, after);
         }
-        const std::size_t length = run_length(line, pos, [](char c) {
-          return is_base64_char(c) || c == '_' || c == '-' || c == '.';
-        });
-        if (looks_random(line.substr(pos, length))) {
+        if (looks_random(value)) {
           return true;
         }
       }
       at = lowered.find(name, at + 1);
     }
+  }
+  return false;
+}
+
+// `Bearer <token>` anywhere, as in a `curl -H` line, when the token looks random.
+bool bearer_token(std::string_view line) {
+  std::string lowered;
+  for (const char c : line) {
+    lowered += lower(c);
+  }
+  std::size_t at = lowered.find("bearer ");
+  while (at != std::string::npos) {
+    std::size_t pos = at + 7;
+    while (pos < line.size() && line[pos] == ' ') {
+      ++pos;
+    }
+    const std::size_t length = run_length(line, pos, [](char c) {
+      return is_base64_char(c) || c == '_' || c == '-' || c == '.' || c == '~';
+    });
+    if (length >= 20 && looks_random(line.substr(pos, length))) {
+      return true;
+    }
+    at = lowered.find("bearer ", at + 1);
   }
   return false;
 }
@@ -247,6 +300,9 @@ std::optional<std::string_view> classify_line(std::string_view line) {
   }
   if (secret_assignment(line)) {
     return "secret assignment";
+  }
+  if (bearer_token(line)) {
+    return "bearer token";
   }
   return std::nullopt;
 }

@@ -112,6 +112,21 @@ TEST_CASE("learn refuses a secret, naming its line and never echoing it", "[lear
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
+TEST_CASE("learn refuses a quoted password with punctuation and a bearer token", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const std::string password = "Tr0ub4dor&3xyzQ";
+  const std::string bearer = "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a";
+  const auto result = sandbox.vault({"learn", "--title", "Login", "-"},
+                                    "Log in first.\n\n{\"password\": \"" + password +
+                                        "\"}\nAuthorization: Bearer " + bearer + "\n");
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err, Catch::Contains("content line 3 (secret assignment), content line 4"));
+  CHECK(result.err.find(password) == std::string::npos);
+  CHECK(result.err.find(bearer) == std::string::npos);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
 TEST_CASE("learn --no-commit leaves the memory in the work tree", "[learn]") {
   Sandbox sandbox;
   write_retry_vault(sandbox);

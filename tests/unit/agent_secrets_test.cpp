@@ -46,6 +46,19 @@ TEST_CASE("the secret scanner names the line and kind of each credential", "[sec
                                  "11 Google API key"});
 }
 
+TEST_CASE("a quoted password is read whole, punctuation and all, and bearer tokens are secrets",
+          "[secrets]") {
+  const std::string text =
+      "password: \"Xk9#mP2$vL8qR4wZ\"\n"
+      "{\"password\": \"Tr0ub4dor&3xyzQ\"}\n"
+      "Authorization: Bearer 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a\n"
+      "curl -H 'X-Api: Bearer 9sK2mQ7vX4pL8rT1wZ6yB3nD5' https://api.example.org\n"
+      "db_passwd='p@ss:W0rd!x7Q#z'\n";
+  CHECK(kinds(scan_secrets(text)) ==
+        std::vector<std::string>{"1 secret assignment", "2 secret assignment",
+                                 "3 secret assignment", "4 bearer token", "5 secret assignment"});
+}
+
 TEST_CASE("placeholders and ordinary prose are not secrets", "[secrets]") {
   const std::string text =
       "Set GITHUB_TOKEN=<your-token> and API_KEY=${API_KEY} before running.\n"
@@ -56,6 +69,10 @@ TEST_CASE("placeholders and ordinary prose are not secrets", "[secrets]") {
       "git clone https://github.com/org/repo.git\n"
       "postgres://user:password@localhost/db\n"
       "AKIA is the prefix of an AWS key id\n"
-      "api_key = os.environ[\"API_KEY\"]\n";
+      "api_key = os.environ[\"API_KEY\"]\n"
+      "Authorization: Bearer $TOKEN\n"
+      "curl -H \"Authorization: Bearer <token>\" https://api.example.org\n"
+      "password: \"correct horse battery staple\"\n"
+      "The bearer of bad news, 2024 edition.\n";
   CHECK(scan_secrets(text).empty());
 }
