@@ -28,6 +28,8 @@ namespace {
 constexpr std::size_t k_candidates = 5;
 constexpr double k_update_above = 0.6;
 constexpr double k_extend_from = 0.3;
+// Five key terms need two in common to reach k_extend_from; fewer terms need as many.
+constexpr std::size_t k_least_shared = 2;
 constexpr std::size_t k_summary_width = 60;
 constexpr std::size_t k_slug_width = 50;
 
@@ -380,7 +382,10 @@ double overlap_score(const std::vector<std::string>& segment_terms,
   return static_cast<double>(shared) / static_cast<double>(segment.size());
 }
 
-LearnOp classify_overlap(double overlap) {
+LearnOp classify_overlap(double overlap, std::size_t shared_terms) {
+  if (shared_terms < k_least_shared) {
+    return LearnOp::create;
+  }
   // The thresholds are compared on the exact fractions a handful of terms give (3/5 = 0.6 is
   // MEDIUM): a small tolerance keeps 0.6000000001 from floating-point noise out of HIGH.
   if (overlap > k_update_above + 1e-9) {
@@ -534,7 +539,12 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
         match.shared.push_back(term);
       }
     }
-    match.recommended = classify_overlap(match.overlap);
+    // Counted as the overlap counts them: words, so a compound term shares each of its words.
+    const std::set<std::string> segment_words = term_set(decision.key_terms);
+    const auto shared_words = static_cast<std::size_t>(
+        std::count_if(segment_words.begin(), segment_words.end(),
+                      [&](const std::string& word) { return held.contains(word); }));
+    match.recommended = classify_overlap(match.overlap, shared_words);
     decision.matches.push_back(std::move(match));
   }
   std::stable_sort(

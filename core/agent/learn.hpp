@@ -56,8 +56,10 @@ struct LearnInput {
 [[nodiscard]] double overlap_score(const std::vector<std::string>& segment_terms,
                                    const std::vector<std::string>& memory_terms);
 
-// > 60% UPDATE, 30-60% EXTEND, < 30% CREATE.
-[[nodiscard]] LearnOp classify_overlap(double overlap);
+// > 60% UPDATE, 30-60% EXTEND, < 30% CREATE; and CREATE whatever the overlap when fewer than two
+// words of the key terms are shared: a short text has two or three key terms, and one common word
+// ("lesson") is not the same subject (doc/agent.md).
+[[nodiscard]] LearnOp classify_overlap(double overlap, std::size_t shared_terms);
 
 struct OverlapMatch {
   std::string id;

@@ -99,6 +99,28 @@ TEST_CASE("learn chooses UPDATE or EXTEND by overlap, and --as overrides", "[lea
   CHECK(sandbox.vault({"learn", "--title", "T", "--as", "sideways", "--text", "x"}).code == 129);
 }
 
+TEST_CASE("learn files a short note with one word in common as a new memory", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  // Two key terms, selene and backoff: the one word in common is 50% of them.
+  const auto result = sandbox.vault(
+      {"learn", "--title", "Lint Lua with selene", "--text", "Run selene before any backoff."});
+  INFO(result.out + result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("CREATE MEM-lint-lua-with (the closest memory shares "
+                                           "one word only)\n"));
+  CHECK_THAT(result.out, Catch::Contains("1. MEM-requests-retry (50% overlap) -> Recommended: "
+                                         "CREATE (no strong match)"));
+  CHECK(sandbox.read(".memory/10-Memories/MEM-requests-retry.md").find("selene") ==
+        std::string::npos);
+  CHECK(sandbox.exists(".memory/10-Memories/MEM-lint-lua-with.md"));
+
+  // Two words in common still extend it.
+  const auto extend = sandbox.vault(
+      {"learn", "--title", "Session backoff", "--dry-run", "--text", "Session backoff doubles."});
+  CHECK_THAT(extend.out, Catch::StartsWith("UPDATE MEM-requests-retry"));
+}
+
 TEST_CASE("learn refuses a secret, naming its line and never echoing it", "[learn]") {
   Sandbox sandbox;
   write_retry_vault(sandbox);

@@ -55,10 +55,14 @@ TEST_CASE("overlap classification: above 60% UPDATE, 30-60% EXTEND, below CREATE
   const std::vector<std::string> memory{"retry", "backoff", "session", "timeouts"};
   CHECK(gv::agent::overlap_score({"retry", "backoff", "session", "timeout", "other"}, memory) ==
         Approx(0.8));
-  CHECK(gv::agent::classify_overlap(0.8) == LearnOp::update);
-  CHECK(gv::agent::classify_overlap(0.6) == LearnOp::extend);
-  CHECK(gv::agent::classify_overlap(0.3) == LearnOp::extend);
-  CHECK(gv::agent::classify_overlap(0.2) == LearnOp::create);
+  CHECK(gv::agent::classify_overlap(0.8, 4) == LearnOp::update);
+  CHECK(gv::agent::classify_overlap(0.6, 3) == LearnOp::extend);
+  CHECK(gv::agent::classify_overlap(0.3, 2) == LearnOp::extend);
+  CHECK(gv::agent::classify_overlap(0.2, 1) == LearnOp::create);
+  // One word in common is not the same subject, however few terms the text has.
+  CHECK(gv::agent::classify_overlap(0.5, 1) == LearnOp::create);
+  CHECK(gv::agent::classify_overlap(1.0, 1) == LearnOp::create);
+  CHECK(gv::agent::classify_overlap(1.0, 2) == LearnOp::update);
   CHECK(gv::agent::overlap_score({}, memory) == 0.0);
   // Terms are split into words: retry-backoff holds two terms.
   CHECK(gv::agent::overlap_score({"retry-backoff"}, {"backoff", "retry"}) == 1.0);
