@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ranges>
@@ -13,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
+#include "core/hooks/shim.hpp"
 #include "core/session/session.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
@@ -103,6 +105,32 @@ std::string displaced_advice(const std::vector<std::string>& names) {
   return out;
 }
 
+// A hook git-vault did not write, which does not run git-vault: the gate is off. Where git-vault
+// writes hooks, `hooks install` chains the hook in place behind its own; in a tracked folder
+// (husky) only the user adds the line.
+std::string foreign_advice(const hooks::HooksStatus& status, const std::vector<std::string>& names,
+                           const std::filesystem::path& workdir) {
+  if (names.empty()) {
+    return {};
+  }
+  if (status.shared) {
+    std::string out;
+    for (const std::string& name : names) {
+      const std::filesystem::path file =
+          std::filesystem::weakly_canonical(status.edited_dir / name)
+              .lexically_relative(std::filesystem::weakly_canonical(workdir));
+      out += fmt::format("  nothing runs git-vault's {}: add this line to {}: {}\n", name,
+                         file.string(), hooks::tracked_hook_line(name));
+    }
+    return out;
+  }
+  return fmt::format(
+      "  nothing runs git-vault's {0}: run `git vault hooks install`, which puts it back and runs "
+      "the hook in place from it (with the pre-commit framework, adding hook id git-vault to "
+      ".pre-commit-config.yaml works too)\n",
+      fmt::join(names, " or "));
+}
+
 int run_status(const Options& options, Session& session) {
   const hooks::HooksStatus status = hooks::hooks_status(session.repo());
   if (options.json || session.output().json) {
@@ -122,13 +150,19 @@ int run_status(const Options& options, Session& session) {
   std::string out = fmt::format("hooks directory: {} ({})\n", status.location.dir.string(),
                                 source_name(status.location.source));
   std::vector<std::string> displaced;
+  std::vector<std::string> foreign;
   for (const hooks::HookStatusLine& line : status.hooks) {
     out += fmt::format("{}: {}\n", line.name, hooks::to_string(line.state));
     if (line.state == hooks::HookState::displaced) {
       displaced.push_back(line.name);
+    } else if (line.state == hooks::HookState::foreign) {
+      foreign.push_back(line.name);
     }
   }
   out += displaced_advice(displaced);
+  out +=
+      foreign_advice(status, foreign,
+                     session.repo().is_bare() ? std::filesystem::path() : session.repo().workdir());
   out += fmt::format("merge drivers: {}\n",
                      status.merge_drivers_configured ? "configured" : "not configured");
   out += fmt::format(".gitattributes: {}\n",

@@ -185,9 +185,9 @@ std::string_view to_string(HookState state) {
     case HookState::behind_framework:
       return "installed (run by the pre-commit framework)";
     case HookState::line:
-      return "installed (a line in the tracked hook)";
+      return "installed (a line in the hook runs git-vault)";
     case HookState::foreign:
-      return "foreign hook present";
+      return "NOT RUNNING: the hook in place is not git-vault's and does not run it";
     case HookState::displaced:
       return "NOT RUNNING: another hook manager put its hook in place and moved git-vault's "
              "aside";
@@ -195,7 +195,8 @@ std::string_view to_string(HookState state) {
   return "unknown";
 }
 
-HookState hook_state(const fs::path& dir, std::string_view name) {
+HookState hook_state(const fs::path& dir, std::string_view name,
+                     std::string_view framework_config) {
   const fs::path hook = dir / name;
   if (!present(hook)) {
     return HookState::not_installed;
@@ -203,10 +204,23 @@ HookState hook_state(const fs::path& dir, std::string_view name) {
   if (is_framework(hook) && is_ours(dir / legacy_name(name))) {
     return HookState::behind_framework;
   }
-  if (!is_ours(hook)) {
-    return is_ours(dir / displaced_name(name)) ? HookState::displaced : HookState::foreign;
+  if (is_ours(hook)) {
+    return present(dir / backup_name(name)) ? HookState::chained : HookState::installed;
   }
-  return present(dir / backup_name(name)) ? HookState::chained : HookState::installed;
+  if (is_ours(dir / displaced_name(name))) {
+    return HookState::displaced;
+  }
+  const std::optional<std::string> content = read_regular(hook);
+  if (content && content->find(fmt::format("git-vault hook {}", name)) != std::string::npos) {
+    return HookState::line;
+  }
+  // `pre-commit install -f` replaces the hook outright: the framework then runs git-vault only
+  // when its configuration names the hook id this repository's .pre-commit-hooks.yaml gives.
+  if (content && is_pre_commit_framework_script(*content) &&
+      framework_config.find("id: git-vault") != std::string_view::npos) {
+    return HookState::behind_framework;
+  }
+  return HookState::foreign;
 }
 
 std::string displaced_name(std::string_view name) {

@@ -12,15 +12,20 @@ enum class HookState {
   installed,         // our shim, nothing chained
   chained,           // our shim, with the prior hook kept as `<hook>.pre-git-vault`
   behind_framework,  // the pre-commit framework's hook, with our shim as `<hook>.legacy`
-  line,              // a hook in a tracked folder that runs `git-vault hook <hook>`
-  foreign,           // somebody else's hook (a symlink always counts as foreign)
+  line,              // somebody else's hook that runs `git-vault hook <hook>`
+  foreign,           // somebody else's hook that does not run git-vault (a symlink always counts
+                     // as foreign)
   displaced,         // somebody else's hook, with our shim moved aside as `<hook>.old` (lefthook's
                      // install does that), where nothing runs it
 };
 [[nodiscard]] std::string_view to_string(HookState state);
 
-// The state of hook `name` in a hooks directory git-vault may write into.
-[[nodiscard]] HookState hook_state(const std::filesystem::path& dir, std::string_view name);
+// The state of hook `name` in a hooks directory git-vault may write into. Somebody else's hook
+// that runs `git-vault hook <name>` is `line`; the pre-commit framework's is `behind_framework`
+// when `framework_config` (the repository's .pre-commit-config.yaml, empty if none) lists the
+// git-vault hook. Any other is `foreign`: nothing runs git-vault's gate.
+[[nodiscard]] HookState hook_state(const std::filesystem::path& dir, std::string_view name,
+                                   std::string_view framework_config = {});
 // The state of hook `name` in a folder the repository tracks: `line` when the hook runs
 // `git-vault hook <name>`, else not_installed or foreign.
 [[nodiscard]] HookState tracked_hook_state(const std::filesystem::path& dir, std::string_view name);

@@ -187,7 +187,7 @@ InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
       report.hooks.push_back(
           {std::string(name), HookOutcome::left_foreign,
            fmt::format("{}: {} runs git-vault through a line you added; remove it by hand", name,
-                       (report.location.dir / name).string())});
+                       (editable_hooks_dir(report.location.dir) / name).string())});
     }
   }
   bool removed_any = false;
@@ -213,11 +213,16 @@ HooksStatus hooks_status(const git::Repo& repo) {
   HooksStatus status;
   status.location = git::hooks_location(repo);
   const bool shared = is_shared_hooks_dir(repo, status.location);
+  // Read, never run: whether the framework's configuration lists git-vault's hook.
+  const std::string framework_config =
+      repo.is_bare() ? std::string()
+                     : read_file(repo.workdir() / ".pre-commit-config.yaml").value_or("");
+  status.shared = shared;
+  status.edited_dir = editable_hooks_dir(status.location.dir);
   for (const std::string_view name : k_hook_names) {
     status.hooks.push_back(
-        {std::string(name), shared
-                                ? tracked_hook_state(editable_hooks_dir(status.location.dir), name)
-                                : hook_state(status.location.dir, name)});
+        {std::string(name), shared ? tracked_hook_state(status.edited_dir, name)
+                                   : hook_state(status.location.dir, name, framework_config)});
   }
   status.merge_drivers_configured = drivers_configured(repo);
   if (!repo.is_bare()) {

@@ -56,6 +56,8 @@ struct HookStatusLine {
 
 struct HooksStatus {
   git::HooksLocation location;
+  bool shared = false;               // the hooks directory is a folder the repository tracks
+  std::filesystem::path edited_dir;  // where a person edits its hooks (editable_hooks_dir)
   std::vector<HookStatusLine> hooks;
   bool merge_drivers_configured = false;  // every driver defined with our command
   bool gitattributes_complete = false;    // every line present (false for a bare repository)

@@ -176,7 +176,8 @@ TEST_CASE("a husky-style tracked hooks folder is never written and init prints t
   // The user adds the line; the gate then runs from the tracked hook.
   sandbox.write(".husky/pre-commit", before + line + "\n");
   CHECK(sandbox.vault({"hooks", "status"})
-            .out.find("pre-commit: installed (a line in the tracked hook)\n") != std::string::npos);
+            .out.find("pre-commit: installed (a line in the hook runs git-vault)\n") !=
+        std::string::npos);
   sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
   const Result bad = sandbox.sh("git add -A && git commit -q -m bad");
   CHECK(bad.code != 0);
@@ -191,6 +192,80 @@ TEST_CASE("a husky-style tracked hooks folder is never written and init prints t
   const Result uninstall = run_ok(sandbox.vault({"hooks", "uninstall"}));
   CHECK(contains(uninstall.out, "remove it by hand"));
   CHECK(sandbox.read(".husky/pre-commit") == before + line + "\n");
+}
+
+TEST_CASE("pre-commit install -f over git-vault's hook is named as not running until fixed",
+          "[hooks][pre-commit-framework]") {
+  Sandbox sandbox;
+  if (!have_pre_commit(sandbox)) {
+    WARN("pre-commit is not installed; skipped");
+    return;
+  }
+  write_framework_config(sandbox);
+  run_ok(sandbox.vault({"init"}));
+  sandbox.commit_all("vault");
+  // -f replaces the hook outright: git-vault's is gone, not moved to .legacy.
+  run_ok(sandbox.sh("pre-commit install -f"));
+  const Result status = run_ok(sandbox.vault({"hooks", "status"}));
+  CHECK(contains(status.out,
+                 "pre-commit: NOT RUNNING: the hook in place is not git-vault's and "
+                 "does not run it\n"));
+  CHECK(contains(status.out, "nothing runs git-vault's pre-commit: run `git vault hooks install`"));
+  // The status is right: a bad memory commits.
+  sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
+  CHECK(sandbox.sh("git add -A && git commit -q -m bad").code == 0);
+  REQUIRE(sandbox.git({"reset", "-q", "--hard", "HEAD~1"}).code == 0);
+
+  // Doing as it says puts the gate back, behind the framework's hook.
+  run_ok(sandbox.vault({"hooks", "install"}));
+  CHECK(contains(run_ok(sandbox.vault({"hooks", "status"})).out,
+                 "pre-commit: installed (run by the pre-commit framework)\n"));
+  check_both_gates_run(sandbox);
+}
+
+TEST_CASE("a pre-commit framework hook whose config lists git-vault counts as running it",
+          "[hooks][pre-commit-framework]") {
+  Sandbox sandbox;
+  if (!have_pre_commit(sandbox)) {
+    WARN("pre-commit is not installed; skipped");
+    return;
+  }
+  run_ok(sandbox.vault({"init", "--no-hooks"}));
+  sandbox.write(".pre-commit-config.yaml",
+                "repos:\n"
+                "  - repo: https://example.org/git-vault\n"
+                "    rev: v1\n"
+                "    hooks:\n"
+                "      - id: git-vault\n");
+  sandbox.commit_all("vault");
+  run_ok(sandbox.sh("pre-commit install -f"));
+  CHECK(contains(run_ok(sandbox.vault({"hooks", "status"})).out,
+                 "pre-commit: installed (run by the pre-commit framework)\n"));
+}
+
+TEST_CASE("husky's hook without git-vault's line is named as not running, with the line to add",
+          "[hooks]") {
+  Sandbox sandbox;
+  sandbox.write(".husky/pre-commit", "echo husky >> husky-ran.log\n");
+  sandbox.write(".gitignore", "husky-ran.log\n");
+  sandbox.commit_all("husky");
+  sandbox.write(".husky/_/.gitignore", "*\n");
+  sandbox.write(".husky/_/h", "#!/bin/sh\n");
+  sandbox.write(".husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
+  REQUIRE(sandbox.git({"config", "core.hooksPath", ".husky/_"}).code == 0);
+  const Result status = run_ok(sandbox.vault({"hooks", "status"}));
+  CHECK(contains(status.out, "pre-commit: NOT RUNNING"));
+  CHECK(contains(status.out,
+                 "nothing runs git-vault's pre-commit: add this line to .husky/pre-commit: ! "
+                 "command -v git-vault"));
+
+  // Once the line is there, uninstall names the file it is in.
+  const std::string line =
+      "! command -v git-vault >/dev/null 2>&1 || git-vault hook pre-commit \"$@\" || exit 1";
+  sandbox.write(".husky/pre-commit", sandbox.read(".husky/pre-commit") + line + "\n");
+  const Result uninstall = run_ok(sandbox.vault({"hooks", "uninstall"}));
+  CHECK(contains(uninstall.out, "/.husky/pre-commit runs git-vault through a line you added"));
+  CHECK_FALSE(contains(uninstall.out, "/.husky/_/pre-commit"));
 }
 
 TEST_CASE("husky 9's generated .husky/_ sends the line to the hook a person edits",
@@ -214,7 +289,7 @@ TEST_CASE("husky 9's generated .husky/_ sends the line to the hook a person edit
       "! command -v git-vault >/dev/null 2>&1 || git-vault hook pre-commit \"$@\" || exit 1";
   sandbox.write(".husky/pre-commit", sandbox.read(".husky/pre-commit") + line + "\n");
   CHECK(contains(sandbox.vault({"hooks", "status"}).out,
-                 "pre-commit: installed (a line in the tracked hook)\n"));
+                 "pre-commit: installed (a line in the hook runs git-vault)\n"));
 }
 
 TEST_CASE("a hook lefthook moved aside as .old is named as not running, and install restores it",

@@ -141,7 +141,10 @@ TEST_CASE("install then uninstall restores the foreign hook's bytes and mode", "
   CHECK(sandbox.git({"config", "--get", "merge.vault-log.driver"}).code == 1);
 
   const Result after = sandbox.vault({"hooks", "status"});
-  CHECK(contains(after.out, "pre-commit: foreign hook present\n"));
+  CHECK(contains(
+      after.out,
+      "pre-commit: NOT RUNNING: the hook in place is not git-vault's and does not run it\n"));
+  CHECK(contains(after.out, "nothing runs git-vault's pre-commit: run `git vault hooks install`"));
   CHECK(contains(after.out, "post-merge: not installed\n"));
 }
 
