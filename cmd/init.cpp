@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -12,8 +13,10 @@
 #include "core/agent/mcp_config.hpp"
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
+#include "core/gate/cached_gate.hpp"
 #include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
+#include "core/landing/land.hpp"
 #include "core/session/session.hpp"
 #include "core/setup/gitignore.hpp"
 #include "core/setup/scaffold.hpp"
@@ -36,6 +39,41 @@ struct Options {
   bool mcp = false;  // also configure the MCP server for Claude Code (.mcp.json)
   ci::GithubWorkflowOptions workflow;
 };
+
+// Generated index files an earlier tool left were kept by the scaffold, which never overwrites;
+// when they do not match the memories, the gate would block the very commit init suggests. They
+// are regenerated as `git vault index` does, unreadable memories left out as the scaffold leaves
+// them out, and retrieval counts the old index recorded carried into the memories so that the
+// regeneration loses none (doc/decisions.md D4).
+struct KeptIndex {
+  std::vector<std::string> regenerated;  // generated files rewritten that init had not created
+  std::vector<std::string> carried;      // memory files given the old index's retrieval counts
+};
+
+KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>& created) {
+  landing::Context context;
+  context.clock = session.clock();
+  context.cache = session.parse_cache();
+  landing::IndexRegeneration draft;
+  draft.keep_unreadable_out = true;
+  landing::Target target;
+  target.commit = false;
+  target.allow_dirty = true;
+  target.read_state = git::capture_read_state(session.repo(), {std::string(vault_path::k_root)});
+  const landing::Landed landed =
+      landing::land(session.repo(), WorktreeSnapshot(session.repo().workdir()), std::move(draft),
+                    context, target);
+  KeptIndex kept;
+  for (const auto& [path, bytes] : landed.plan.changes) {
+    if (std::find(created.begin(), created.end(), path) != created.end()) {
+      continue;
+    }
+    const bool generated =
+        path == k_index_json_path || path == k_index_md_path || path == k_memories_readme_path;
+    (generated ? kept.regenerated : kept.carried).push_back(path);
+  }
+  return kept;
+}
 
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
@@ -65,6 +103,8 @@ int run(const Options& options, Session& session) {
       created.push_back(file.path);
     }
   }
+  const KeptIndex kept =
+      existing.memories.empty() ? KeptIndex() : regenerate_kept_index(session, created);
   std::string ignore_line;
   bool ignored_working_memory = false;  // CLAUDE.local.md added to .gitignore: not to commit
   if (options.recall) {
@@ -107,6 +147,13 @@ int run(const Options& options, Session& session) {
                        ? fmt::format("created {} ({})", path,
                                      util::plural(existing.memories.size(), "memory", "memories"))
                        : fmt::format("created {}", path));
+  }
+  for (const std::string& path : kept.regenerated) {
+    done.push_back(fmt::format("regenerated {} (it did not match the memories)", path));
+  }
+  if (!kept.carried.empty()) {
+    done.push_back(fmt::format("carried the retrieval counts the old index recorded into {}",
+                               util::plural(kept.carried.size(), "memory", "memories")));
   }
   if (!ignore_line.empty()) {
     done.push_back(ignore_line);
@@ -160,6 +207,11 @@ int run(const Options& options, Session& session) {
     // What init wrote is untracked until committed, and the gate and the merge drivers work on
     // what is committed: the next step, as a command to paste.
     std::set<std::string> to_commit;
+    for (const std::vector<std::string>* paths : {&kept.regenerated, &kept.carried}) {
+      for (const std::string& path : *paths) {
+        to_commit.insert(path.substr(0, path.find('/')));
+      }
+    }
     for (const std::string& path : created) {
       const std::string top = path.substr(0, path.find('/'));
       if (top != "CLAUDE.local.md" || !ignored_working_memory) {
@@ -175,6 +227,21 @@ int run(const Options& options, Session& session) {
     if (!to_commit.empty()) {
       out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
                          util::join({to_commit.begin(), to_commit.end()}, " "));
+      // A vault or working memory that was there before may already hold what the gate refuses
+      // (unreadable memories, entries without ids): said now, not by a blocked commit.
+      const std::vector<Finding> blocking =
+          run_cached_gate(WorktreeSnapshot(repo.workdir()), gate_cache_file(repo), {});
+      const auto errors = std::count_if(blocking.begin(), blocking.end(), [](const Finding& f) {
+        return f.severity == Severity::error;
+      });
+      if (errors > 0) {
+        out += fmt::format(
+            "      the gate will block that commit until {} already in the repository {} "
+            "fixed; `git vault check --worktree` lists {}\n",
+            util::plural(static_cast<std::size_t>(errors), "error", "errors"),
+            errors == 1 ? "is" : "are",
+            errors == 1 ? "it with its fix" : "them with the fix for each");
+      }
     }
     std::fputs(out.c_str(), stdout);
   }

@@ -105,6 +105,65 @@ TEST_CASE("init on a vault that has memories but no index writes their index", "
   CHECK(commit.code == 0);
 }
 
+TEST_CASE("init regenerates a stale index an earlier tool left, keeping its retrieval counts",
+          "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".memory/10-Memories/MEM-one.md",
+                gv::test::memory_file("First memory", "2026-11-01", "alpha, beta", 0, "null"));
+  // The earlier tool's index knows MEM-one only, and recorded three retrievals of it that the
+  // memory file does not hold; MEM-two came later and was never indexed.
+  sandbox.write(
+      ".memory/memory-index.json",
+      "{\"version\": \"1.0.0\", \"generated_at\": \"2026-11-10\", \"entry_count\": 1, "
+      "\"total_tokens\": 6, \"entries\": [{\"id\": \"MEM-one\", \"path\": "
+      "\".memory/10-Memories/MEM-one.md\", \"title\": \"First memory\", \"summary\": \"\", "
+      "\"topic\": \"tests/e2e\", \"category\": \"INSIGHT\", \"keywords\": [\"alpha\", "
+      "\"beta\"], \"token_count\": 6, \"created\": \"2026-11-01\", \"modified\": "
+      "\"2026-11-01\", \"last_retrieved\": \"2026-11-09\", \"retrieval_count\": 3, "
+      "\"status\": \"active\"}]}\n");
+  sandbox.write(".memory/10-Memories/MEM-two.md",
+                gv::test::memory_file("Second memory", "2026-11-02", "gamma", 0, "null"));
+  sandbox.commit_all("an older vault");
+
+  const auto init = sandbox.vault({"init"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK_THAT(init.out, Catch::Contains("regenerated .memory/memory-index.json (it did not match "
+                                       "the memories)\n"));
+  CHECK_THAT(init.out, Catch::Contains(
+                           "carried the retrieval counts the old index recorded into 1 memory\n"));
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-one.md"),
+             Catch::Contains("retrieval_count: 3\n"));
+  CHECK_THAT(sandbox.read(".memory/memory-index.json"), Catch::Contains("MEM-two"));
+  CHECK_FALSE(Catch::Contains("the gate will block").match(init.out));
+
+  // The commit init suggests passes its own pre-commit hook.
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const auto commit = sandbox.sh(init.out.substr(at + 6, init.out.find('\n', at) - at - 6));
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("init says when what the repository already holds will block the commit it suggests",
+          "[init]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# Working memory\n\n- an entry without an id\n");
+  sandbox.commit_all("working memory");
+  const auto init = sandbox.vault({"init"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK_THAT(init.out, Catch::Contains("the gate will block that commit until 1 error already in "
+                                       "the repository is fixed; `git vault check --worktree` "
+                                       "lists it with its fix\n"));
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const auto commit = sandbox.sh(init.out.substr(at + 6, init.out.find('\n', at) - at - 6));
+  CHECK(commit.code != 0);
+  CHECK_THAT(commit.err, Catch::Contains("entry has no id"));
+}
+
 TEST_CASE("init on a vault with an unreadable memory leaves it out and says so", "[init]") {
   Sandbox sandbox;
   sandbox.write(".memory/10-Memories/MEM-one.md",
