@@ -83,7 +83,13 @@ int run_check(const CheckOptions& check, Session& session) {
   }
   // An interrupted landing is settled first, unless a hook runs this on git's own index.
   if (std::getenv("GIT_INDEX_FILE") == nullptr) {
-    git::recover_interrupted_landing(repo);
+    if (!git::recover_interrupted_landing(repo) && git::landing_in_progress(repo)) {
+      throw Error(
+          "another git-vault run is half-way through landing a commit (.git/vault-journal, "
+          ".git/vault.lock): the repository is between two states, so there is nothing to check "
+          "yet; run git vault check again when it has finished (a run that was killed is "
+          "settled by the next git-vault command)");
+    }
   }
 
   std::vector<Finding> findings;

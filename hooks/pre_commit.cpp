@@ -1,9 +1,12 @@
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "core/gate/gate.hpp"
 #include "core/gate/print.hpp"
+#include "core/git/journal.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/hooks/commit_gate.hpp"
 #include "core/session/session.hpp"
 #include "hooks/hooks.hpp"
@@ -15,6 +18,19 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   // From the environment: during `git commit -a` the index being committed is GIT_INDEX_FILE,
   // not .git/index, and in a linked worktree GIT_DIR names the worktree's git dir.
   const git::Repo& repo = session.repo();
+  // A git-vault landing under way, or one a kill interrupted, has the branch, the index and the
+  // work tree in two states at once: a commit now would take half of its changes as the user's.
+  // One stat when there is none.
+  if (!repo.is_bare() && std::filesystem::exists(git::journal_path(repo.git_dir()))) {
+    std::fputs(git::landing_in_progress(repo)
+                   ? "git-vault: commit blocked: a git-vault run is half-way through landing its "
+                     "own commit (.git/vault-journal); wait for it to finish, then commit again\n"
+                   : "git-vault: commit blocked: an interrupted git-vault run left "
+                     ".git/vault-journal; run `git vault check`, which finishes or undoes it, "
+                     "then commit again\n",
+               stderr);
+    return 1;
+  }
   // The same function as `git vault check --staged`: same input, same answer.
   const CommitGate gate = run_commit_gate(repo);
   std::fputs(skip_notice(gate.skip).c_str(), stderr);

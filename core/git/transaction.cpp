@@ -954,6 +954,14 @@ bool recover_interrupted_landing(Repo& repo) {
   return lock && recover_locked(repo);
 }
 
+bool landing_in_progress(const Repo& repo) {
+  if (repo.is_bare() || !fs::exists(journal_path(repo.git_dir()))) {
+    return false;
+  }
+  const DeferSignals defer;
+  return !VaultLock::try_take(repo.git_dir() / "vault.lock");
+}
+
 std::string dirty_refusal(const std::vector<std::string>& dirty, bool offers_allow_dirty) {
   return fmt::format(
       "uncommitted changes in vault paths: {} (commit or stash them first{})", join_paths(dirty, 5),

@@ -95,4 +95,9 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
 // another git-vault run is active. Throws gv::Error when the journal cannot be read.
 bool recover_interrupted_landing(Repo& repo);
 
+// True while another git-vault run, alive and holding the vault lock, is half-way through landing
+// a commit: its journal is in the git dir, so the branch, the index and the work tree may each be
+// before or after it. What a check reads then is neither state.
+[[nodiscard]] bool landing_in_progress(const Repo& repo);
+
 }  // namespace gv::git

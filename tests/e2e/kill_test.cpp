@@ -108,3 +108,34 @@ TEST_CASE("a report after a killed run settles it, so plain git works again", "[
   sandbox.write("notes.txt", "plain git works\n");
   CHECK(sandbox.git({"add", "notes.txt"}).code == 0);
 }
+
+// git's own advice after a kill is to remove .git/index.lock; a commit made then would take the
+// killed run's half-written vault files as the user's. The commit hook refuses until a git-vault
+// command has settled the run.
+TEST_CASE("a commit after a killed run is blocked until git-vault settles it", "[kill][hooks]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  const std::string delta = sandbox.read(".memory/10-Memories/MEM-delta.md");
+  const Result killed =
+      sandbox.sh("GIT_VAULT_FAULT=worktree:1 git vault distill --purge --select MEM-delta");
+  CHECK(killed.code != 0);
+  REQUIRE(sandbox.exists(".git/index.lock"));
+  REQUIRE(sandbox.sh("rm .git/index.lock").code == 0);
+  sandbox.write("notes.txt", "mine\n");
+  const Result commit = sandbox.sh("git add -A && git commit -q -m mine");
+  CHECK(commit.code != 0);
+  CHECK_THAT(commit.err, Catch::Contains("an interrupted git-vault run left .git/vault-journal; "
+                                         "run `git vault check`"));
+  REQUIRE(sandbox.sh("git reset -q").code == 0);
+
+  // As it says: check settles the run, and then the commit holds the user's file alone.
+  const Result check = sandbox.vault({"check"});
+  CHECK_THAT(check.err, Catch::Contains("undid an interrupted git-vault run"));
+  CHECK(sandbox.read(".memory/10-Memories/MEM-delta.md") == delta);
+  const Result again = sandbox.sh("git add notes.txt && git commit -q -m mine");
+  INFO(again.err);
+  CHECK(again.code == 0);
+  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out == "notes.txt\n");
+  CHECK(sandbox.git({"status", "--porcelain", "--", ".memory"}).out.empty());
+}

@@ -69,6 +69,23 @@ TEST_CASE("an action started while another holds the lock is refused and changes
   CHECK(sandbox.vault({"distill", "--merge", "--all"}).code == 0);
 }
 
+TEST_CASE("check during a landing in progress says so and fails instead of passing", "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "distill --purge --select MEM-delta");
+  const std::string during = gv::test::repository_state(sandbox);
+
+  const Result check = sandbox.vault({"check"});
+  CHECK(check.code == 128);
+  CHECK_THAT(check.err, Catch::Contains("another git-vault run is half-way through landing a "
+                                        "commit") &&
+                            Catch::Contains("run git vault check again when it has finished"));
+  CHECK(gv::test::repository_state(sandbox) == during);
+
+  CHECK(resume(sandbox) == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
+}
+
 TEST_CASE("a learn that read the vault before a purge refuses instead of landing", "[lock]") {
   Sandbox sandbox;
   gv::test::write_kill_fixture(sandbox);
