@@ -279,7 +279,7 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
         std::fputs((set.automatic_text + "\n").c_str(), stdout);
         automatic_shown = true;
       }
-      indexes = distill::prompt_selection(set, stdio_terminal());
+      indexes = distill::prompt_selection(set, stdio_terminal(), output.limit);
     } else if (automatic) {
       std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
                              "selection.\n{}Pass --select with numbers (1,3-4), keys or `a`, or "

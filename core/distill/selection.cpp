@@ -78,9 +78,12 @@ std::string selection_help(const CandidateSet& set, std::size_t shown) {
   return text;
 }
 
-std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Terminal& terminal) {
+std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Terminal& terminal,
+                                          std::size_t shown) {
   std::string text = fmt::format("{} ({} found)\n\n", set.question, set.candidates.size());
-  for (std::size_t i = 0; i < set.candidates.size(); ++i) {
+  const std::size_t count =
+      shown == 0 ? set.candidates.size() : std::min(shown, set.candidates.size());
+  for (std::size_t i = 0; i < count; ++i) {
     const Candidate& candidate = set.candidates[i];
     text += fmt::format("  {:>2}. {}\n", i + 1, candidate.shown_label());
     const std::string details = candidate.shown_details();
@@ -91,6 +94,12 @@ std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Termina
       text += fmt::format("      {}\n", std::string_view(details).substr(start, stop - start));
       start = stop + 1;
     }
+  }
+  if (count < set.candidates.size()) {
+    text += fmt::format(
+        "  ... and {} more, numbered {} to {}: every number, range or id works here; `--limit 0` "
+        "lists them all, `--dry-run` shows them as a table\n",
+        set.candidates.size() - count, count + 1, set.candidates.size());
   }
   terminal.write(text);
   std::vector<std::string> keys;

@@ -40,11 +40,14 @@ struct Terminal {
   std::function<Line()> read_line;
 };
 
-// The MANDATORY STOP: every candidate of `set` with its details, then one line of numbers,
-// ranges, names or `a`, read from `terminal`; asks again after a line it cannot read. Returns
+// The MANDATORY STOP: the candidates of `set` with their details, the first `shown` of them
+// (0: all) and then how many more there are, so that the prompt is not scrolled away by
+// thousands of lines; then one line of numbers, ranges, names or `a`, read from `terminal`,
+// which may name any candidate, shown or not. Asks again after a line it cannot read. Returns
 // the selected indexes (possibly none). Throws gv::Error with parse_selection's message when
 // the input ends on a line it cannot read.
 [[nodiscard]] std::vector<std::size_t> prompt_selection(const CandidateSet& set,
-                                                        const Terminal& terminal);
+                                                        const Terminal& terminal,
+                                                        std::size_t shown = 0);
 
 }  // namespace gv::distill

@@ -52,6 +52,26 @@ TEST_CASE("the purge prompt lists each candidate with its details and takes a nu
              Catch::StartsWith("vault(purge): tombstone MEM-delta"));
 }
 
+TEST_CASE("the prompt lists --limit candidates and takes the number of one it did not show",
+          "[distill][prompt]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto result = sandbox.vault_tty({"--limit", "1", "distill", "--purge"}, "2\n");
+  INFO(result.out);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out,
+             Catch::Contains("   1. MEM-delta\n"
+                             "      Score: 0.80 | Created: 2026-01-01 | Retrievals: 0 | Tokens: 15 "
+                             "| Category: PATTERN\n"
+                             "  ... and 1 more, numbered 2 to 2: every number, range or id works "
+                             "here; `--limit 0` lists them all, `--dry-run` shows them as a "
+                             "table\n\n" +
+                             k_prompt));
+  CHECK_FALSE(Catch::Contains("   2. MEM-gamma").match(result.out));
+  CHECK(tombstoned(sandbox, "MEM-gamma"));
+  CHECK_FALSE(tombstoned(sandbox, "MEM-delta"));
+}
+
 TEST_CASE("typing a at the purge prompt selects every candidate", "[distill][prompt]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
