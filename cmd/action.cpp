@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,12 +16,53 @@
 #include "core/landing/land.hpp"
 #include "core/plan.hpp"
 #include "core/session/session.hpp"
+#include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
+
+// A --no-commit message short enough to print as well as save.
+constexpr std::ptrdiff_t k_message_lines_shown = 30;
+constexpr std::size_t k_message_bytes_shown = 4096;
+
+// What a --no-commit run leaves to the user: the files in the work tree and the message whose
+// trailers `git vault log` and `git vault revert` read. The message is saved as
+// `<git dir>/VAULT_MSG` for `git commit -F`: at 10,000 memories its Vault-Memories line alone is
+// tens of kilobytes, not something to copy from a terminal. A short one is printed as well.
+std::string uncommitted_note(const git::Repo& repo, const Plan& plan) {
+  const std::string message = plan.message();
+  const std::filesystem::path file = repo.git_dir() / "VAULT_MSG";
+  util::write_file_atomic(file, message);
+  std::set<std::string> tops;
+  for (const auto& [path, bytes] : plan.changes) {
+    tops.insert(util::path_from_cwd(repo.workdir(), path.substr(0, path.find('/'))));
+  }
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  std::string shown = file.string();
+  if (!ec) {
+    const std::filesystem::path relative =
+        std::filesystem::weakly_canonical(file, ec).lexically_relative(
+            std::filesystem::weakly_canonical(cwd, ec));
+    if (!ec && !relative.empty()) {
+      shown = relative.string();
+    }
+  }
+  std::string out = fmt::format(
+      "Wrote {} to the work tree, not committed ({}).\nCommit them with the message saved in {}, "
+      "so that `git vault log` and `git vault revert` find the action:\n  git add {} && git commit "
+      "-F {}\n",
+      util::plural(plan.changes.size(), "file", "files"), plan.subject, shown,
+      util::join({tops.begin(), tops.end()}, " "), shown);
+  if (std::count(message.begin(), message.end(), '\n') <= k_message_lines_shown &&
+      message.size() <= k_message_bytes_shown) {
+    out += fmt::format("\n{}", message);
+  }
+  return out;
+}
 
 // The paths `plan` writes that no guarded pathspec (a folder ending in `/`, or a file) covers.
 std::vector<std::string> paths_outside(const Plan& plan, const std::vector<std::string>& guarded) {
@@ -131,11 +174,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
         out += fmt::format("Undo with: git vault revert {}\n", landed.log_id);
       }
     } else if (!landed.plan.changes.empty()) {
-      out = fmt::format(
-          "Wrote {} to the work tree, not committed ({}).\nCommit them with this message so "
-          "`git vault log` and `git vault revert` find the action:\n\n{}",
-          util::plural(landed.plan.changes.size(), "file", "files"), landed.plan.subject,
-          landed.plan.message());
+      out = uncommitted_note(session.repo(), landed.plan);
     }
     // stderr: stdout carries the action's own report, which scripts compare byte for byte.
     std::fputs(out.c_str(), stderr);

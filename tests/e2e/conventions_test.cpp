@@ -143,12 +143,29 @@ TEST_CASE("a --no-commit run prints the message that keeps log and revert workin
   const auto purge = sandbox.vault({"distill", "--purge", "--select", "MEM-delta", "--no-commit"});
   REQUIRE(purge.code == 0);
   CHECK(contains(purge.err, "not committed (vault(purge): tombstone MEM-delta)"));
+  // The action's event goes to specs/events.jsonl, so both folders are staged.
+  CHECK(contains(purge.err, "  git add .memory specs && git commit -F .git/VAULT_MSG\n"));
+  // A short message is printed too, and is the one saved.
   CHECK(contains(purge.err, "\nVault-Action: purge\nVault-Log-Id: distill_"));
-  // Committing with that message gives an action `git vault log` lists.
-  const std::string message =
-      purge.err.substr(purge.err.find("vault(purge): tombstone MEM-delta\n\n"));
-  sandbox.git({"add", "-A"});
-  REQUIRE(sandbox.git({"commit", "-q", "-m", message}).code == 0);
+  const std::string message = sandbox.read(".git/VAULT_MSG");
+  CHECK_THAT(message, Catch::StartsWith("vault(purge): tombstone MEM-delta\n\n"));
+  CHECK(contains(purge.err, message));
+
+  // Run from a subdirectory, the command it prints works there as printed.
+  REQUIRE(sandbox.sh("git checkout -q -- .memory && git clean -qfd -- .memory specs").code == 0);
+  const auto nested =
+      sandbox.vault({"distill", "--purge", "--select", "MEM-delta", "--no-commit"}, {}, ".memory");
+  INFO(nested.err);
+  REQUIRE(nested.code == 0);
+  const std::string prefix = "  git add ";
+  const std::size_t at = nested.err.find(prefix);
+  REQUIRE(at != std::string::npos);
+  const std::string command = nested.err.substr(at + 2, nested.err.find('\n', at) - at - 2);
+  CHECK(command == "git add . ../specs && git commit -F ../.git/VAULT_MSG");
+  const auto committed = sandbox.sh(command, ".memory");
+  INFO(committed.err);
+  REQUIRE(committed.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   const auto log = sandbox.vault({"log"});
   CHECK(contains(log.out, sandbox.git({"rev-parse", "--short=7", "HEAD"}).out.substr(0, 7)));
 }
