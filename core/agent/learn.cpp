@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -30,6 +31,9 @@ constexpr double k_update_above = 0.6;
 constexpr double k_extend_from = 0.3;
 // Five key terms need two in common to reach k_extend_from; fewer terms need as many.
 constexpr std::size_t k_least_shared = 2;
+// The categories the scoring gives a meaning (doc/vault-format.md).
+constexpr std::array<std::string_view, 5> k_learn_categories{"CONFIG", "WORKFLOW", "PATTERN",
+                                                             "TECHNIQUE", "INSIGHT"};
 constexpr std::size_t k_summary_width = 60;
 constexpr std::size_t k_slug_width = 50;
 
@@ -496,6 +500,14 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
     throw UsageError("the title must be one line");
   }
   const std::string content = checked_content(input.title, input.content);
+  // Any category parses (it then has no TTL), but one learn writes is a person's or an agent's
+  // choice among the five the scoring knows, and a typo would hide the memory from its TTL.
+  if (!input.category.empty() &&
+      std::find(k_learn_categories.begin(), k_learn_categories.end(),
+                category_key(std::string_view(input.category))) == k_learn_categories.end()) {
+    throw UsageError("category `{}` is not one of {} (any case)", input.category,
+                     fmt::join(k_learn_categories, ", "));
+  }
   const Vault vault = load_vault(snapshot, cache);
 
   LearnPlan result;
@@ -558,7 +570,7 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
     if (override->op != LearnOp::create) {
       target = find_memory(vault, override->id);
       if (target == nullptr) {
-        throw Error("--as {}:{}: no memory has that id", lower(op_name(override->op)),
+        throw Error("{}:{}: no memory has the id {}", lower(op_name(override->op)), override->id,
                     override->id);
       }
     }

@@ -121,6 +121,22 @@ TEST_CASE("learn files a short note with one word in common as a new memory", "[
   CHECK_THAT(extend.out, Catch::StartsWith("UPDATE MEM-requests-retry"));
 }
 
+TEST_CASE("learn takes the five categories in any case and refuses another", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const auto bogus = sandbox.vault(
+      {"learn", "--title", "Kiwi", "--category", "BOGUS", "--text", "Kiwis are birds."});
+  CHECK(bogus.code == 129);
+  CHECK_THAT(bogus.err, Catch::Contains("category `BOGUS` is not one of CONFIG, WORKFLOW, "
+                                        "PATTERN, TECHNIQUE, INSIGHT (any case)"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  const auto lower = sandbox.vault(
+      {"learn", "--title", "Kiwi", "--category", "pattern", "--text", "Kiwis are birds."});
+  INFO(lower.err);
+  REQUIRE(lower.code == 0);
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-kiwi.md"), Catch::Contains("tags: [PATTERN]\n"));
+}
+
 TEST_CASE("learn refuses a secret, naming its line and never echoing it", "[learn]") {
   Sandbox sandbox;
   write_retry_vault(sandbox);

@@ -225,11 +225,15 @@ TEST_CASE("write_memory's refusals name its arguments, never a command-line flag
   session += call(2, "write_memory", {{"title", " "}, {"content", "Kiwis are birds."}});
   session += call(3, "write_memory",
                   {{"title", "Kiwi"}, {"content", "Kiwis are birds."}, {"as", "replace"}});
+  session += call(4, "write_memory",
+                  {{"title", "Kiwi"}, {"content", "Kiwis are birds."}, {"category", "BIRDS"}});
+  session += call(5, "write_memory",
+                  {{"title", "Kiwi"}, {"content", "Kiwis are birds."}, {"as", "update:MEM-nope"}});
   const auto result = sandbox.vault({"mcp", "--allow-write"}, session);
   INFO(result.err);
   REQUIRE(result.code == 0);
   auto by_id = responses(result.out);
-  for (const char* id : {"1", "2", "3"}) {
+  for (const char* id : {"1", "2", "3", "4", "5"}) {
     INFO(by_id[id].dump());
     CHECK(by_id[id]["result"]["isError"] == true);
     CHECK_THAT(by_id[id]["result"]["content"][0]["text"].get<std::string>(),
@@ -243,5 +247,10 @@ TEST_CASE("write_memory's refusals name its arguments, never a command-line flag
   CHECK_THAT(by_id["3"]["result"]["content"][0]["text"].get<std::string>(),
              Catch::Contains("argument `as` must be `new`, `update:ID` or `extend:ID`, got "
                              "`replace`"));
+  CHECK_THAT(by_id["4"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::Contains("category `BIRDS` is not one of CONFIG, WORKFLOW, PATTERN, TECHNIQUE, "
+                             "INSIGHT (any case)"));
+  CHECK_THAT(by_id["5"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::Contains("update:MEM-nope: no memory has the id MEM-nope"));
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out.find("vault(learn)") == std::string::npos);
 }
