@@ -1,6 +1,7 @@
 #include "core/mcp/server.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -172,16 +173,38 @@ json Server::call_tool(const json& params) {
     for (const ToolSpec& spec : tools) {
       names += (names.empty() ? "" : ", ") + spec.name;
     }
+    const std::string reason = m_backend.absent_tool_reason(name);
     throw RpcError{error_code::k_invalid_params,
-                   fmt::format("unknown tool: {} (tools: {})", name, names)};
+                   reason.empty() ? fmt::format("unknown tool: {} (tools: {})", name, names)
+                                  : fmt::format("unknown tool: {}: {}", name, reason)};
   }
   json arguments = params.value("arguments", json::object());
   if (arguments.is_null()) {
     arguments = json::object();
   }
   ToolResult result;
+  // A misspelt argument (`qurey`) would otherwise be dropped without a word and the call answered
+  // as if it had not been given: the tool's schema lists every argument it takes.
+  const ToolSpec& spec = *std::find_if(tools.begin(), tools.end(),
+                                       [&](const ToolSpec& tool) { return tool.name == name; });
+  std::vector<std::string> unknown;
+  std::vector<std::string> known;
+  if (arguments.is_object() && spec.input_schema.contains("properties")) {
+    for (const auto& [key, value] : spec.input_schema["properties"].items()) {
+      known.push_back(key);
+    }
+    for (const auto& [key, value] : arguments.items()) {
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        unknown.push_back("`" + key + "`");
+      }
+    }
+  }
   if (!arguments.is_object()) {
     result = {"arguments must be an object", nullptr, true};
+  } else if (!unknown.empty()) {
+    result = {fmt::format("unknown argument{} {}; {} takes {}", unknown.size() == 1 ? "" : "s",
+                          fmt::join(unknown, ", "), name, fmt::join(known, ", ")),
+              nullptr, true};
   } else {
     try {
       result = m_backend.call(name, arguments);

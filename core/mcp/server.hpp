@@ -61,6 +61,11 @@ class ToolBackend {
   [[nodiscard]] virtual std::vector<ToolSpec> tools() const = 0;
   // `arguments` is always an object. Only called for names tools() lists.
   [[nodiscard]] virtual ToolResult call(std::string_view name, const nlohmann::json& arguments) = 0;
+  // Why a tool tools() does not list is not there, when it is one the backend knows but has
+  // turned off; empty otherwise. Ends the unknown-tool error.
+  [[nodiscard]] virtual std::string absent_tool_reason(std::string_view /*name*/) const {
+    return {};
+  }
 };
 
 struct ServerInfo {

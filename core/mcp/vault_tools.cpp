@@ -199,6 +199,14 @@ VaultTools::VaultTools(git::Repo& repo, std::function<ParseCache*()> cache,
   m_vault.watch_for_changes();  // one process, many calls: skip the walk when nothing changed
 }
 
+std::string VaultTools::absent_tool_reason(std::string_view name) const {
+  if (name == "write_memory" && !m_options.allow_write) {
+    return "this server is read-only; writing needs it started as `git vault mcp --allow-write` "
+           "(the MCP configuration's command)";
+  }
+  return {};
+}
+
 std::vector<ToolSpec> VaultTools::tools() const {
   const json limit = json{{"type", "integer"},
                           {"minimum", 1},

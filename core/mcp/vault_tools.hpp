@@ -36,6 +36,7 @@ class VaultTools final : public ToolBackend {
              VaultToolOptions options);
 
   [[nodiscard]] std::vector<ToolSpec> tools() const override;
+  [[nodiscard]] std::string absent_tool_reason(std::string_view name) const override;
   [[nodiscard]] ToolResult call(std::string_view name, const nlohmann::json& arguments) override;
 
  private:

@@ -92,6 +92,9 @@ TEST_CASE("an MCP session over a pipe: initialize, list, every tool, errors, shu
   CHECK(structured(by_id["7"])["recorded"] == 1);
 
   CHECK(by_id["8"]["error"]["code"] == -32602);  // not offered without --allow-write
+  CHECK(by_id["8"]["error"]["message"] ==
+        "unknown tool: write_memory: this server is read-only; writing needs it started as `git "
+        "vault mcp --allow-write` (the MCP configuration's command)");
   CHECK(by_id["null"]["error"]["code"] == -32700);
   CHECK(by_id["9"]["error"]["code"] == -32602);
   CHECK(by_id["10"]["result"]["isError"] == true);
@@ -213,6 +216,27 @@ TEST_CASE("list_memories pages with offset and next_offset until every match is 
   CHECK(structured(by_id["4"])["memories"].empty());
   CHECK(structured(by_id["4"])["total"] == 5);
   CHECK(by_id["5"]["result"]["isError"] == true);
+}
+
+TEST_CASE("a tool call with an argument the tool does not take is refused, naming it", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  std::string session;
+  session += call(1, "search_memories", {{"qurey", "retry"}});
+  session += call(2, "search_memories", {{"query", "retry"}, {"bogus", 1}, {"limit", 1}});
+  session += call(3, "search_memories", {{"query", "retry"}, {"limit", 1}});
+  const auto result = sandbox.vault({"mcp"}, session);
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  CHECK(by_id["1"]["result"]["isError"] == true);
+  CHECK_THAT(by_id["1"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::StartsWith("unknown argument `qurey`; search_memories takes ") &&
+                 Catch::Contains("query"));
+  CHECK(by_id["2"]["result"]["isError"] == true);
+  CHECK_THAT(by_id["2"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::StartsWith("unknown argument `bogus`; "));
+  CHECK(by_id["3"]["result"]["isError"] == false);
 }
 
 TEST_CASE("write_memory's refusals name its arguments, never a command-line flag", "[mcp]") {
