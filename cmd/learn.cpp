@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
 #include "core/memory/lines.hpp"
 #include "core/session/session.hpp"
 #include "core/util/file.hpp"
@@ -146,6 +148,23 @@ void apply_json_input(std::string_view bytes, const std::string& source, agent::
   }
 }
 
+// The file a memory's `source` names: its path in the repository when it is in the work tree,
+// else its name alone. The memory is committed and shared, and an absolute path outside the
+// repository would only tell others where the author's home directory is.
+std::string recorded_source_path(const git::Repo& repo, const std::string& typed) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::weakly_canonical(typed, ec);
+  if (ec) {
+    return std::filesystem::path(typed).filename().string();
+  }
+  const std::filesystem::path top = std::filesystem::weakly_canonical(repo.workdir(), ec);
+  const std::filesystem::path relative = file.lexically_relative(top);
+  if (!ec && !relative.empty() && *relative.begin() != "..") {
+    return relative.generic_string();
+  }
+  return file.filename().string();
+}
+
 std::string describe(const agent::LearnDecision& decision) {
   std::string out;
   if (decision.overridden) {
@@ -190,7 +209,8 @@ int run(const Options& options, Session& session) {
     bytes = read_stdin();
   } else if (!options.input.empty()) {
     bytes = read_input_file(options.input);
-    input.source = fmt::format("file: {}", options.input);
+    input.file = options.input;
+    input.source = fmt::format("file: {}", recorded_source_path(session.repo(), options.input));
   } else {
     throw UsageError("learn needs content: --text TEXT, a FILE, or `-` for stdin");
   }

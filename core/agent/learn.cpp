@@ -628,10 +628,7 @@ namespace gv::agent {
 void refuse_secrets(const LearnInput& input) {
   std::vector<std::string> places;
   // Content read from a file is named as `path:line`, so an editor can jump to it.
-  constexpr std::string_view k_file_source = "file: ";
-  const std::string file = input.source.starts_with(k_file_source)
-                               ? input.source.substr(k_file_source.size())
-                               : std::string();
+  const std::string& file = input.file;
   auto scan = [&](std::string_view where, std::string_view text, bool with_line) {
     for (const SecretFinding& finding : scan_secrets(text)) {
       if (with_line && !file.empty()) {

@@ -42,7 +42,8 @@ struct LearnInput {
   std::optional<std::string> topic;
   std::vector<std::string> keywords;  // empty: extracted from the content
   std::string summary;                // empty: the content's first line, cut at 60 characters
-  std::string source = "user input";  // `user input` or `file: <path>`
+  std::string source = "user input";  // `user input` or `file: <path>`, as the memory records it
+  std::string file;                   // the content's file as the user named it, for messages
 };
 
 // Key term extraction made deterministic: words of letters, digits, `-` and `_`, lower-cased,

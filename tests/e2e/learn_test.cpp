@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/sandbox.hpp"
@@ -180,6 +182,31 @@ TEST_CASE("learn --no-commit leaves the memory in the work tree", "[learn]") {
   CHECK_THAT(bytes, Catch::Contains("# Pin toolchains\n\n# Notes\n\nAlways pin"));
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   CHECK(sandbox.vault({"learn", "--title", "X", "missing.md"}).code == 128);
+}
+
+TEST_CASE("learn records a file's path in the repository, and only the name of one outside it",
+          "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  sandbox.write("docs/notes/pins.md", "Always pin the toolchain version in CI images.\n");
+  REQUIRE(sandbox
+              .vault({"learn", "--title", "Pin toolchains", "--category", "config", "pins.md"}, {},
+                     "docs/notes")
+              .code == 0);
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-pin-toolchains.md"),
+             Catch::Contains("source: \"file: docs/notes/pins.md\"\n"));
+
+  // Outside the work tree (here the sandbox's own parent folder), by absolute path.
+  const std::filesystem::path outside =
+      sandbox.root().parent_path() / (sandbox.root().filename().string() + "-kiwi-notes.md");
+  { std::ofstream(outside) << "Kiwis are flightless birds of New Zealand.\n"; }
+  const auto learned = sandbox.vault({"learn", "--title", "Kiwi facts", outside.string()});
+  std::filesystem::remove(outside);
+  INFO(learned.err);
+  REQUIRE(learned.code == 0);
+  const std::string bytes = sandbox.read(".memory/10-Memories/MEM-kiwi-facts.md");
+  CHECK_THAT(bytes, Catch::Contains("source: \"file: " + outside.filename().string() + "\"\n"));
+  CHECK(bytes.find(sandbox.root().parent_path().string()) == std::string::npos);
 }
 
 TEST_CASE("learn --allow-dirty commits an index of what it commits and says what it left out",
