@@ -131,9 +131,12 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
       if (landing.read_state) {
         landing.read_state = git::capture_read_state(session.repo(), landing.read_state->paths);
       }
-      if (session.output().verbose) {
-        util::print_note(fmt::format("committed {} (retrievals folded into frontmatter)",
-                                     fold.commit->substr(0, 12)));
+      // Two commits where one was asked for: said, so that `git log` holds no surprise.
+      if (!session.output().quiet) {
+        util::print_note(fmt::format(
+            "committed {} first: the retrievals recorded since the last fold, folded into the "
+            "memories' frontmatter",
+            fold.commit->substr(0, 12)));
       }
     }
   }

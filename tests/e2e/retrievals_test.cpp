@@ -73,6 +73,11 @@ TEST_CASE("scoring counts the journal until it is folded, and a maintenance acti
   CHECK_THAT(subjects.out, Catch::StartsWith("vault(compress)"));
   CHECK_THAT(subjects.out,
              Catch::EndsWith("vault(retrievals): fold 2 retrievals into 2 memories\n"));
+  // Two commits where one was asked for, and it says so.
+  CHECK_THAT(compress.err,
+             Catch::Contains("git-vault: note: committed " +
+                             sandbox.git({"rev-parse", "--short=12", "HEAD~1"}).out.substr(0, 12) +
+                             " first: the retrievals recorded since the last fold"));
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-beta.md"),
              Catch::Contains("\nretrieval_count: 3\nlast_retrieved: 2026-11-30\n"));
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-delta.md"),
