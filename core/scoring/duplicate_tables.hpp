@@ -344,13 +344,9 @@ class PartCounts {
 // Keys and who holds them (a set, or a set and the key's place in it), counted in parts: the list
 // is split by a hash of the key into parts of about k_part_size, and each part is counted in a
 // PartCounts of its own, in the first-level cache, so one sequential pass replaces a random probe
-// into a table many times the cache for every key. Each key is tallied by that hash, in as many
-// slices as parts of k_part_size a bound on their number would need; once neighbouring slices are
-// joined into parts of the right size, each entry is written into its part. A caller that can
-// list its keys twice cheaply tallies them in a first pass and pushes them in a second, straight
-// into their parts; one that cannot lists them once, into a list of their own that is copied
-// into the parts. The first touches 6 MB less at 100,000 memories (doc/performance.md).
-// `Entry` is HeldTuple or HeldTriple.
+// into a table many times the cache for every key. The list is counted by that hash in as many
+// slices as parts of k_part_size a bound on its length would need, as it is filled; once its
+// length is known, neighbouring slices are joined into parts. `Entry` is HeldTuple or HeldTriple.
 template <class Entry>
 class HeldTuples {
  public:
@@ -358,62 +354,48 @@ class HeldTuples {
   static constexpr unsigned k_max_part_bits = 16;
 
   // `bound`: at least as many entries as will be listed.
-  explicit HeldTuples(std::size_t bound) : m_bound(bound) {
+  explicit HeldTuples(std::size_t bound) {
     while ((bound >> m_slice_bits) > k_part_size && m_slice_bits < k_max_part_bits) {
       ++m_slice_bits;
     }
     m_slice_size.assign(std::size_t{1} << m_slice_bits, 0);
+    m_listed.reserve(bound);  // only what is written is ever touched
   }
-  // First of two passes: counts `key`, which the second pass will push.
-  void tally(const typename Entry::Key& key) {
-    ++m_slice_size[slice_of(Entry(key, 0), m_slice_bits)];
-    ++m_tallied;
-  }
-  // The one pass: lists `key` as held by `holder` (below 2^31); a holder lists a key once. The
-  // list has room for the bound, which is address space until it is written.
-  void list(const typename Entry::Key& key, std::uint32_t holder) {
-    if (m_listed.capacity() == 0) {
-      m_listed.reserve(m_bound);
-    }
+  // Lists `key` as held by `holder` (below 2^31). A holder lists a key once.
+  void push(const typename Entry::Key& key, std::uint32_t holder) {
     m_listed.emplace_back(key, holder);
     ++m_slice_size[slice_of(m_listed.back(), m_slice_bits)];
-    ++m_tallied;
-  }
-  // Between the passes, or after the one: makes room for what was tallied, each part in its place,
-  // and moves what was listed there.
-  void place() {
-    while ((m_tallied >> m_part_bits) > k_part_size && m_part_bits < m_slice_bits) {
-      ++m_part_bits;
-    }
-    m_part_begin.assign((std::size_t{1} << m_part_bits) + 1, 0);
-    for (std::size_t slice = 0; slice < m_slice_size.size(); ++slice) {
-      m_part_begin[(slice >> (m_slice_bits - m_part_bits)) + 1] += m_slice_size[slice];
-    }
-    for (std::size_t part = 1; part < m_part_begin.size(); ++part) {
-      m_part_begin[part] += m_part_begin[part - 1];
-    }
-    m_fill.assign(m_part_begin.begin(), m_part_begin.end() - 1);
-    m_parted.reset(new Entry[m_tallied]);  // written once each, so not zeroed first
-    for (const Entry& entry : m_listed) {
-      m_parted[m_fill[slice_of(entry, m_part_bits)]++] = entry;
-    }
-    std::vector<Entry>().swap(m_listed);
-  }
-  // Second pass: lists `key` as held by `holder` (below 2^31). A holder lists a key once, and
-  // exactly the keys it tallied.
-  void push(const typename Entry::Key& key, std::uint32_t holder) {
-    const Entry entry(key, holder);
-    m_parted[m_fill[slice_of(entry, m_part_bits)]++] = entry;
   }
 
   // Calls shared(holder, key) for each holder of every key that two holders or more list.
+  // Empties the list.
   template <class Shared>
   void count(Shared&& shared) {
+    unsigned part_bits = 0;
+    while ((m_listed.size() >> part_bits) > k_part_size && part_bits < m_slice_bits) {
+      ++part_bits;
+    }
+    std::vector<std::uint32_t> part_begin((std::size_t{1} << part_bits) + 1, 0);
+    for (std::size_t slice = 0; slice < m_slice_size.size(); ++slice) {
+      part_begin[(slice >> (m_slice_bits - part_bits)) + 1] += m_slice_size[slice];
+    }
+    for (std::size_t part = 1; part < part_begin.size(); ++part) {
+      part_begin[part] += part_begin[part - 1];
+    }
+    // Written once each, so not zeroed first.
+    const std::unique_ptr<Entry[]> parted(new Entry[m_listed.size()]);
+    {
+      std::vector<std::uint32_t> fill(part_begin.begin(), part_begin.end() - 1);
+      for (const Entry& entry : m_listed) {
+        parted[fill[slice_of(entry, part_bits)]++] = entry;
+      }
+    }
+    std::vector<Entry>().swap(m_listed);
     PartCounts<Entry> counts;
-    for (std::size_t part = 0; part + 1 < m_part_begin.size(); ++part) {
-      const Entry* first = m_parted.get() + m_part_begin[part];
-      const std::size_t size = m_part_begin[part + 1] - m_part_begin[part];
-      counts.prepare(size, m_part_bits);
+    for (std::size_t part = 0; part + 1 < part_begin.size(); ++part) {
+      const Entry* first = parted.get() + part_begin[part];
+      const std::size_t size = part_begin[part + 1] - part_begin[part];
+      counts.prepare(size, part_bits);
       for (std::size_t i = 0; i < size; ++i) {
         const Entry& entry = first[i];
         counts.add(entry, [&](std::uint32_t holder) { shared(holder, entry.key()); });
@@ -427,15 +409,9 @@ class HeldTuples {
     return bits == 0 ? 0 : static_cast<std::size_t>(entry.hash() >> (64 - bits));
   }
 
-  std::size_t m_bound = 0;
   unsigned m_slice_bits = 0;
-  unsigned m_part_bits = 0;
-  std::size_t m_tallied = 0;
-  std::vector<Entry> m_listed;
   std::vector<std::uint32_t> m_slice_size;
-  std::vector<std::uint32_t> m_part_begin;
-  std::vector<std::uint32_t> m_fill;
-  std::unique_ptr<Entry[]> m_parted;
+  std::vector<Entry> m_listed;
 };
 
 // How many memories hold each pair of heavy ids, counted up to 2 ("shared"): one byte per pair,
