@@ -189,7 +189,12 @@ std::int64_t count_field(const FlatFrontmatter& root, const char* key, Checker& 
 
 void validate_fields(const FlatFrontmatter& root, Checker& checker, Memory& memory, bool& usable) {
   const FlatValue* title = field(root, "title");
-  if (title == nullptr) {
+  if (title == nullptr && find_flat_field(root, "title") != nullptr) {
+    // `title:` with nothing after it: the line is there, so "missing" would send the reader
+    // looking for a line they can see.
+    checker.error_at("title", "title is empty", "write the memory's title after title:");
+    usable = false;
+  } else if (title == nullptr) {
     checker.error_at("title", "missing required field title",
                      "add a line title: \"...\" to the frontmatter");
     usable = false;

@@ -176,6 +176,18 @@ TEST_CASE("check reports broken frontmatter with its line", "[e2e][check]") {
   CHECK(finding["severity"] == "error");
 }
 
+TEST_CASE("check names a title line with nothing after it as empty, at its line", "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-zeta.md", "---\ntitle:\ncreated: 2026-11-01\n---\n");
+  sandbox.git({"add", "-A"});
+  const auto result = sandbox.vault({"check"});
+  CHECK(result.code == 1);
+  CHECK_THAT(result.out, Catch::Contains(".memory/10-Memories/MEM-zeta.md:2: error: title is "
+                                         "empty [schema]\n  fix: write the memory's title after "
+                                         "title:"));
+}
+
 TEST_CASE("a stale index beside a broken memory names the fix in the order that works",
           "[e2e][check]") {
   Sandbox sandbox;

@@ -165,6 +165,16 @@ TEST_CASE("an empty title is an error at its line", "[memory]") {
   CHECK_FALSE(parsed.memory);
 }
 
+TEST_CASE("a title line with no value is named as empty, not as missing", "[memory]") {
+  for (const char* title : {"title:\n", "title: null\n", "title: ~\n"}) {
+    const auto parsed = parse(std::string("---\n") + title + "created: 2026-01-01\n---\n");
+    const auto& finding = only_error(parsed);
+    CHECK(finding.message == "title is empty");
+    CHECK(finding.line == 2);
+    CHECK_FALSE(parsed.memory);
+  }
+}
+
 TEST_CASE("a missing created makes no memory", "[memory]") {
   const auto parsed = parse("---\ntitle: T\n---\n");
   CHECK(only_error(parsed).message == "missing required field created");
