@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <system_error>
 
 #include "cmd/command.hpp"
@@ -15,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/landing/land_recall.hpp"
+#include "core/plan.hpp"
 #include "core/recall/decisions.hpp"
 #include "core/recall/doctor.hpp"
 #include "core/recall/gate.hpp"
@@ -350,6 +353,38 @@ std::optional<recall::Decisions> ask_decisions(const recall::Analysis& analysis)
   return decisions;
 }
 
+// Log ids count seconds, so two runs in one second (a script, or --decide then --apply-all)
+// would share one and `git vault revert` would find the newer. The commits of that second are
+// at the top of HEAD's first-parent chain: the id gets the first `_2`, `_3`... none of them
+// carries, as the distill log numbers its own.
+std::string unique_log_id(const git::Repo& repo, const std::string& base, std::int64_t seconds) {
+  constexpr int k_most_walked = 100;
+  std::set<std::string> taken;
+  std::optional<std::string> at = "HEAD";
+  for (int walked = 0; at && walked < k_most_walked; ++walked) {
+    git::CommitInfo commit;
+    try {
+      commit = repo.commit_info(*at);
+    } catch (const Error&) {
+      break;  // an unborn branch
+    }
+    if (commit.time < seconds - 1) {
+      break;
+    }
+    for (const Trailer& trailer : commit.trailers) {
+      if (trailer.key == "Vault-Log-Id") {
+        taken.insert(trailer.value);
+      }
+    }
+    at = commit.parents.empty() ? std::nullopt : std::optional<std::string>(commit.parents[0]);
+  }
+  std::string id = base;
+  for (int suffix = 2; taken.contains(id); ++suffix) {
+    id = fmt::format("{}_{}", base, suffix);
+  }
+  return id;
+}
+
 int run_maintain(const MaintainOptions& options, Session& session) {
   const Clock& clock = session.clock();
   const OutputSettings& output = session.output();
@@ -457,8 +492,10 @@ int run_maintain(const MaintainOptions& options, Session& session) {
 
   landing::RecallOutcome outcome;
   if (!result.empty()) {
+    Plan plan = recall::maintain_plan(result, clock.now);
+    plan.log_id = unique_log_id(repo, plan.log_id, clock.now.seconds);
     outcome = landing::land_recall_maintain(
-        repo, snapshot, recall::maintain_plan(result, clock.now),
+        repo, snapshot, std::move(plan),
         {!options.no_commit, options.allow_dirty, std::move(read_state)});
     if (outcome.untracked) {
       std::fputs(

@@ -179,6 +179,20 @@ TEST_CASE("maintain demotes, archives, pins and snoozes in one commit, moving wh
   CHECK(contains(result.out, "Metadata: 6 entries in memory/.recall/metadata.json\n"));
 }
 
+TEST_CASE("two maintain commits in one second get distinct log ids", "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  REQUIRE(
+      sandbox.vault({"recall", "maintain", "--budget", "1", "--decide", "tr0000000003=pin"}).code ==
+      0);
+  REQUIRE(
+      sandbox.vault({"recall", "maintain", "--budget", "1", "--decide", "tr0000000004=snooze:14"})
+          .code == 0);
+  CHECK(sandbox.git({"log", "-2", "--format=%(trailers:key=Vault-Log-Id,valueonly)"}).out ==
+        "recall_1796040000_2\n\nrecall_1796040000\n\n");
+}
+
 TEST_CASE("a dirty CLAUDE.local.md is refused and nothing changes", "[e2e][recall][maintain]") {
   Sandbox sandbox;
   write_vault(sandbox);
