@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "core/gate/gate.hpp"
+#include "core/git/merge_base.hpp"
 #include "core/git/repo.hpp"
 #include "core/hooks/reindex.hpp"
 #include "core/landing/land.hpp"
+#include "core/merge/buried_edits.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
@@ -39,6 +41,49 @@ void report_duplicates(const Snapshot& merged) {
     if (!finding.fix.empty()) {
       warn(fmt::format("  fix: {}", finding.fix));
     }
+  }
+}
+
+// Memories one side tombstoned while the other edited their text: git merges the two without a
+// conflict, and gc would later delete the edit with the memory. Only the memories the merge
+// changed since the merge base are read (doc/merges.md, "A tombstone meets an edit").
+void report_buried_edits(const git::Repo& repo) {
+  const git::CommitInfo merge = repo.commit_info("HEAD");
+  if (merge.parents.size() != 2) {
+    return;  // a fast-forward or a squash: no two sides to compare
+  }
+  const std::optional<std::string> base_commit =
+      git::merge_base(repo, merge.parents[0], merge.parents[1]);
+  if (!base_commit) {
+    return;
+  }
+  const std::string base_tree = repo.commit_info(*base_commit).tree;
+  const std::string ours_tree = repo.commit_info(merge.parents[0]).tree;
+  const std::string theirs_tree = repo.commit_info(merge.parents[1]).tree;
+  const auto read = [&](const std::optional<std::string>& oid) {
+    return oid ? repo.read_blob(*oid) : std::nullopt;
+  };
+  for (const git::TreeChange& change :
+       repo.diff_trees(base_tree, merge.tree, vault_path::k_memories)) {
+    if (!change.old_oid || !change.new_oid || !is_memory_path(change.path)) {
+      continue;
+    }
+    merge::MergeSides sides;
+    sides.base = read(change.old_oid);
+    sides.merged = read(change.new_oid);
+    sides.ours = read(repo.tree_blob_id(ours_tree, change.path));
+    sides.theirs = read(repo.tree_blob_id(theirs_tree, change.path));
+    const std::optional<merge::BuriedEdit> buried = merge::buried_edit(change.path, sides);
+    if (!buried) {
+      continue;
+    }
+    warn(fmt::format(
+        "{}: tombstoned on one side of the merge and edited on the other ({}); the merged memory "
+        "keeps the edit but stays tombstoned, and `git vault distill --gc` would delete both",
+        change.path, buried->edited_on == merge::Side::ours ? "ours" : "theirs"));
+    warn(
+        "  fix: to keep it, set `status: active` in its frontmatter and delete its tombstoned_at "
+        "and tombstone_reason lines, then: git vault index && git add :/.memory && git commit");
   }
 }
 
@@ -114,6 +159,9 @@ int run_post_merge(Session& session, std::span<const std::string> git_args) {
       merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
     }
     report_duplicates(*merged);
+    if (!squash) {
+      report_buried_edits(repo);
+    }
     reindex(repo, *merged, squash, session.clock().today, std::move(read_state));
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.

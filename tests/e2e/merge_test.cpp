@@ -171,3 +171,48 @@ TEST_CASE("after merging two branches that each add a memory, post-merge fixes t
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(sandbox.vault({"check", "--range", "HEAD"}).code == 0);
 }
+
+TEST_CASE("a merge that brings an edit into a memory the other side tombstoned says so",
+          "[hooks][merge]") {
+  Sandbox sandbox;
+  const std::string memory =
+      "---\ntitle: Pins\ncreated: 2026-01-01\ntags: [PATTERN]\ntopic: \"ci/pins\"\n"
+      "retrieval_count: 0\nlast_retrieved: null\nkeywords: [pins]\n---\n# Pins\n\nPin the "
+      "toolchain.\n";
+  sandbox.write(".memory/10-Memories/MEM-pins.md", memory);
+  sandbox.write(".memory/10-Memories/MEM-other.md",
+                "---\ntitle: Other\ncreated: 2026-11-01\ntags: [INSIGHT]\n---\n# Other\n\nBody.\n");
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("vault");
+  REQUIRE(sandbox.git({"branch", "edit"}).code == 0);
+
+  // main tombstones it; the branch adds a line to its text.
+  const Result purge = sandbox.vault({"distill", "--purge", "--select", "MEM-pins"});
+  INFO(purge.out << purge.err);
+  REQUIRE(purge.code == 0);
+  on_branch(sandbox, "edit");
+  sandbox.write(".memory/10-Memories/MEM-pins.md", memory + "\nAlso pin cargo-nextest.\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("extend the pins");
+  on_branch(sandbox, "main");
+
+  const Result merge = sandbox.git({"merge", "--no-edit", "edit"});
+  INFO(merge.err);
+  REQUIRE(merge.code == 0);
+  CHECK_THAT(merge.err, Catch::Contains(".memory/10-Memories/MEM-pins.md: tombstoned on one side "
+                                        "of the merge and edited on the other (theirs)") &&
+                            Catch::Contains("set `status: active` in its frontmatter"));
+  const std::string merged = sandbox.read(".memory/10-Memories/MEM-pins.md");
+  CHECK_THAT(merged,
+             Catch::Contains("status: tombstoned") && Catch::Contains("Also pin cargo-nextest."));
+
+  // A merge where nobody edited a tombstoned memory says nothing of the kind.
+  REQUIRE(sandbox.git({"checkout", "-q", "-b", "quiet", "HEAD~1"}).code == 0);
+  sandbox.write("notes.txt", "unrelated\n");
+  sandbox.commit_all("notes");
+  on_branch(sandbox, "main");
+  const Result quiet = sandbox.git({"merge", "--no-edit", "quiet"});
+  REQUIRE(quiet.code == 0);
+  CHECK_FALSE(Catch::Contains("tombstoned on one side").match(quiet.err));
+}
