@@ -170,7 +170,7 @@ std::string describe(const agent::LearnDecision& decision) {
   if (decision.overridden) {
     out += fmt::format("{} {} (chosen with --as)\n", agent::op_name(decision.op), decision.id);
   } else if (decision.op == agent::LearnOp::create && !decision.matches.empty() &&
-             decision.matches.front().overlap >= 0.3 - 1e-9) {
+             agent::reaches_extend(decision.matches.front().overlap)) {
     out += fmt::format("CREATE {} (the closest memory shares one word only)\n", decision.id);
   } else if (decision.op == agent::LearnOp::create) {
     out += fmt::format("CREATE {} (no memory overlaps 30% or more)\n", decision.id);

@@ -395,11 +395,13 @@ LearnOp classify_overlap(double overlap, std::size_t shared_terms) {
   if (overlap > k_update_above + 1e-9) {
     return LearnOp::update;
   }
-  if (overlap >= k_extend_from - 1e-9) {
+  if (reaches_extend(overlap)) {
     return LearnOp::extend;
   }
   return LearnOp::create;
 }
+
+bool reaches_extend(double overlap) { return overlap >= k_extend_from - 1e-9; }
 
 std::string generate_memory_id(std::string_view topic, std::string_view title,
                                const std::function<bool(std::string_view)>& exists) {

@@ -61,6 +61,8 @@ struct LearnInput {
 // words of the key terms are shared: a short text has two or three key terms, and one common word
 // ("lesson") is not the same subject (doc/agent.md).
 [[nodiscard]] LearnOp classify_overlap(double overlap, std::size_t shared_terms);
+// Whether `overlap` alone reaches EXTEND (30% or more), shared words aside.
+[[nodiscard]] bool reaches_extend(double overlap);
 
 struct OverlapMatch {
   std::string id;

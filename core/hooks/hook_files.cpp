@@ -52,6 +52,11 @@ bool is_framework(const fs::path& path) {
   return content && is_pre_commit_framework_script(*content);
 }
 
+// A hook somebody else wrote that runs git-vault's: the line `git-vault hook <name>` in it.
+bool runs_git_vault(std::string_view content, std::string_view name) {
+  return content.find(fmt::format("git-vault hook {}", name)) != std::string_view::npos;
+}
+
 // Atomic, so git never runs a half-written hook and a failed write leaves the old file.
 void write_executable(const fs::path& target, std::string_view bytes) {
   util::write_file_atomic(target, bytes, /*executable=*/true);
@@ -201,23 +206,23 @@ HookState hook_state(const fs::path& dir, std::string_view name,
   if (!present(hook)) {
     return HookState::not_installed;
   }
-  if (is_framework(hook) && is_ours(dir / legacy_name(name))) {
+  const std::optional<std::string> content = read_regular(hook);  // nullopt for a symlink
+  const bool framework = content && is_pre_commit_framework_script(*content);
+  if (framework && is_ours(dir / legacy_name(name))) {
     return HookState::behind_framework;
   }
-  if (is_ours(hook)) {
+  if (content && is_our_shim(*content)) {
     return present(dir / backup_name(name)) ? HookState::chained : HookState::installed;
   }
   if (is_ours(dir / displaced_name(name))) {
     return HookState::displaced;
   }
-  const std::optional<std::string> content = read_regular(hook);
-  if (content && content->find(fmt::format("git-vault hook {}", name)) != std::string::npos) {
+  if (content && runs_git_vault(*content, name)) {
     return HookState::line;
   }
   // `pre-commit install -f` replaces the hook outright: the framework then runs git-vault only
   // when its configuration names the hook id this repository's .pre-commit-hooks.yaml gives.
-  if (content && is_pre_commit_framework_script(*content) &&
-      framework_config.find("id: git-vault") != std::string_view::npos) {
+  if (framework && framework_config.find("id: git-vault") != std::string_view::npos) {
     return HookState::behind_framework;
   }
   return HookState::foreign;
@@ -242,9 +247,7 @@ HookState tracked_hook_state(const fs::path& dir, std::string_view name) {
     return HookState::not_installed;
   }
   const std::optional<std::string> content = read_regular(hook);
-  const bool runs_us =
-      content && content->find(fmt::format("git-vault hook {}", name)) != std::string::npos;
-  return runs_us ? HookState::line : HookState::foreign;
+  return content && runs_git_vault(*content, name) ? HookState::line : HookState::foreign;
 }
 
 HookChange install_shim(const fs::path& dir, std::string_view name) {

@@ -167,11 +167,12 @@ json Server::call_tool(const json& params) {
   }
   const std::string name = params["name"].get<std::string>();
   const std::vector<ToolSpec> tools = m_backend.tools();
-  if (std::none_of(tools.begin(), tools.end(),
-                   [&](const ToolSpec& spec) { return spec.name == name; })) {
+  const auto spec = std::find_if(tools.begin(), tools.end(),
+                                 [&](const ToolSpec& tool) { return tool.name == name; });
+  if (spec == tools.end()) {
     std::string names;
-    for (const ToolSpec& spec : tools) {
-      names += (names.empty() ? "" : ", ") + spec.name;
+    for (const ToolSpec& tool : tools) {
+      names += (names.empty() ? "" : ", ") + tool.name;
     }
     const std::string reason = m_backend.absent_tool_reason(name);
     throw RpcError{error_code::k_invalid_params,
@@ -185,12 +186,10 @@ json Server::call_tool(const json& params) {
   ToolResult result;
   // A misspelt argument (`qurey`) would otherwise be dropped without a word and the call answered
   // as if it had not been given: the tool's schema lists every argument it takes.
-  const ToolSpec& spec = *std::find_if(tools.begin(), tools.end(),
-                                       [&](const ToolSpec& tool) { return tool.name == name; });
   std::vector<std::string> unknown;
   std::vector<std::string> known;
-  if (arguments.is_object() && spec.input_schema.contains("properties")) {
-    for (const auto& [key, value] : spec.input_schema["properties"].items()) {
+  if (arguments.is_object() && spec->input_schema.contains("properties")) {
+    for (const auto& [key, value] : spec->input_schema["properties"].items()) {
       known.push_back(key);
     }
     for (const auto& [key, value] : arguments.items()) {

@@ -42,6 +42,18 @@ void write_framework_config(Sandbox& sandbox) {
   sandbox.commit_all("framework config");
 }
 
+// husky 9: the tracked hooks in .husky/ (one that leaves a trace of its run), generated runners
+// (and `h`) in ignored .husky/_, which core.hooksPath names.
+void write_husky9(Sandbox& sandbox) {
+  sandbox.write(".husky/pre-commit", "echo husky >> husky-ran.log\n");
+  sandbox.write(".gitignore", "husky-ran.log\n");
+  sandbox.commit_all("husky");
+  sandbox.write(".husky/_/.gitignore", "*\n");
+  sandbox.write(".husky/_/h", "#!/bin/sh\n");
+  sandbox.write(".husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
+  REQUIRE(sandbox.git({"config", "core.hooksPath", ".husky/_"}).code == 0);
+}
+
 Result run_ok(const Result& result) {
   INFO(result.out << result.err);
   REQUIRE(result.code == 0);
@@ -246,13 +258,7 @@ TEST_CASE("a pre-commit framework hook whose config lists git-vault counts as ru
 TEST_CASE("husky's hook without git-vault's line is named as not running, with the line to add",
           "[hooks]") {
   Sandbox sandbox;
-  sandbox.write(".husky/pre-commit", "echo husky >> husky-ran.log\n");
-  sandbox.write(".gitignore", "husky-ran.log\n");
-  sandbox.commit_all("husky");
-  sandbox.write(".husky/_/.gitignore", "*\n");
-  sandbox.write(".husky/_/h", "#!/bin/sh\n");
-  sandbox.write(".husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
-  REQUIRE(sandbox.git({"config", "core.hooksPath", ".husky/_"}).code == 0);
+  write_husky9(sandbox);
   const Result status = run_ok(sandbox.vault({"hooks", "status"}));
   CHECK(contains(status.out, "pre-commit: NOT RUNNING"));
   CHECK(contains(status.out,
@@ -271,14 +277,7 @@ TEST_CASE("husky's hook without git-vault's line is named as not running, with t
 TEST_CASE("husky 9's generated .husky/_ sends the line to the hook a person edits",
           "[hooks][init]") {
   Sandbox sandbox;
-  // husky 9: the tracked hooks in .husky/, generated runners (and `h`) in ignored .husky/_.
-  sandbox.write(".husky/pre-commit", "echo husky >> husky-ran.log\n");
-  sandbox.write(".gitignore", "husky-ran.log\n");
-  sandbox.commit_all("husky");
-  sandbox.write(".husky/_/.gitignore", "*\n");
-  sandbox.write(".husky/_/h", "#!/bin/sh\n");
-  sandbox.write(".husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
-  REQUIRE(sandbox.git({"config", "core.hooksPath", ".husky/_"}).code == 0);
+  write_husky9(sandbox);
 
   const Result init = run_ok(sandbox.vault({"init"}));
   CHECK(contains(init.out,
