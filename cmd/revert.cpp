@@ -60,9 +60,22 @@ int run(const Options& options, Session& session) {
   }
 
   const WorktreeSnapshot snapshot(repo.workdir());
-  const std::string summary =
+  std::string summary =
       fmt::format("Reverted {} ({}): restored {}.\n", short_id(action.id), action.summary,
                   util::plural(search.request.restored.size(), "file", "files"));
+  // What the next run of the sub-mode will see (revise reads events, dream prompts, since its
+  // cursor).
+  for (const distill::CursorRestore& cursor : search.request.cursors.restore) {
+    summary += fmt::format(
+        "The {} cursor is back {}: `git vault distill --{}` offers what that run saw again.\n",
+        cursor.name, cursor.last ? "at " + *cursor.last : "to before any run", cursor.name);
+  }
+  for (const std::string& name : search.request.cursors.moved_on) {
+    summary += fmt::format(
+        "The {} cursor stays where a later {} run moved it, so that run's input is not offered "
+        "twice.\n",
+        name, name);
+  }
   const int code =
       land_action(session, snapshot, distill::revert_draft(search.request), landing, summary);
   return code;

@@ -76,6 +76,7 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   HealthRefresh refresh;
   refresh.now = context.clock.now;
   refresh.cursor = draft.health_cursor;
+  refresh.restore = draft.restore_cursors;
   refresh.total_memories = static_cast<std::int64_t>(done.post.total_memories);
   refresh.never_retrieved = static_cast<std::int64_t>(done.post.never_retrieved);
   refresh.health_score = done.post.health_score;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dates.hpp"
+#include "core/distill/memory_health.hpp"
 #include "core/plan.hpp"
 #include "core/scoring/report.hpp"
 #include "core/vault/generated_records.hpp"
@@ -40,6 +41,8 @@ struct ActionDraft {
   // `last_<cursor>` is set to now and `<cursor>_count` incremented.
   bool refresh_health = true;
   std::string health_cursor;
+  // A revert's: the sub-mode cursors put back as they were before the run it undoes.
+  std::vector<CursorRestore> restore_cursors;
 };
 
 struct FinishContext {

@@ -24,7 +24,58 @@ std::string indent_nested(const std::string& dumped, std::string_view indent) {
   return out;
 }
 
+// memory_health of a state.json text, or an empty object when it has none or is not JSON.
+Json health_of(std::optional<std::string_view> state) {
+  if (!state) {
+    return Json::object();
+  }
+  Json doc = Json::parse(*state, nullptr, false);
+  if (!doc.is_object() || !doc.contains("memory_health") || !doc["memory_health"].is_object()) {
+    return Json::object();
+  }
+  return std::move(doc["memory_health"]);
+}
+
+std::optional<std::string> string_at(const Json& health, const std::string& key) {
+  const auto it = health.find(key);
+  return it != health.end() && it->is_string() ? std::optional(it->get<std::string>())
+                                               : std::nullopt;
+}
+
+std::optional<std::int64_t> integer_at(const Json& health, const std::string& key) {
+  const auto it = health.find(key);
+  return it != health.end() && it->is_number_integer() ? std::optional(it->get<std::int64_t>())
+                                                       : std::nullopt;
+}
+
 }  // namespace
+
+CursorsOnRevert cursors_on_revert(std::optional<std::string_view> before,
+                                  std::optional<std::string_view> after,
+                                  std::optional<std::string_view> now) {
+  const Json was = health_of(before);
+  const Json left = health_of(after);
+  const Json is = health_of(now);
+  CursorsOnRevert result;
+  for (const auto& [key, value] : left.items()) {
+    if (key.rfind("last_", 0) != 0 || key == "last_distilled" || !value.is_string()) {
+      continue;
+    }
+    const std::string name = key.substr(5);
+    if (string_at(was, key) == value.get<std::string>()) {
+      continue;  // the run did not move this cursor
+    }
+    // Two runs within the clock's resolution leave the same time: the count tells them apart.
+    const std::string count_key = name + "_count";
+    if (string_at(is, key) != value.get<std::string>() ||
+        integer_at(is, count_key) != integer_at(left, count_key)) {
+      result.moved_on.push_back(name);
+      continue;
+    }
+    result.restore.push_back({name, string_at(was, key), integer_at(was, count_key)});
+  }
+  return result;
+}
 
 std::string refresh_memory_health(std::optional<std::string_view> existing,
                                   const HealthRefresh& refresh) {
@@ -59,6 +110,20 @@ std::string refresh_memory_health(std::optional<std::string_view> existing,
                                   : 0;
     health["last_" + refresh.cursor] = format_instant(refresh.now);
     health[count_key] = runs + 1;
+  }
+  for (const CursorRestore& cursor : refresh.restore) {
+    const std::string last_key = "last_" + cursor.name;
+    const std::string count_key = cursor.name + "_count";
+    if (cursor.last) {
+      health[last_key] = *cursor.last;
+    } else {
+      health.erase(last_key);
+    }
+    if (cursor.count) {
+      health[count_key] = *cursor.count;
+    } else {
+      health.erase(count_key);
+    }
   }
 
   if (!existing) {

@@ -113,6 +113,14 @@ ActionDraft revert_draft(const RevertRequest& request) {
     draft.notes += fmt::format(" and {}", util::plural(request.restored.size() - memory_files,
                                                        "other file", "other files"));
   }
+  draft.restore_cursors = request.cursors.restore;
+  for (const CursorRestore& cursor : request.cursors.restore) {
+    draft.notes += fmt::format("; the {} cursor put back to {}", cursor.name,
+                               cursor.last.value_or("before any run"));
+  }
+  for (const std::string& name : request.cursors.moved_on) {
+    draft.notes += fmt::format("; the {} cursor left as it is (a later run moved it)", name);
+  }
   draft.extra["reverts"] =
       request.log_id ? nlohmann::ordered_json(*request.log_id) : nlohmann::ordered_json(nullptr);
   draft.extra["reverted_commit"] = request.commit;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/distill/finish.hpp"
+#include "core/distill/memory_health.hpp"
 #include "core/distill/sub_mode_registry.hpp"
 
 // Planning `git vault revert` (D7): which paths of an action commit go back to their parent's
@@ -62,6 +63,8 @@ struct RevertRequest {
   std::optional<std::string> log_id;  // its Vault-Log-Id trailer
   // Every path to restore with its bytes in the action's parent (nullopt: delete it).
   std::map<std::string, std::optional<std::string>> restored;
+  // The sub-mode cursors in specs/state.json the action moved (revise, dream).
+  CursorsOnRevert cursors;
 };
 
 // `vault(revert): <subject of the action>`.
@@ -70,8 +73,9 @@ struct RevertRequest {
 // The draft of the revert commit: the restored files written as they are (no token_count
 // refresh, so every byte comes back), the restored memory ids as affected memories and
 // Vault-Memories, and the log keys `reverts` (the original log id, or null) and
-// `reverted_commit`. finish_action adds the regenerated indexes, the `revert` log entry and
-// memory_health.
+// `reverted_commit`; the cursors the action moved are put back unless a later run moved them
+// again (the notes say which). finish_action adds the regenerated indexes, the `revert` log entry
+// and memory_health.
 [[nodiscard]] ActionDraft revert_draft(const RevertRequest& request);
 
 }  // namespace gv::distill

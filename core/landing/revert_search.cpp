@@ -150,6 +150,17 @@ RevertSearch find_revert(const git::Repo& repo, const std::string& target, bool 
   }
 
   distill::RevertRequest& request = search.request;
+  const auto state_in = [&](const std::optional<std::string>& tree) -> std::optional<std::string> {
+    if (!tree) {
+      return std::nullopt;
+    }
+    const auto oid = repo.tree_blob_id(*tree, std::string{distill::k_state_path});
+    return oid ? repo.read_blob(*oid) : std::nullopt;
+  };
+  const std::optional<std::string> state_before = state_in(parent_tree);
+  const std::optional<std::string> state_after = state_in(action.tree);
+  const std::optional<std::string> state_now = state_in(head_tree);
+  request.cursors = distill::cursors_on_revert(state_before, state_after, state_now);
   request.commit = action.id;
   request.subject = action.summary;
   request.log_id = find_trailer(action.trailers, k_trailer_log_id);

@@ -123,6 +123,15 @@ TEST_CASE("revise contradicts a memory on three strikes and updates it as one co
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-retry.md"),
              !Catch::Contains("Revised 2026-11-30"));
   CHECK_FALSE(sandbox.exists(".memory/revise-log.json"));
+  // The cursor goes back with the run, so the same events are offered again.
+  CHECK_THAT(revert.out, Catch::Contains("The revise cursor is back to before any run: `git vault "
+                                         "distill --revise` offers what that run saw again."));
+  const json reverted = json::parse(sandbox.read("specs/state.json"));
+  CHECK_FALSE(reverted["memory_health"].contains("last_revise"));
+  CHECK_FALSE(reverted["memory_health"].contains("revise_count"));
+  const auto offered = sandbox.vault({"distill", "--revise", "--dry-run"});
+  CHECK_THAT(offered.out, Catch::Contains("Contradicted: 1 memories"));
+  CHECK(sandbox.vault({"check"}).code == 0);
 }
 
 TEST_CASE("revise tombstones as revise_superseded when asked", "[telemetry][revise]") {
@@ -406,6 +415,34 @@ TEST_CASE("dream surfaces themes of three distinct sessions and keeps its cursor
   const auto again = sandbox.vault({"distill", "--dream", "--dry-run"});
   CHECK_THAT(again.out, Catch::Contains("No new prompts for this repo in history.jsonl since "
                                         "2026-11-30T12:00:00Z"));
+
+  // A second run over a newer prompt; reverting it puts the cursor back to the first run's.
+  sandbox.write("history.jsonl", sandbox.read("history.jsonl") + prompt("tune the parser benchmark",
+                                                                        root, "s5", 1796043600000));
+  sandbox.set_env("GIT_VAULT_NOW", "2026-11-30T13:00:00Z");
+  const auto second = sandbox.vault({"distill", "--dream"});
+  INFO(second.err);
+  REQUIRE(second.code == 0);
+  const auto undo_second = sandbox.vault({"revert", "HEAD"});
+  INFO(undo_second.err);
+  REQUIRE(undo_second.code == 0);
+  CHECK_THAT(undo_second.out, Catch::Contains("The dream cursor is back at 2026-11-30T12:00:00Z"));
+  const json back = json::parse(sandbox.read("specs/state.json"));
+  CHECK(back["memory_health"]["last_dream"] == "2026-11-30T12:00:00Z");
+  CHECK(back["memory_health"]["dream_count"] == 1);
+
+  // Run again, then force a revert of the first run: the cursor the later run moved stays, and
+  // the output says why.
+  sandbox.set_env("GIT_VAULT_NOW", "2026-11-30T14:00:00Z");
+  REQUIRE(sandbox.vault({"distill", "--dream"}).code == 0);
+  const auto forced = sandbox.vault({"revert", "HEAD~3", "--force"});
+  INFO(forced.err);
+  REQUIRE(forced.code == 0);
+  CHECK_THAT(forced.out,
+             Catch::Contains("The dream cursor stays where a later dream run moved it"));
+  const json kept = json::parse(sandbox.read("specs/state.json"));
+  CHECK(kept["memory_health"]["last_dream"] == "2026-11-30T14:00:00Z");
+  CHECK(kept["memory_health"]["dream_count"] == 2);
 }
 
 TEST_CASE("dream over a history of another repository only has nothing to dream over",

@@ -1,6 +1,7 @@
 #include "core/distill/revert.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "core/distill/log.hpp"
 #include "core/distill/log_resolve.hpp"
@@ -84,6 +85,64 @@ TEST_CASE("the revert draft restores bytes verbatim and names what it reverts", 
                       {".memory/memory-index.json", "{}\n"}};
   CHECK(gv::distill::revert_draft(request).notes ==
         "Reverted 0123456789ab: restored 1 memory file and 1 other file");
+}
+
+TEST_CASE("a revert puts back the sub-mode cursors the undone run moved", "[revert][state]") {
+  using gv::distill::CursorRestore;
+  const std::string before =
+      R"({"memory_health": {"last_distilled": "A", "last_dream": "D1", "dream_count": 4}})";
+  const std::string after =
+      R"({"memory_health": {"last_distilled": "B", "last_dream": "D2", "dream_count": 5,)"
+      R"( "last_revise": "R1", "revise_count": 1}})";
+
+  SECTION("cursors still where the run left them go back, absent ones are removed") {
+    const auto cursors = gv::distill::cursors_on_revert(before, after, after);
+    CHECK(cursors.restore ==
+          std::vector<CursorRestore>{{"dream", "D1", 4}, {"revise", std::nullopt, std::nullopt}});
+    CHECK(cursors.moved_on.empty());
+  }
+  SECTION("a cursor a later run moved stays, and is named") {
+    const std::string now =
+        R"({"memory_health": {"last_dream": "D3", "dream_count": 6, "last_revise": "R1",)"
+        R"( "revise_count": 1}})";
+    const auto cursors = gv::distill::cursors_on_revert(before, after, now);
+    CHECK(cursors.restore == std::vector<CursorRestore>{{"revise", std::nullopt, std::nullopt}});
+    CHECK(cursors.moved_on == std::vector<std::string>{"dream"});
+    // A later run in the same second leaves the same time, but one more run counted.
+    const std::string same_second =
+        R"({"memory_health": {"last_dream": "D2", "dream_count": 6, "last_revise": "R1",)"
+        R"( "revise_count": 1}})";
+    CHECK(gv::distill::cursors_on_revert(before, after, same_second).moved_on ==
+          std::vector<std::string>{"dream"});
+  }
+  SECTION("a run that moved no cursor, or state files that are missing or broken, restore none") {
+    CHECK(gv::distill::cursors_on_revert(after, after, after).restore.empty());
+    CHECK(gv::distill::cursors_on_revert(before, std::nullopt, before).restore.empty());
+    const auto broken = gv::distill::cursors_on_revert("{not json", after, after);
+    CHECK(broken.restore.size() == 2);  // nothing before: both go back to absent
+  }
+  SECTION("the refreshed state writes them back and the draft says so") {
+    gv::distill::HealthRefresh refresh;
+    refresh.status = "healthy";
+    refresh.restore = gv::distill::cursors_on_revert(before, after, after).restore;
+    const auto doc = nlohmann::json::parse(gv::distill::refresh_memory_health(after, refresh));
+    CHECK(doc["memory_health"]["last_dream"] == "D1");
+    CHECK(doc["memory_health"]["dream_count"] == 4);
+    CHECK_FALSE(doc["memory_health"].contains("last_revise"));
+    CHECK_FALSE(doc["memory_health"].contains("revise_count"));
+
+    gv::distill::RevertRequest request;
+    request.commit = "0123456789abcdef0123456789abcdef01234567";
+    request.restored = {{".memory/dream-log.json", std::nullopt}};
+    request.cursors.restore = refresh.restore;
+    request.cursors.moved_on = {"meta"};
+    const gv::distill::ActionDraft draft = gv::distill::revert_draft(request);
+    CHECK(draft.restore_cursors == refresh.restore);
+    CHECK(draft.notes ==
+          "Reverted 0123456789ab: restored 0 memory files and 1 other file; the dream cursor put "
+          "back to D1; the revise cursor put back to before any run; the meta cursor left as it "
+          "is (a later run moved it)");
+  }
 }
 
 namespace {
