@@ -217,6 +217,19 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
     return exit_code::k_ok;
   }
 
+  // Nothing to choose from: a --select naming a memory or a number would otherwise end in the
+  // same "No … candidates found" as a run that asked for nothing, and succeed. `a` still does.
+  if (set.stop_message && !options.select.empty()) {
+    std::vector<std::string> keys;
+    for (const distill::Candidate& candidate : set.candidates) {
+      keys.push_back(candidate.key);
+    }
+    const distill::Selection selection = distill::parse_selection(options.select, keys);
+    if (!selection.error.empty()) {
+      std::fputs((*set.stop_message + "\n").c_str(), stderr);
+      throw UsageError("--select: {}", selection.error);
+    }
+  }
   if (options.dry_run && !options.select.empty() && !set.stop_message) {
     return print_selected_dry_run(mode, set, options.select, output);
   }

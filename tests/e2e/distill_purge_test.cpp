@@ -257,6 +257,24 @@ TEST_CASE("purge with no candidates says so and changes nothing", "[distill][pur
   CHECK(result.out ==
         "No purge candidates found. All memories are healthy or already tombstoned.\n");
   CHECK(head_of(sandbox) == head);
+
+  // Naming a memory or a number to purge when there is nothing to purge fails, as it does when
+  // there are candidates but not that one; `a` still selects the (empty) whole.
+  for (const std::vector<std::string> select : {std::vector<std::string>{"--select", "MEM-fresh"},
+                                                {"--select", "1"},
+                                                {"--dry-run", "--select", "MEM-fresh"}}) {
+    std::vector<std::string> args{"distill", "--purge"};
+    args.insert(args.end(), select.begin(), select.end());
+    const auto named = sandbox.vault(args);
+    INFO(select.back());
+    CHECK(named.code == 129);
+    CHECK(named.err ==
+          "No purge candidates found. All memories are healthy or already "
+          "tombstoned.\ngit-vault: error: --select: `" +
+              select.back() + "` is not a candidate: there are none\n");
+    CHECK(head_of(sandbox) == head);
+  }
+  CHECK(sandbox.vault({"distill", "--purge", "--select", "a"}).code == 0);
 }
 
 TEST_CASE("purge --dry-run with --select shows only the selected candidates",
