@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/distill/memory_write.hpp"
+#include "core/error.hpp"
 #include "core/events/event_store.hpp"
 #include "core/events/history.hpp"
 #include "core/util/message.hpp"
@@ -52,7 +53,13 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
   };
   const std::optional<std::filesystem::path> history_file =
       events::history_location(history, repo.config_string("vault.history"), environment("HOME"));
-  inputs.history_path = history_file ? history_file->string() : std::string("history.jsonl");
+  inputs.history_path =
+      history_file ? history_file->string() : std::string("$HOME/.claude/history.jsonl");
+  // A file named on the command line that is not there is a mistake, not an empty history.
+  std::error_code missing;
+  if (history && history_file && !std::filesystem::exists(*history_file, missing)) {
+    throw UsageError("--history {}: no such file", history_file->string());
+  }
   auto warned_history = std::make_shared<bool>(false);
   inputs.read_history = [history_file, root, warned_history](std::optional<std::int64_t> since_ms) {
     if (!history_file) {

@@ -113,6 +113,13 @@ class Dream final : public SubMode {
     const DreamRun run = read_run(context);
     const DreamResult& result = run.result;
     CandidateSet set;
+    if (!run.history.exists) {
+      set.stop_message = fmt::format(
+          "No prompt history at {}: nothing to dream over yet. Point --history or `git config "
+          "vault.history` at the agent's history.jsonl.",
+          telemetry_of(context, "dream").history_path);
+      return set;
+    }
     if (run.history.prompts.empty()) {
       set.stop_message = run.since ? fmt::format(
                                          "No new prompts for this repo in history.jsonl since {}. "

@@ -104,17 +104,22 @@ class Revise final : public SubMode {
     const ReviseRun run = read_run(context);
     const ReviseResult& result = run.result;
     if (run.query.events.empty()) {
-      set.stop_message =
-          "No events captured yet in specs/events.jsonl -- revise proceeds using vault scoring "
-          "alone\n(staleness/duplicate/size), with zero event correlations this run.\n"
+      const std::string next =
           "Run `git vault distill` for the scores, or --purge/--merge/--compress to act on them.";
       if (run.since && run.query.stats.events > 0) {
-        // The message above is the original's for an empty `--since` query; say why it is empty.
-        *set.stop_message += fmt::format(
-            "\n(The store holds {} event(s), all from before the last revise, {}: only events "
-            "after it count.)",
-            run.query.stats.events, *run.since);
+        // Not the original's "No events captured yet": the store has events, the cursor is past
+        // them all.
+        set.stop_message = fmt::format(
+            "No new events in specs/events.jsonl since the last revise, {}: the {} it holds are "
+            "all from before it, and only later ones count.\n{}\nTo revise over them again, "
+            "revert that revise run (`git vault log` lists it).",
+            *run.since, util::plural(run.query.stats.events, "event", "events"), next);
+        return set;
       }
+      set.stop_message =
+          "No events captured yet in specs/events.jsonl -- revise proceeds using vault scoring "
+          "alone\n(staleness/duplicate/size), with zero event correlations this run.\n" +
+          next;
       return set;
     }
 

@@ -112,10 +112,11 @@ TEST_CASE("revise contradicts a memory on three strikes and updates it as one co
 
   // The cursor: a second run sees only events after last_revise.
   const auto again = sandbox.vault({"distill", "--revise", "--dry-run"});
-  CHECK_THAT(again.out, Catch::Contains("No events captured yet"));
-  CHECK_THAT(again.out, Catch::Contains("(The store holds 3 event(s), all from before the last "
-                                        "revise, 2026-11-30T12:00:00Z: only events after it "
-                                        "count.)"));
+  CHECK(again.out ==
+        "No new events in specs/events.jsonl since the last revise, 2026-11-30T12:00:00Z: the 3 "
+        "events it holds are all from before it, and only later ones count.\nRun `git vault "
+        "distill` for the scores, or --purge/--merge/--compress to act on them.\nTo revise over "
+        "them again, revert that revise run (`git vault log` lists it).\n");
 
   const auto revert = sandbox.vault({"revert", json::parse(run.out)["log_id"]});
   INFO(revert.err);
@@ -457,5 +458,25 @@ TEST_CASE("dream over a history of another repository only has nothing to dream 
   CHECK(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("No prompt history found for this repo in history.jsonl. "
                                       "Nothing to dream over yet."));
+  CHECK_FALSE(sandbox.exists(".memory/dream-log.json"));
+}
+
+TEST_CASE("dream names the history file it did not find, and refuses a --history that is not there",
+          "[telemetry][dream]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  const std::string before = head(sandbox);
+  const auto absent = sandbox.vault({"distill", "--dream"});
+  INFO(absent.err);
+  CHECK(absent.code == 0);
+  CHECK(absent.out == "No prompt history at " + (sandbox.root() / ".home").string() +
+                          "/.claude/history.jsonl: nothing to dream over yet. Point --history or "
+                          "`git config vault.history` at the agent's history.jsonl.\n");
+
+  const std::string missing = (sandbox.root() / "typo.jsonl").string();
+  const auto named = sandbox.vault({"distill", "--dream", "--history", missing});
+  CHECK(named.code == 129);
+  CHECK(named.err == "git-vault: error: --history " + missing + ": no such file\n");
+  CHECK(head(sandbox) == before);
   CHECK_FALSE(sandbox.exists(".memory/dream-log.json"));
 }
