@@ -75,6 +75,53 @@ KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>
   return kept;
 }
 
+// What to do about errors already in the repository that will block the commit init suggests.
+// When each has a git-vault command for its fix (a working memory's ids: respelled by `recall
+// doctor --fix`, added by `recall init-ids`), the commands in the order they work in; doctor's
+// commit needs --allow-dirty beside the files init just created (it takes only those it fixes).
+std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors,
+                        const std::vector<std::string>& created) {
+  const std::string counted = fmt::format(
+      "      the gate will block that commit until {} already in the repository {} "
+      "fixed",
+      util::plural(errors, "error", "errors"), errors == 1 ? "is" : "are");
+  constexpr std::string_view k_doctor = "git vault recall doctor --fix";
+  constexpr std::string_view k_init_ids = "git vault recall init-ids";
+  bool doctor = false;
+  bool init_ids = false;
+  for (const Finding& finding : blocking) {
+    if (finding.severity != Severity::error) {
+      continue;
+    }
+    if (finding.fix == k_doctor) {
+      doctor = true;
+    } else if (finding.fix == k_init_ids) {
+      init_ids = true;
+    } else {
+      return counted + fmt::format("; `git vault check --worktree` lists {}\n",
+                                   errors == 1 ? "it with its fix" : "them with the fix for each");
+    }
+  }
+  const bool created_working_memory =
+      std::any_of(created.begin(), created.end(), [](const std::string& path) {
+        return path.starts_with("memory/") || path == "CLAUDE.local.md";
+      });
+  std::string out = counted + "; first run:\n";
+  if (doctor) {
+    out += created_working_memory
+               ? fmt::format(
+                     "        {} --allow-dirty   (one commit of what it fixes, beside the "
+                     "files init created)\n",
+                     k_doctor)
+               : fmt::format("        {}\n", k_doctor);
+  }
+  if (init_ids) {
+    out +=
+        fmt::format("        {}   (tags the entries without an id, for that commit)\n", k_init_ids);
+  }
+  return out;
+}
+
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
   const OutputSettings& output = session.output();
@@ -225,8 +272,6 @@ int run(const Options& options, Session& session) {
       to_commit.insert(".gitattributes");
     }
     if (!to_commit.empty()) {
-      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
-                         util::join({to_commit.begin(), to_commit.end()}, " "));
       // A vault or working memory that was there before may already hold what the gate refuses
       // (unreadable memories, entries without ids): said now, not by a blocked commit.
       const std::vector<Finding> blocking =
@@ -234,13 +279,18 @@ int run(const Options& options, Session& session) {
       const auto errors = std::count_if(blocking.begin(), blocking.end(), [](const Finding& f) {
         return f.severity == Severity::error;
       });
+      // The ids init-ids adds land in the files the findings name, and their records in
+      // memory/.recall/metadata.json: the commit takes them too.
+      for (const Finding& finding : blocking) {
+        if (finding.severity == Severity::error && finding.fix == "git vault recall init-ids") {
+          to_commit.insert(finding.path.substr(0, finding.path.find('/')));
+          to_commit.insert("memory");
+        }
+      }
+      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
+                         util::join({to_commit.begin(), to_commit.end()}, " "));
       if (errors > 0) {
-        out += fmt::format(
-            "      the gate will block that commit until {} already in the repository {} "
-            "fixed; `git vault check --worktree` lists {}\n",
-            util::plural(static_cast<std::size_t>(errors), "error", "errors"),
-            errors == 1 ? "is" : "are",
-            errors == 1 ? "it with its fix" : "them with the fix for each");
+        out += gate_advice(blocking, static_cast<std::size_t>(errors), created);
       }
     }
     std::fputs(out.c_str(), stdout);

@@ -155,13 +155,59 @@ TEST_CASE("init says when what the repository already holds will block the commi
   INFO(init.out << init.err);
   REQUIRE(init.code == 0);
   CHECK_THAT(init.out, Catch::Contains("the gate will block that commit until 1 error already in "
-                                       "the repository is fixed; `git vault check --worktree` "
-                                       "lists it with its fix\n"));
+                                       "the repository is fixed; first run:\n        git vault "
+                                       "recall init-ids   (tags the entries without an id, for "
+                                       "that commit)\n"));
   const std::size_t at = init.out.rfind("next: ");
   REQUIRE(at != std::string::npos);
-  const auto commit = sandbox.sh(init.out.substr(at + 6, init.out.find('\n', at) - at - 6));
-  CHECK(commit.code != 0);
-  CHECK_THAT(commit.err, Catch::Contains("entry has no id"));
+  const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
+  CHECK_THAT(suggested,
+             Catch::StartsWith("git add .gitattributes .memory CLAUDE.local.md memory && "));
+  // Before the fix the gate blocks a commit of the entry.
+  const auto blocked = sandbox.sh("git add .gitattributes .memory && git commit -qm vault");
+  CHECK(blocked.code != 0);
+  CHECK_THAT(blocked.err, Catch::Contains("entry has no id"));
+
+  // Done in the order init gives, the commit it suggests goes through.
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  const auto commit = sandbox.sh(suggested);
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("init --recall on a working memory with older ids gives the fixes in the order they work",
+          "[init][recall]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md",
+                "# Working memory\n\n- an entry with an older id ^tr-0123456789\n"
+                "- an entry without an id\n");
+  sandbox.commit_all("working memory");
+  const auto init = sandbox.vault({"init", "--recall"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK_THAT(init.out,
+             Catch::Contains("fixed; first run:\n        git vault recall doctor --fix "
+                             "--allow-dirty   (one commit of what it fixes, beside the files init "
+                             "created)\n        git vault recall init-ids   "));
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
+
+  const auto doctor = sandbox.vault({"recall", "doctor", "--fix", "--allow-dirty"});
+  INFO(doctor.err);
+  REQUIRE(doctor.code == 0);
+  // Its commit holds the respelled id and its record; the rest of what init created is still
+  // for the user to commit.
+  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out ==
+        "CLAUDE.local.md\nmemory/.recall/metadata.json\n");
+  CHECK(sandbox.git({"status", "--porcelain", "memory/archive"}).out == "?? memory/archive/\n");
+  CHECK_THAT(sandbox.read("CLAUDE.local.md"), Catch::Contains("^tr0123456789"));
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  const auto commit = sandbox.sh(suggested);
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
 TEST_CASE("init on a vault with an unreadable memory leaves it out and says so", "[init]") {
