@@ -533,7 +533,9 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   print_out("\n" + recall::render_secondary(result.secondary, output.limit) + "\n" +
             result.summary);
   if (outcome.commit) {
-    print_out(fmt::format("Committed {}\n", outcome.commit->substr(0, 12)));
+    // A plain commit with no bookkeeping to rebuild: git's own revert undoes it.
+    print_out(fmt::format("Committed {}\nUndo with: git revert {}\n", outcome.commit->substr(0, 12),
+                          outcome.commit->substr(0, 7)));
   }
   return exit_code::k_ok;
 }
@@ -677,8 +679,9 @@ int run_doctor(const DoctorOptions& options, Session& session) {
       out += fmt::format("`{}` would {}, as one commit.\n", recall::k_doctor_fix_command,
                          doctor_summary(report));
     } else if (outcome.commit) {
-      out += fmt::format("Fixed: {} ({} {}).\n", doctor_summary(report),
-                         outcome.commit->substr(0, 12), doctor_plan(report).subject);
+      out += fmt::format("Fixed: {} ({} {}).\nUndo with: git revert {}\n", doctor_summary(report),
+                         outcome.commit->substr(0, 12), doctor_plan(report).subject,
+                         outcome.commit->substr(0, 7));
     } else {
       out += fmt::format("Fixed in the work tree (not tracked by git, so no commit): {}.\n",
                          doctor_summary(report));

@@ -32,8 +32,8 @@ void check_action(const git::CommitInfo& info) {
   }
   if (!distill::revertible_action(*action)) {
     throw Error(
-        "{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert`",
-        short_id(info.id), info.summary, *action);
+        "{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert {}`",
+        short_id(info.id), info.summary, *action, short_id(info.id));
   }
 }
 

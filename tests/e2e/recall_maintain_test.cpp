@@ -177,6 +177,19 @@ TEST_CASE("maintain demotes, archives, pins and snoozes in one commit, moving wh
                  "  Archived: 2\n"
                  "  Marked superseded: 0\n"));
   CHECK(contains(result.out, "Metadata: 6 entries in memory/.recall/metadata.json\n"));
+
+  // The commit is named with the command that takes it back, and that command does.
+  const std::string commit = sandbox.git({"rev-parse", "HEAD"}).out;
+  CHECK(contains(result.out, "Committed " + commit.substr(0, 12) + "\nUndo with: git revert " +
+                                 commit.substr(0, 7) + "\n"));
+  REQUIRE(sandbox.git({"commit", "-qm", "notes"}).code == 0);  // git revert wants a clean index
+  const auto undo = sandbox.git({"revert", "--no-edit", commit.substr(0, 7)});
+  INFO(undo.err);
+  REQUIRE(undo.code == 0);
+  CHECK(sandbox
+            .git({"diff", "--name-only", before.substr(0, 40), "HEAD", "--", "CLAUDE.local.md",
+                  "memory"})
+            .out.empty());
 }
 
 TEST_CASE("two maintain commits in one second get distinct log ids", "[e2e][recall][maintain]") {

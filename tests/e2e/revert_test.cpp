@@ -213,7 +213,9 @@ TEST_CASE("revert refuses a commit that is not a vault action", "[revert]") {
     INFO(target);
     const auto other = sandbox.vault({"revert", target});
     CHECK(other.code == 128);
-    CHECK_THAT(other.err, Catch::Contains("is a `recall-maintain` action"));
+    CHECK_THAT(other.err, Catch::Contains("is a `recall-maintain` action, which `git vault "
+                                          "revert` does not undo; use `git revert " +
+                                          recall.substr(0, 7) + "`"));
     CHECK(head_of(sandbox) == recall);
   }
 
