@@ -170,7 +170,8 @@ int run_init_ids(const InitIdsOptions& options, Session& session) {
 
   const std::vector<recall::ParsedFile> files = recall::scan_managed_files(snapshot);
   const recall::InitIdsPlan plan =
-      recall::plan_init_ids(files, recall::metadata_ids(metadata), recall::system_random_source());
+      recall::plan_init_ids(files, recall::metadata_ids(metadata),
+                            recall::content_random_source(files, metadata_bytes.value_or("")));
   warnings.insert(warnings.end(), plan.findings.begin(), plan.findings.end());
   // The backfill also runs when nothing is untagged: ids written by hand still get records.
   const int metadata_added = recall::add_missing_records(metadata, plan.inline_ids, now);

@@ -1,8 +1,8 @@
 #include "core/recall/ids.hpp"
 
 #include <array>
+#include <cstdint>
 #include <memory>
-#include <random>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -21,12 +21,31 @@ using util::trim_right_blanks;
 
 }  // namespace
 
-RandomSource system_random_source() {
-  // Shared so the function object stays copyable, as std::function requires.
-  auto device = std::make_shared<std::random_device>();
-  return [device](std::span<unsigned char> out) {
+RandomSource content_random_source(const std::vector<ParsedFile>& files,
+                                   std::string_view metadata_bytes) {
+  // FNV-1a over every byte, with a separator between the parts so that moving bytes from one
+  // file to the next changes the hash.
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  const auto add = [&hash](std::string_view bytes) {
+    for (const char c : bytes) {
+      hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    }
+    hash = (hash ^ 0xffU) * 0x100000001b3ULL;
+  };
+  add(metadata_bytes);
+  for (const ParsedFile& parsed : files) {
+    add(parsed.file.path);
+    add(parsed.bytes);
+  }
+  // splitmix64: each draw a well-mixed function of the seed and a counter.
+  auto state = std::make_shared<std::uint64_t>(hash);
+  return [state](std::span<unsigned char> out) {
     for (unsigned char& byte : out) {
-      byte = static_cast<unsigned char>((*device)() & 0xFFu);
+      *state += 0x9e3779b97f4a7c15ULL;
+      std::uint64_t z = *state;
+      z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
+      byte = static_cast<unsigned char>((z ^ (z >> 31U)) & 0xFFU);
     }
   };
 }

@@ -13,11 +13,14 @@
 
 namespace gv::recall {
 
-// Fills the span with random bytes. Injected so tests can make id generation deterministic.
+// Fills the span with random bytes. Injected so tests can script id generation.
 using RandomSource = std::function<void(std::span<unsigned char>)>;
 
-// The operating system's CSPRNG (std::random_device).
-[[nodiscard]] RandomSource system_random_source();
+// A stream drawn from a hash of the managed files and the metadata, so that the same files give
+// the same new ids: what `init-ids --dry-run` shows is what `init-ids --yes` writes. Ids need to
+// be unique within a repository only, which generate_id's `taken` set sees to.
+[[nodiscard]] RandomSource content_random_source(const std::vector<ParsedFile>& files,
+                                                 std::string_view metadata_bytes);
 
 // A new id (`tr` + 10 lowercase hex from 5 random bytes) that is not in `taken`, and adds it
 // there. Regenerates on collision; throws gv::Error if the source keeps repeating taken ids.

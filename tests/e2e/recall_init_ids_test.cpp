@@ -90,6 +90,15 @@ TEST_CASE("init-ids --dry-run previews and writes nothing", "[e2e][recall]") {
   CHECK(result.out.find("    Before: - Prefers tabs over spaces   \n") != std::string::npos);
   CHECK(sandbox.read("CLAUDE.local.md") == k_working);
   CHECK_FALSE(sandbox.exists("memory/.recall/metadata.json"));
+
+  // The ids the preview shows are the ones a run over the same files writes.
+  const std::size_t after = result.out.find("    After:  - Prefers tabs over spaces ^");
+  REQUIRE(after != std::string::npos);
+  const std::string shown = result.out.substr(result.out.find('^', after) + 1, 12);
+  CHECK(sandbox.vault({"recall", "init-ids", "--dry-run"}).out == result.out);
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  CHECK_THAT(sandbox.read("CLAUDE.local.md"),
+             Catch::Contains("- Prefers tabs over spaces ^" + shown + "\n"));
 }
 
 TEST_CASE("init-ids --json reports the tagged lines", "[e2e][recall]") {

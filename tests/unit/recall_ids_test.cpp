@@ -56,13 +56,23 @@ TEST_CASE("a random source that only repeats taken ids is an error, not a hang",
   CHECK_THROWS_AS(gv::recall::generate_id(stuck, taken), gv::Error);
 }
 
-TEST_CASE("the system random source gives valid, distinct ids", "[recall][ids]") {
-  std::set<std::string> taken;
-  const auto random = gv::recall::system_random_source();
-  const std::string a = gv::recall::generate_id(random, taken);
-  const std::string b = gv::recall::generate_id(random, taken);
+TEST_CASE("the content random source gives valid, distinct ids, the same for the same files",
+          "[recall][ids]") {
+  const std::vector<ParsedFile> files{parse("CLAUDE.local.md", "# Working Memory\n\n- foo\n")};
+  const auto draw = [](const std::vector<ParsedFile>& from, std::string_view metadata) {
+    std::set<std::string> taken;
+    const auto random = gv::recall::content_random_source(from, metadata);
+    const std::string a = gv::recall::generate_id(random, taken);
+    return std::pair{a, gv::recall::generate_id(random, taken)};
+  };
+  const auto [a, b] = draw(files, "{}");
   CHECK(gv::recall::is_valid_id(a));
+  CHECK(gv::recall::is_valid_id(b));
   CHECK(a != b);
+  CHECK(draw(files, "{}") == std::pair{a, b});  // what a dry run shows is what is written
+  CHECK(draw(files, "{ }").first != a);
+  CHECK(draw({parse("CLAUDE.local.md", "# Working Memory\n\n- fob\n")}, "{}").first != a);
+  CHECK(draw({parse("memory/x.md", "# Working Memory\n\n- foo\n")}, "{}").first != a);
 }
 
 TEST_CASE("init-ids appends an id to untagged entries and changes nothing else", "[recall][ids]") {
