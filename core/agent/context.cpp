@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/memory/body.hpp"
+#include "core/memory/frontmatter.hpp"
 #include "core/memory/tokens.hpp"
 #include "core/recall/entry.hpp"
 #include "core/recall/files.hpp"
@@ -182,6 +183,18 @@ ContextSelection select_context(const std::vector<Memory>& memories, std::string
   return selection;
 }
 
+std::string without_history(std::string_view file) {
+  const FrontmatterSplit split = split_frontmatter(file);
+  const std::string_view body = split.body(file);
+  const BodySections sections = locate_sections(body);
+  if (!sections.history) {
+    return std::string(file);
+  }
+  const std::size_t begin = split.body_begin + sections.history->begin;
+  const std::size_t end = split.body_begin + sections.history->end;
+  return std::string(file.substr(0, begin)) + std::string(file.substr(end));
+}
+
 std::string render_context_block(
     const ContextSelection& selection,
     const std::function<std::optional<std::string>(const Memory&)>& read) {
@@ -193,6 +206,7 @@ std::string render_context_block(
     if (!bytes) {
       continue;
     }
+    *bytes = without_history(*bytes);
     // The original reads the file through a command substitution, which drops its final
     // newlines; the blank line after each memory comes from the format.
     while (!bytes->empty() && bytes->back() == '\n') {

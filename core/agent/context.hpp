@@ -49,8 +49,14 @@ struct ContextSelection {
                                               std::int64_t token_budget = k_context_token_budget,
                                               std::size_t max_entries = k_context_max_entries);
 
-// The `<memory-context>` block exactly as the original prints it: a header line, then per
-// memory `### {title} (relevance: {score})` and the whole file, then `</memory-context>`.
+// A memory file without its `## History` section: the earlier versions an UPDATE and a compress
+// keep there are not current guidance, and D3's token count, which the budget adds up, leaves
+// them out too. A file without one is returned as it is.
+[[nodiscard]] std::string without_history(std::string_view file);
+
+// The `<memory-context>` block as the original prints it: a header line, then per memory
+// `### {title} (relevance: {score})` and the file (without its History, so that the block stays
+// within the budget its token counts were added up to), then `</memory-context>`.
 // `read` returns a memory file's bytes (nullopt leaves that memory out, as the original skips
 // a file that no longer exists).
 [[nodiscard]] std::string render_context_block(

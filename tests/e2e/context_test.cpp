@@ -43,6 +43,45 @@ TEST_CASE("context prints the memory-context block of the memories matching the 
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
+TEST_CASE("context stays within its budget after a memory has been updated many times",
+          "[context][learn]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--no-hooks"}).code == 0);
+  sandbox.commit_all("vault");
+  std::string long_text;
+  for (int i = 0; i < 400; ++i) {
+    long_text += "kafka consumer lag partition rebalance ";
+  }
+  sandbox.write("notes.md", long_text + "\n");
+  const auto created = sandbox.vault(
+      {"learn", "--title", "Kafka consumer lag", "--keywords", "kafka,consumer,lag", "notes.md"});
+  INFO(created.err);
+  REQUIRE(created.code == 0);
+  // Three long versions pushed into History, then a short one as the current content.
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(sandbox
+                .vault({"learn", "--title", "Kafka consumer lag", "--as",
+                        "update:MEM-kafka-consumer-lag", "notes.md"})
+                .code == 0);
+  }
+  sandbox.write("notes.md", "Short current advice.\n");
+  REQUIRE(sandbox
+              .vault({"learn", "--title", "Kafka consumer lag", "--as",
+                      "update:MEM-kafka-consumer-lag", "notes.md"})
+              .code == 0);
+  REQUIRE_THAT(sandbox.read(".memory/10-Memories/MEM-kafka-consumer-lag.md"),
+               Catch::Contains("## History"));
+
+  const auto result = sandbox.vault({"context", "kafka consumer lag", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const json document = json::parse(result.out);
+  const std::string block = document["context"];
+  CHECK_THAT(block, Catch::Contains("Short current advice.") && !Catch::Contains("## History"));
+  CHECK(document["tokens"].get<int>() <= 2000);
+  CHECK(block.size() < 2000);
+}
+
 TEST_CASE("context with no match prints nothing and exits 1", "[context]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);

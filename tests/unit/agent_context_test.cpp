@@ -99,6 +99,24 @@ TEST_CASE("the memory-context block has the original's exact layout", "[context]
         "task.\n\n### Title of MEM-a (relevance: 1)\n---\nx\n---\nbody\n\n</memory-context>\n");
 }
 
+TEST_CASE("the memory-context block leaves out a memory's History, as its token count does",
+          "[context]") {
+  const std::string file =
+      "---\ntitle: x\n---\n\n# X\n\nCurrent advice.\n\n## History\n\n### Previous Version "
+      "(2026-01-01)\n\nOld advice.\n\n## Connections\n- [[MEM-b]]\n";
+  CHECK(gv::agent::without_history(file) ==
+        "---\ntitle: x\n---\n\n# X\n\nCurrent advice.\n\n## Connections\n- [[MEM-b]]\n");
+  // No History, or a `## History` inside fenced code: the file as it is.
+  const std::string plain = "---\ntitle: x\n---\n\n# X\n\n```\n## History\n```\n";
+  CHECK(gv::agent::without_history(plain) == plain);
+  CHECK(gv::agent::without_history("no frontmatter\n## History\nold\n") == "no frontmatter\n");
+
+  const std::vector<Memory> memories{memory("MEM-a", {"deploy"}, 10)};
+  const std::string block = gv::agent::render_context_block(select_context(memories, "deploy", ""),
+                                                            [&](const Memory&) { return file; });
+  CHECK_THAT(block, Catch::Contains("Current advice.") && !Catch::Contains("Old advice."));
+}
+
 TEST_CASE("the session briefing lists open loops, active context and used memories in budget",
           "[context]") {
   gv::test::MapSnapshot snapshot({
