@@ -16,6 +16,8 @@
 #include "core/session/session.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/snapshot/tree_snapshot.hpp"
+#include "core/vault/generated_records.hpp"
+#include "core/vault/parse_cache_file.hpp"
 #include "core/vault/vault.hpp"
 #include "hooks/hooks.hpp"
 
@@ -27,9 +29,15 @@ void warn(const std::string& text) {
 }
 
 // Working-memory and memory ids the merged tree holds more than once: both branches gave an
-// entry the same id, or the same entry arrived twice. Reported, never rewritten.
-void report_duplicates(const Snapshot& merged) {
+// entry the same id, or the same entry arrived twice. Reported, never rewritten. With the
+// repository's parse cache and regeneration records, only the memories the merge brought in are
+// parsed and the generated files are not rendered again, as in the commit hook.
+void report_duplicates(const git::Repo& repo, const Snapshot& merged, PersistentParseCache* cache) {
+  const GeneratedRecords generated =
+      GeneratedRecords::load(generated_records_path(repo.common_dir()));
   GateOptions options;
+  options.cache = cache;
+  options.generated = &generated;
   for (const Finding& finding : run_gate(merged, options)) {
     if (finding.check != "duplicate-id") {
       continue;
@@ -88,11 +96,11 @@ void report_buried_edits(const git::Repo& repo) {
 }
 
 void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& today,
-             git::ReadState read_state) {
+             ParseCache* cache, git::ReadState read_state) {
   if (merged.list(".memory/").empty()) {
     return;  // no vault in this repository
   }
-  std::optional<Reindex> reindex = build_reindex(merged, today, nullptr);
+  std::optional<Reindex> reindex = build_reindex(merged, today, cache);
   if (!reindex) {
     return;
   }
@@ -158,11 +166,13 @@ int run_post_merge(Session& session, std::span<const std::string> git_args) {
     } else {
       merged = std::make_unique<TreeSnapshot>(repo, "HEAD");
     }
-    report_duplicates(*merged);
+    // The cost follows the merge: unchanged memories come from the parse cache by blob id.
+    PersistentParseCache* cache = session.persistent_parse_cache();
+    report_duplicates(repo, *merged, cache);
     if (!squash) {
       report_buried_edits(repo);
     }
-    reindex(repo, *merged, squash, session.clock().today, std::move(read_state));
+    reindex(repo, *merged, squash, session.clock().today, cache, std::move(read_state));
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
     warn(fmt::format("warning: {}", e.what()));

@@ -550,7 +550,10 @@ void collect_files(const fs::path& workdir, const std::vector<std::string>& path
       }
       const std::optional<struct stat> file = lstat_of(it->path());
       if (file && !S_ISDIR(file->st_mode)) {
-        state.files[fs::relative(it->path(), workdir).generic_string()] = stamp_of(*file);
+        // Lexical: every path here was built under `workdir`. fs::relative resolves both paths
+        // through the file system, a readlink per component of every file (180,000 at 10,000
+        // memories, a third of a second).
+        state.files[it->path().lexically_relative(workdir).generic_string()] = stamp_of(*file);
       }
     }
   }
