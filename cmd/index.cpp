@@ -14,6 +14,7 @@
 #include "core/git/repo.hpp"
 #include "core/landing/land.hpp"
 #include "core/session/session.hpp"
+#include "core/snapshot/tree_snapshot.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
@@ -89,6 +90,71 @@ int run_check(Session& session, const Snapshot& snapshot) {
   return findings.empty() ? exit_code::k_ok : exit_code::k_no;
 }
 
+// `index --commit`: the regeneration of what HEAD holds, as one commit. It is computed from
+// HEAD's tree, not the work tree: after a plain `git vault index` the work tree already holds
+// the regenerated files, and comparing with it would find nothing to commit while HEAD stays
+// stale. Uncommitted vault files are refused, except generated files that already hold exactly
+// what the commit writes (that `git vault index`'s output): the commit takes those as they are.
+int run_commit(Session& session, std::optional<git::ReadState> read_state) {
+  git::Repo& repo = session.repo();
+  if (!repo.head_commit()) {
+    throw Error("index --commit: the current branch has no commits; commit the vault first");
+  }
+  const TreeSnapshot head(repo, "HEAD");
+  refuse_on_schema_errors(load_vault(head, session.parse_cache()),
+                          {session.output().limit, session.output().color_stderr});
+  landing::Context context;
+  context.clock = session.clock();
+  context.cache = session.parse_cache();
+  landing::IndexRegeneration draft;
+  draft.plan.subject = k_commit_subject;
+  draft.plan.action = k_commit_action;
+  landing::Built built = landing::build(std::move(draft), head, context);
+
+  const std::vector<std::string> dirty = repo.dirty_paths({std::string(vault_path::k_root)});
+  const WorktreeSnapshot work_tree(repo.workdir());
+  std::vector<std::string> in_the_way;
+  for (const std::string& path : dirty) {
+    const auto planned = built.plan.changes.find(path);
+    if (planned == built.plan.changes.end() || work_tree.read(path) != planned->second) {
+      in_the_way.push_back(path);
+    }
+  }
+  if (!in_the_way.empty()) {
+    throw Error(
+        "index --commit: {} {} uncommitted changes; commit or stash {} first (the commit "
+        "regenerates the index files of what HEAD holds)",
+        util::join(in_the_way, ", "), in_the_way.size() == 1 ? "has" : "have",
+        in_the_way.size() == 1 ? "it" : "them");
+  }
+  landing::Target target;
+  target.guarded_paths = {std::string(vault_path::k_root)};
+  target.allow_dirty = !dirty.empty();  // only generated files holding these very bytes
+  target.offers_allow_dirty = false;
+  target.read_state = std::move(read_state);
+  const landing::Landed landed = landing::apply(repo, std::move(built), target);
+  const Plan& plan = landed.plan;
+  if (session.output().json) {
+    nlohmann::ordered_json out{{"schema", 1},
+                               {"written", nlohmann::ordered_json::array()},
+                               {"retrieval_counts_carried", landed.carried},
+                               {"commit", landed.commit ? nlohmann::ordered_json(*landed.commit)
+                                                        : nlohmann::ordered_json(nullptr)}};
+    for (const auto& [path, bytes] : plan.changes) {
+      out["written"].push_back(path);
+    }
+    util::print_json(out);
+  } else if (!session.output().quiet) {
+    if (!landed.commit) {
+      util::print_note("the index files HEAD holds are up to date; nothing to commit");
+    } else {
+      util::print_note(fmt::format("committed {} file(s) as {} {}", plan.changes.size(),
+                                   landed.commit->substr(0, 12), plan.subject));
+    }
+  }
+  return exit_code::k_ok;
+}
+
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
   if (options.check && options.commit) {
@@ -102,6 +168,9 @@ int run(const Options& options, Session& session) {
   if (options.check) {
     return run_check(session, snapshot);
   }
+  if (options.commit) {
+    return run_commit(session, std::move(read_state));
+  }
   refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()),
                           {session.output().limit, session.output().color_stderr});
 
@@ -114,15 +183,8 @@ int run(const Options& options, Session& session) {
   context.cache = session.parse_cache();
   landing::IndexRegeneration draft;
   landing::Target target;
-  if (options.commit) {
-    draft.plan.subject = k_commit_subject;
-    draft.plan.action = k_commit_action;
-    target.guarded_paths = {std::string(vault_path::k_root)};
-    target.offers_allow_dirty = false;
-  } else {
-    target.commit = false;
-    target.allow_dirty = true;
-  }
+  target.commit = false;
+  target.allow_dirty = true;
   target.read_state = std::move(read_state);
   const landing::Landed landed = landing::land(repo, snapshot, std::move(draft), context, target);
   const Plan& plan = landed.plan;
@@ -140,9 +202,6 @@ int run(const Options& options, Session& session) {
     // Said without -v: a command that rewrites files says which, and what to do next.
     if (plan.empty()) {
       util::print_note("index files are up to date");
-    } else if (landed.commit) {
-      util::print_note(fmt::format("committed {} file(s) as {} {}", plan.changes.size(),
-                                   landed.commit->substr(0, 12), plan.subject));
     } else {
       std::vector<std::string> paths;
       for (const auto& [path, bytes] : plan.changes) {
@@ -164,8 +223,8 @@ Runner define_index(CLI::App& app) {
   app.add_flag("--check", options->check,
                "Only report whether the generated files are stale (exit 1 when they are)");
   app.add_flag("--commit", options->commit,
-               "Commit the regenerated files as `vault(reindex): ...` instead of leaving them in "
-               "the work tree (the vault's files must be committed first)");
+               "Commit the regeneration of what HEAD holds as `vault(reindex): ...` instead of "
+               "leaving it in the work tree (other vault changes must be committed first)");
   return [options](const Globals& globals) { return run(*options, *globals.session); };
 }
 

@@ -179,8 +179,50 @@ TEST_CASE("index --commit refuses uncommitted vault changes and --check with it"
   sandbox.write(".memory/10-Memories/MEM-new.md", memory("New"));
   const Result dirty = sandbox.vault({"index", "--commit"});
   CHECK(dirty.code == 128);
-  CHECK(contains(dirty.err, "uncommitted changes in vault paths"));
+  CHECK(dirty.err ==
+        "git-vault: error: index --commit: .memory/10-Memories/MEM-new.md has uncommitted "
+        "changes; commit or stash it first (the commit regenerates the index files of what HEAD "
+        "holds)\n");
   CHECK(sandbox.vault({"index", "--commit", "--check"}).code == 129);
+}
+
+TEST_CASE("index --commit after a plain index commits what HEAD lacks instead of finding nothing",
+          "[index][merge]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  // A memory committed without its index files (the hook skipped), then `git vault index`,
+  // which regenerates them in the work tree only.
+  sandbox.write(".memory/10-Memories/MEM-late.md", memory("Late"));
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  REQUIRE(sandbox.git({"commit", "-q", "--no-verify", "-m", "late"}).code == 0);
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  CHECK(sandbox.vault({"check"}).code == 1);  // HEAD's index files are stale
+
+  const Result fix = sandbox.vault({"index", "--commit"});
+  INFO(fix.err);
+  REQUIRE(fix.code == 0);
+  CHECK(contains(fix.err, "committed 3 file(s) as "));
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(reindex): regenerate index files\n");
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(sandbox.vault({"check"}).code == 0);
+  const Result again = sandbox.vault({"index", "--commit"});
+  CHECK(again.code == 0);
+  CHECK(contains(again.err, "the index files HEAD holds are up to date; nothing to commit"));
+
+  // Generated files in the work tree that say something else (an uncommitted memory's entry)
+  // are not the commit's to take.
+  sandbox.write(".memory/10-Memories/MEM-later.md", memory("Later"));
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  REQUIRE(sandbox.git({"commit", "-q", "--no-verify", "-m", "later"}).code == 0);
+  sandbox.write(".memory/10-Memories/MEM-draft.md", memory("Draft"));
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  const std::string head = rev(sandbox, "HEAD");
+  const Result refused = sandbox.vault({"index", "--commit"});
+  CHECK(refused.code == 128);
+  CHECK(contains(refused.err, ".memory/10-Memories/MEM-draft.md"));
+  CHECK(contains(refused.err, ".memory/memory-index.json"));
+  CHECK(rev(sandbox, "HEAD") == head);
 }
 
 TEST_CASE("a rebase that leaves stale index files is named, with the rewrite that fixes it",
