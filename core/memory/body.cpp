@@ -106,6 +106,41 @@ BodySections locate_sections(std::string_view body) {
   return sections;
 }
 
+std::vector<ByteRange> html_comments(std::string_view body) {
+  std::vector<ByteRange> comments;
+  FenceTracker fence;
+  std::optional<std::size_t> open;  // where the comment being read began
+  for (const TextLine& line : split_lines(body)) {
+    const std::string_view content = line_text(body, line);
+    if (!open && fence.feed(content)) {
+      continue;
+    }
+    std::size_t pos = 0;
+    while (pos < content.size()) {
+      if (open) {
+        const auto close = content.find("-->", pos);
+        if (close == std::string_view::npos) {
+          break;
+        }
+        comments.push_back({*open, line.begin + close + 3});
+        open.reset();
+        pos = close + 3;
+        continue;
+      }
+      const auto start = content.find("<!--", pos);
+      if (start == std::string_view::npos) {
+        break;
+      }
+      open = line.begin + start;
+      pos = start + 4;
+    }
+  }
+  if (open) {
+    comments.push_back({*open, body.size()});
+  }
+  return comments;
+}
+
 void for_each_wiki_link(std::string_view body,
                         const std::function<void(const WikiLinkSpan&)>& visit) {
   FenceTracker fence;

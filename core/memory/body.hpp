@@ -58,6 +58,10 @@ struct WikiLinkSpan {
 void for_each_wiki_link(std::string_view body,
                         const std::function<void(const WikiLinkSpan&)>& visit);
 
+// The HTML comments of `body` (`<!--` to `-->`, across lines) outside fenced code, in order; an
+// unclosed comment runs to the end.
+[[nodiscard]] std::vector<ByteRange> html_comments(std::string_view body);
+
 // `[[target]]` wiki-link targets in order, with `|alias` and `#anchor` removed and whitespace
 // trimmed. Links inside fenced code or HTML comments (the template's
 // `<!-- ... [[filename]] syntax -->` placeholder) are not links.

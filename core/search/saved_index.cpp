@@ -11,7 +11,7 @@ namespace {
 
 // Bumped whenever the layout, parse_memory's output or the terms' rules change, so a newer
 // binary never trusts what an older one saved.
-constexpr std::string_view k_magic = "git-vault search-cache 2\n";
+constexpr std::string_view k_magic = "git-vault search-cache 3\n";
 constexpr std::size_t k_header_at = 32;  // the magic, padded with zero bytes
 constexpr std::size_t k_data_at = k_header_at + 10 * 8;
 

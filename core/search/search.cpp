@@ -53,6 +53,25 @@ std::set<int> superseded_lines(const recall::ParsedFile& parsed, const recall::M
 
 }  // namespace
 
+// Blanked with spaces, newlines kept, so that offsets and line numbers stay those of the file.
+std::string searchable_body(std::string_view body) {
+  std::string text(body);
+  const auto blank = [&text](ByteRange range) {
+    for (std::size_t at = range.begin; at < range.end && at < text.size(); ++at) {
+      if (text[at] != '\n') {
+        text[at] = ' ';
+      }
+    }
+  };
+  for (const ByteRange& comment : html_comments(body)) {
+    blank(comment);
+  }
+  if (const std::optional<ByteRange> history = locate_sections(body).history) {
+    blank(*history);
+  }
+  return text;
+}
+
 std::optional<Scope> parse_scope(std::string_view text) {
   if (text == "memories") {
     return Scope::memories;
@@ -117,7 +136,7 @@ void SearchIndex::refresh(const std::vector<Memory>& memories, const Snapshot& s
     if (!bytes) {
       continue;
     }
-    set_memory(memory, split_frontmatter(*bytes).body(*bytes), {});
+    set_memory(memory, searchable_body(split_frontmatter(*bytes).body(*bytes)), {});
   }
   std::vector<std::string> gone;
   for (const auto& [id, slot] : m_memory_slots) {
@@ -314,7 +333,7 @@ std::vector<Hit> SearchIndex::search(
     if (bytes) {
       const FrontmatterSplit split = split_frontmatter(*bytes);
       // The `# title` line repeats the title shown anyway: the snippet comes from what follows.
-      const std::string_view body = split.body(*bytes);
+      const std::string body = searchable_body(split.body(*bytes));
       const BodySections sections = locate_sections(body);
       const std::size_t from = sections.title_line ? sections.title_line->end : 0;
       if (const auto snippet = best_line(body.substr(from), hit.terms)) {

@@ -26,6 +26,11 @@ class ParseCache;
 // fields (doc/search.md), and working-memory entries (CLAUDE.local.md, registers, archive).
 namespace gv::search {
 
+// What search indexes and takes snippets from of a memory's body: the body with its HTML comments
+// (the template's `<!-- Add links … -->` would match every memory) and its `## History` section
+// (superseded versions, not current guidance) blanked out, line numbers kept.
+[[nodiscard]] std::string searchable_body(std::string_view body);
+
 enum class Scope { memories, working, all };
 
 // `memories`, `working` or `all`; nullopt for anything else.

@@ -244,7 +244,7 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
     }
     if (memory && memory->active()) {
       m_skipped.erase(file.path);
-      set_memory(*memory, split_frontmatter(*bytes).body(*bytes), stamp);
+      set_memory(*memory, searchable_body(split_frontmatter(*bytes).body(*bytes)), stamp);
     } else {
       drop_memory(id);
       m_skipped[file.path] = stamp;

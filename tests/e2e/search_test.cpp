@@ -123,3 +123,35 @@ TEST_CASE("search --record counts in the journal and leaves the work tree clean"
     }
   }
 }
+
+TEST_CASE("search finds neither the template's comment nor superseded History text",
+          "[search][learn]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--no-hooks"}).code == 0);
+  sandbox.commit_all("vault");
+  REQUIRE(sandbox
+              .vault({"learn", "--title", "Retry policy", "--keywords", "retry,policy", "--text",
+                      "Retry failed calls three times with a growing delay between attempts. "
+                      "The requests library Retry class does it."})
+              .code == 0);
+  REQUIRE(sandbox
+              .vault({"learn", "--title", "Retry policy", "--as", "update:MEM-retry-policy",
+                      "--text", "Use stamina now."})
+              .code == 0);
+  const std::string file = sandbox.read(".memory/10-Memories/MEM-retry-policy.md");
+  REQUIRE_THAT(file, Catch::Contains("<!--") && Catch::Contains("requests library"));
+
+  // Words only the template's HTML comment or the History section hold match nothing.
+  for (const char* query : {"syntax", "filename", "requests library"}) {
+    INFO(query);
+    const auto none = sandbox.vault({"search", query});
+    CHECK(none.code == 1);
+    CHECK(none.out.empty());
+  }
+  const auto found = sandbox.vault({"search", "stamina", "--json"});
+  INFO(found.err);
+  REQUIRE(found.code == 0);
+  const json results = json::parse(found.out)["results"];
+  REQUIRE(results.size() == 1);
+  CHECK(results[0]["snippet"] == "Use stamina now.");
+}

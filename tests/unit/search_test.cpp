@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/memory/body.hpp"
 #include "core/search/bm25.hpp"
 #include "core/search/snippet.hpp"
 #include "core/search/terms.hpp"
@@ -205,4 +206,27 @@ TEST_CASE("a snippet is the line with the most terms, cut at word boundaries", "
   CHECK(clipped->text.starts_with("…"));
   CHECK(clipped->text.find("needle") != std::string::npos);
   CHECK(!gv::search::best_line("nothing here", {"absent"}));
+}
+
+TEST_CASE("search reads a body without its HTML comments and History, line numbers kept",
+          "[search]") {
+  const std::string body =
+      "\n# Retry\n\nUse stamina now.\n<!-- Add links using [[filename]] syntax -->\n```\n<!-- "
+      "kept -->\n```\n\n## History\n\n### Previous Version\n\nThe requests Retry class.\n\n"
+      "## Connections\n<!-- open\nstill comment -->\n- [[MEM-x]]\n";
+  const std::string searchable = gv::search::searchable_body(body);
+  REQUIRE(searchable.size() == body.size());
+  CHECK(std::count(searchable.begin(), searchable.end(), '\n') ==
+        std::count(body.begin(), body.end(), '\n'));
+  CHECK_THAT(searchable, Catch::Contains("Use stamina now.") && Catch::Contains("<!-- kept -->") &&
+                             Catch::Contains("## Connections") && Catch::Contains("[[MEM-x]]"));
+  CHECK_THAT(searchable, !Catch::Contains("syntax") && !Catch::Contains("requests") &&
+                             !Catch::Contains("Previous") && !Catch::Contains("still comment"));
+  const std::vector<gv::ByteRange> comments = gv::html_comments(body);
+  REQUIRE(comments.size() == 2);
+  CHECK(body.substr(comments[0].begin, comments[0].end - comments[0].begin) ==
+        "<!-- Add links using [[filename]] syntax -->");
+  CHECK(body.substr(comments[1].begin, comments[1].end - comments[1].begin) ==
+        "<!-- open\nstill comment -->");
+  CHECK(gv::html_comments("text <!-- never closed\nmore").size() == 1);
 }
