@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,15 +42,18 @@ constexpr const char* k_commit_action = "reindex";
 // silently drop them, and the next commit would carry that loss.
 void refuse_on_schema_errors(const Vault& vault, FindingStyle style) {
   std::vector<Finding> errors;
+  std::set<std::string> files;  // one file can hold several errors
   for (const Finding& finding : vault.findings) {
     if (finding.severity == Severity::error) {
       errors.push_back(finding);
+      files.insert(finding.path);
     }
   }
   if (!errors.empty()) {
     std::fputs(format_findings(errors, style).c_str(), stderr);
-    throw Error("{} memory file(s) are unreadable; fix them, then run `git vault index` again",
-                errors.size());
+    throw Error("{} unreadable; fix {}, then run `git vault index` again",
+                util::plural(files.size(), "memory file is", "memory files are"),
+                files.size() == 1 ? "it" : "them");
   }
 }
 

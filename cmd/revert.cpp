@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cmd/action.hpp"
 #include "cmd/command.hpp"
@@ -50,19 +52,34 @@ int run(const Options& options, Session& session) {
     return exit_code::k_no;
   }
   if (search.status == landing::RevertSearch::Status::conflicts) {
-    std::fputs(fmt::format("git-vault: cannot revert {} ({}): later commits changed the same "
-                           "files:\n{}Nothing was changed. Pass --force to restore these files "
-                           "anyway (the later changes to them are lost).\n",
-                           short_id(action.id), action.summary, search.later_changes)
-                   .c_str(),
-               stderr);
+    std::fputs(
+        fmt::format("git-vault: cannot revert {} ({}): later commits changed the same "
+                    "files:\n{}Nothing was changed. Pass --force to restore these files "
+                    "anyway (the later changes to them are lost), or keep them with "
+                    "`git revert {}`, which merges the undo with them (then `git vault "
+                    "index` for the generated files).\n",
+                    short_id(action.id), action.summary, search.later_changes, short_id(action.id))
+            .c_str(),
+        stderr);
     return exit_code::k_no;
   }
 
   const WorktreeSnapshot snapshot(repo.workdir());
-  std::string summary =
-      fmt::format("Reverted {} ({}): restored {}.\n", short_id(action.id), action.summary,
-                  util::plural(search.request.restored.size(), "file", "files"));
+  // A file the action created is removed, not restored: say which the revert did.
+  std::size_t removed = 0;
+  for (const auto& [path, bytes] : search.request.restored) {
+    removed += bytes ? 0 : 1;
+  }
+  const std::size_t restored = search.request.restored.size() - removed;
+  std::vector<std::string> done;
+  if (restored > 0) {
+    done.push_back("restored " + util::plural(restored, "file", "files"));
+  }
+  if (removed > 0) {
+    done.push_back("removed " + util::plural(removed, "file", "files") + " it had created");
+  }
+  std::string summary = fmt::format("Reverted {} ({}): {}.\n", short_id(action.id), action.summary,
+                                    util::join(done, " and "));
   // What the next run of the sub-mode will see (revise reads events, dream prompts, since its
   // cursor).
   for (const distill::CursorRestore& cursor : search.request.cursors.restore) {

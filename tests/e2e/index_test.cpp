@@ -85,6 +85,15 @@ TEST_CASE("index refuses to regenerate over a broken memory and writes nothing",
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::Contains(".memory/10-Memories/MEM-broken.md:3:"));
   CHECK(sandbox.git({"status", "--porcelain"}).out == "?? .memory/10-Memories/MEM-broken.md\n");
+
+  // Files are counted, not errors: one file with several errors is one file.
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: \"\"\ncreated: 2026-01-05\nretrieval_count: -3\n"
+                "last_retrieved: yesterday\n---\n\n# B\n");
+  const auto several = sandbox.vault({"index"});
+  CHECK(several.code == 128);
+  CHECK_THAT(several.err, Catch::EndsWith("git-vault: error: 1 memory file is unreadable; fix "
+                                          "it, then run `git vault index` again\n"));
 }
 
 TEST_CASE("index --check names an unreadable memory before the fix that needs it gone", "[index]") {

@@ -57,7 +57,9 @@ TEST_CASE("revert of a purge gives back every byte of the memory files", "[rever
   const auto result = sandbox.vault({"revert", log_id});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.out, Catch::StartsWith("Reverted " + action.substr(0, 7)));
+  CHECK_THAT(result.out, Catch::StartsWith("Reverted " + action.substr(0, 7) +
+                                           " (vault(purge): tombstone 2 memories): restored 2 "
+                                           "files.\n"));
   CHECK(memory_bytes(sandbox) == before);
   CHECK(sandbox.read(".memory/memory-index.json") == index_before);
   CHECK(sandbox.git({"rev-parse", "HEAD~1"}).out.substr(0, 40) == action);
@@ -142,8 +144,25 @@ TEST_CASE("revert refuses when a later commit changed the same memory files", "[
   CHECK_THAT(result.err, Catch::Contains(later.substr(0, 7) +
                                          " edit delta by hand: .memory/10-Memories/MEM-delta.md"));
   CHECK_THAT(result.err, Catch::Contains("--force"));
+  CHECK_THAT(result.err, Catch::Contains("keep them with `git revert " + action.substr(0, 7) +
+                                         "`, which merges the undo with them (then `git vault "
+                                         "index` for the generated files)"));
   CHECK(head_of(sandbox) == later);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+
+  SECTION("git revert, as the refusal suggests, keeps the later edit") {
+    const auto undo = sandbox.sh("git revert --no-edit " + action.substr(0, 7) +
+                                 " && git vault index && git add :/.memory && "
+                                 "git commit -qm 'regenerate the index files'");
+    INFO(undo.out << undo.err);
+    REQUIRE(undo.code == 0);
+    const std::string restored = sandbox.read(".memory/10-Memories/MEM-delta.md");
+    CHECK_THAT(restored,
+               Catch::Contains("A note added later.") && !Catch::Contains("status: tombstoned"));
+    const auto check = sandbox.vault({"check"});
+    INFO(check.out << check.err);
+    CHECK(check.code == 0);
+  }
 
   SECTION("--force restores the action's parent version anyway") {
     sandbox.set_env("GIT_VAULT_NOW", "2026-11-30T13:00:00Z");
@@ -265,4 +284,22 @@ TEST_CASE("a plain git revert of an action leaves a vault that passes the index 
   INFO(index_check.out << index_check.err);
   CHECK(index_check.code == 0);
   check_if_available(sandbox);
+}
+
+TEST_CASE("reverting a learn that created a memory says it removed it", "[revert][learn]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--no-hooks"}).code == 0);
+  sandbox.commit_all("vault");
+  REQUIRE(sandbox
+              .vault({"learn", "--title", "Pin the toolchain", "--text",
+                      "Pin the compiler version in the toolchain file."})
+              .code == 0);
+  const std::string action = head_of(sandbox);
+  const auto result = sandbox.vault({"revert", "HEAD"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("Reverted " + action.substr(0, 7)) &&
+                             Catch::Contains("): removed 1 file it had created.\n"));
+  CHECK(sandbox.git({"ls-files", ".memory/10-Memories/MEM-*"}).out.empty());
+  CHECK(sandbox.vault({"check"}).code == 0);
 }
