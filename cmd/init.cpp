@@ -287,8 +287,13 @@ int run(const Options& options, Session& session) {
           to_commit.insert("memory");
         }
       }
+      // Paths as typed where the user is: `../../.memory` from two folders down.
+      std::vector<std::string> to_add;
+      for (const std::string& path : to_commit) {
+        to_add.push_back(util::path_from_cwd(repo.workdir(), path));
+      }
       out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
-                         util::join({to_commit.begin(), to_commit.end()}, " "));
+                         util::join(to_add, " "));
       if (errors > 0) {
         out += gate_advice(blocking, static_cast<std::size_t>(errors), created);
       }

@@ -305,3 +305,20 @@ TEST_CASE("init under a global core.hooksPath leaves the hooks but sets up the m
   const auto again = sandbox.vault({"init"});
   CHECK_THAT(again.out, Catch::Contains("the vault is set up, but its hooks are not installed"));
 }
+
+TEST_CASE("init run in a subdirectory suggests a commit that works there", "[init][conventions]") {
+  Sandbox sandbox;
+  sandbox.write("src/deep/keep.txt", "x\n");
+  sandbox.commit_all("a project");
+  const auto init = sandbox.vault({"init", "--no-hooks"}, {}, "src/deep");
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
+  CHECK_THAT(suggested, Catch::StartsWith("git add ../../.gitattributes ../../.memory && "));
+  const auto commit = sandbox.sh(suggested, "src/deep");
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
