@@ -3,16 +3,21 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cmd/command.hpp"
 #include "core/agent/live_vault.hpp"
 #include "core/error.hpp"
+#include "core/git/repo.hpp"
 #include "core/session/session.hpp"
+#include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -24,8 +29,10 @@ struct Options {
   bool record = false;
 };
 
-std::string render_hit(const search::Hit& hit) {
-  const std::string where = fmt::format("{}:{}:", hit.path, hit.line);
+// `path:line:` as seen from where the command ran, so that an editor opens it from there
+// (`--json` keeps repository paths).
+std::string render_hit(const search::Hit& hit, const std::filesystem::path& workdir) {
+  const std::string where = fmt::format("{}:{}:", util::path_from_cwd(workdir, hit.path), hit.line);
   const std::string what =
       hit.kind == search::Hit::Kind::memory
           ? fmt::format("{} {}", hit.id, hit.title)
@@ -41,9 +48,12 @@ int run(const Options& options, Session& session) {
   const Clock& clock = session.clock();
   agent::LiveVault live(session.repo(), nullptr);
   live.refresh_search([&session] { return session.parse_cache(); });
+  std::size_t matched = 0;
+  // --limit 0: every hit, as the global --limit takes 0.
+  const std::size_t limit = options.limit == 0 ? SIZE_MAX : options.limit;
   const std::vector<search::Hit> hits =
-      live.index().search(query, *search::parse_scope(options.scope), options.limit,
-                          live.snapshot(), live.pending_counts());
+      live.index().search(query, *search::parse_scope(options.scope), limit, live.snapshot(),
+                          live.pending_counts(), &matched);
 
   if (options.record) {
     std::vector<std::string> ids;
@@ -65,14 +75,22 @@ int run(const Options& options, Session& session) {
     for (const search::Hit& hit : hits) {
       out["results"].push_back(agent::hit_json(hit));
     }
+    out["total"] = matched;  // after the fixed keys: how many matched, past --limit too
     util::print_json(out);
   } else {
     std::string text;
     for (const search::Hit& hit : hits) {
-      text += render_hit(hit);
+      text += render_hit(hit, session.repo().workdir());
     }
     session.page();
     std::fputs(text.c_str(), stdout);
+    // Said on stderr, after the hits: stdout stays one hit per entry for scripts.
+    if (matched > hits.size()) {
+      std::fputs(fmt::format("git-vault: {} of {} shown; --limit 0 shows them all\n", hits.size(),
+                             util::plural(matched, "match", "matches"))
+                     .c_str(),
+                 stderr);
+    }
   }
   if (hits.empty()) {
     std::fputs(fmt::format("git-vault: no {} matches `{}`\n",
@@ -92,9 +110,9 @@ int run(const Options& options, Session& session) {
 Runner define_search(CLI::App& app) {
   auto options = std::make_shared<Options>();
   app.add_option("query", options->query, "Words to look for")->required();
-  app.add_option("--limit", options->limit, "Most hits to show")
+  app.add_option("--limit", options->limit, "Most hits to show (0: all)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000000));
+      ->check(CLI::Range(0, 1000000000));
   app.add_option("--scope", options->scope,
                  "memories, working (CLAUDE.local.md, registers, archive) or all")
       ->capture_default_str()

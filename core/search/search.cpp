@@ -194,7 +194,7 @@ void SearchIndex::refresh_working(const Snapshot& snapshot) {
 std::vector<Hit> SearchIndex::memory_hits(
     const std::vector<std::string>& terms,
     const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t limit,
-    std::map<std::string, Shown, std::less<>>& shown) const {
+    std::map<std::string, Shown, std::less<>>& shown, std::size_t& matched) const {
   // Every match is ordered by score, then retrievals, then id; only the best `limit` become
   // hits, so a term that thousands of memories hold costs no string per match.
   struct Candidate {
@@ -241,6 +241,7 @@ std::vector<Hit> SearchIndex::memory_hits(
                      }
                      return a.id < b.id;
                    });
+  matched = candidates.size();
   if (candidates.size() > limit) {
     candidates.resize(limit);
   }
@@ -290,15 +291,23 @@ std::vector<Hit> SearchIndex::entry_hits(const std::vector<std::string>& terms) 
 
 std::vector<Hit> SearchIndex::search(
     std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
-    const std::unordered_map<std::string, std::int64_t>& extra_retrievals) const {
+    const std::unordered_map<std::string, std::int64_t>& extra_retrievals,
+    std::size_t* matched) const {
   const std::vector<std::string> terms = query_terms(query);
   std::vector<Hit> hits;
   std::map<std::string, Shown, std::less<>> shown_memories;
+  std::size_t memories_matched = 0;
   if (scope != Scope::working) {
-    hits = memory_hits(terms, extra_retrievals, limit, shown_memories);
+    hits = memory_hits(terms, extra_retrievals, limit, shown_memories, memories_matched);
+  }
+  if (matched != nullptr) {
+    *matched = memories_matched;
   }
   if (scope != Scope::memories) {
     std::vector<Hit> entries = entry_hits(terms);
+    if (matched != nullptr) {
+      *matched += entries.size();
+    }
     // Archive entries come after everything else, as recall searches the archive last; the
     // rest interleave with memories by score (memories first on a tie).
     const auto archive_last = [](const Hit& hit) { return hit.tier == "archive" ? 1 : 0; };

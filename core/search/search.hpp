@@ -68,9 +68,11 @@ class SearchIndex {
   // Ranks memories and/or entries for `query` (see doc/search.md for the order), at most
   // `limit` hits. `extra_retrievals` (the retrieval journal's counts, by memory id) adds to
   // the frontmatter counts that break score ties. Snippets are read from `snapshot`.
+  // `matched`, when given, is set to how many matched in all, the hits left out by `limit` too.
   [[nodiscard]] std::vector<Hit> search(
       std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
-      const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {}) const;
+      const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {},
+      std::size_t* matched = nullptr) const;
 
   [[nodiscard]] std::size_t memory_count() const {
     return m_saved ? m_saved->memory_count() : m_memory_slots.size();
@@ -126,11 +128,11 @@ class SearchIndex {
   };
 
   // The best `limit` memory hits, best first (score, then retrievals, then id), with what each
-  // shows, by id.
+  // shows, by id; `matched` is set to how many memories matched.
   [[nodiscard]] std::vector<Hit> memory_hits(
       const std::vector<std::string>& terms,
       const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t limit,
-      std::map<std::string, Shown, std::less<>>& shown) const;
+      std::map<std::string, Shown, std::less<>>& shown, std::size_t& matched) const;
   [[nodiscard]] std::vector<Hit> entry_hits(const std::vector<std::string>& terms) const;
   void refresh_working(const Snapshot& snapshot);
   void compact();

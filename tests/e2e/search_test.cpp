@@ -155,3 +155,36 @@ TEST_CASE("search finds neither the template's comment nor superseded History te
   REQUIRE(results.size() == 1);
   CHECK(results[0]["snippet"] == "Use stamina now.");
 }
+
+TEST_CASE(
+    "search says how many matched beyond --limit, shows all with 0, and names paths from "
+    "where it ran",
+    "[search]") {
+  Sandbox sandbox;
+  write_search_vault(sandbox);
+  const auto all = sandbox.vault({"search", "retry", "--json", "--limit", "0"});
+  INFO(all.err);
+  REQUIRE(all.code == 0);
+  const json every = json::parse(all.out);
+  const std::size_t total = every["total"];
+  REQUIRE(total >= 3);
+  CHECK(every["results"].size() == total);
+
+  const auto two = sandbox.vault({"search", "retry", "--limit", "2"});
+  REQUIRE(two.code == 0);
+  CHECK(two.err ==
+        "git-vault: 2 of " + std::to_string(total) + " matches shown; --limit 0 shows them all\n");
+  CHECK(json::parse(sandbox.vault({"search", "retry", "--limit", "2", "--json"}).out)["total"] ==
+        total);
+  CHECK(sandbox.vault({"search", "retry", "--limit", "0"}).err.empty());
+
+  // From a subdirectory, `path:line:` opens from there; --json keeps repository paths.
+  const auto below =
+      sandbox.vault({"search", "exponential", "--scope", "memories"}, {}, ".memory/10-Memories");
+  INFO(below.err);
+  REQUIRE(below.code == 0);
+  CHECK_THAT(below.out, Catch::StartsWith("MEM-body.md:"));
+  const auto below_json = sandbox.vault({"search", "exponential", "--scope", "memories", "--json"},
+                                        {}, ".memory/10-Memories");
+  CHECK(json::parse(below_json.out)["results"][0]["path"] == ".memory/10-Memories/MEM-body.md");
+}
