@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cmd/command.hpp"
 #include "core/agent/live_vault.hpp"
@@ -14,6 +15,7 @@
 #include "core/session/session.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::cmd {
 namespace {
@@ -37,6 +39,20 @@ int run(const Options& options, Session& session) {
   const Clock& clock = session.clock();
   agent::LiveVault live(session.repo(), session.parse_cache());
   live.refresh();
+  // What could not be read cannot be offered: said, so a missing memory is not a mystery.
+  std::set<std::string> unreadable;
+  for (const Finding& finding : live.vault().findings) {
+    if (finding.severity == Severity::error) {
+      unreadable.insert(finding.path);
+    }
+  }
+  if (!unreadable.empty()) {
+    util::print_warning(fmt::format(
+        "{} cannot be read and {} left out; `git vault check --worktree` says what is wrong",
+        unreadable.size() == 1 ? *unreadable.begin()
+                               : util::plural(unreadable.size(), "memory file", "memory files"),
+        unreadable.size() == 1 ? "is" : "are"));
+  }
 
   if (options.session) {
     const agent::SessionBriefing briefing = agent::session_briefing(

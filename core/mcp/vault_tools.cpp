@@ -387,12 +387,33 @@ std::optional<std::string> VaultTools::record_quietly(const std::vector<std::str
 ToolResult VaultTools::get(const json& arguments, const Clock& clock) {
   const std::vector<std::string> ids = ids_arg(arguments);
   std::vector<std::string> unknown;
+  std::vector<std::string> unreadable;
   for (const std::string& id : ids) {
-    if (m_vault.find(id) == nullptr) {
-      const std::vector<std::string> closest = m_vault.closest_ids(id);
-      unknown.push_back(
-          closest.empty() ? id : fmt::format("{} (closest: {})", id, fmt::join(closest, ", ")));
+    if (m_vault.find(id) != nullptr) {
+      continue;
     }
+    // A file that is there but cannot be read is not "no memory": say what is wrong with it,
+    // which otherwise only a person reading stderr would learn.
+    const std::string path = fmt::format("{}{}.md", vault_path::k_memories, id);
+    const std::vector<Finding>& findings = m_vault.vault().findings;
+    const auto broken = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) {
+      return f.severity == Severity::error && f.path == path;
+    });
+    if (broken != findings.end()) {
+      unreadable.push_back(broken->line
+                               ? fmt::format("{}:{}: {}", path, *broken->line, broken->message)
+                               : fmt::format("{}: {}", path, broken->message));
+      continue;
+    }
+    const std::vector<std::string> closest = m_vault.closest_ids(id);
+    unknown.push_back(
+        closest.empty() ? id : fmt::format("{} (closest: {})", id, fmt::join(closest, ", ")));
+  }
+  if (!unreadable.empty()) {
+    throw ToolInputError(
+        fmt::format("cannot read {}; fix the file (`git vault check` lists what "
+                    "is wrong), then ask again",
+                    fmt::join(unreadable, "; ")));
   }
   if (!unknown.empty()) {
     throw ToolInputError(fmt::format("no memory with id {}", fmt::join(unknown, "; ")));

@@ -120,3 +120,20 @@ TEST_CASE("context --session prints a briefing of open loops and memories in bud
   REQUIRE(small.code == 0);
   CHECK(json::parse(small.out)["tokens"].get<int>() <= 50);
 }
+
+TEST_CASE("context says which memory file it could not read and left out", "[context]") {
+  Sandbox sandbox;
+  sandbox.write(
+      ".memory/10-Memories/MEM-tele.md",
+      gv::test::memory_file("Telescope pickers", "2026-11-01", "telescope, pickers", 0, "null"));
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all();
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: [unclosed\ncreated: 2026-01-01\n---\ntelescope body\n");
+  const auto result = sandbox.vault({"context", "telescope pickers"});
+  REQUIRE(result.code == 0);
+  CHECK_THAT(result.err,
+             Catch::Contains("warning: .memory/10-Memories/MEM-broken.md cannot be read and is "
+                             "left out; `git vault check --worktree` says what is wrong"));
+  CHECK_THAT(result.out, Catch::Contains("Telescope pickers"));
+}

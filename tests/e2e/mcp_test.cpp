@@ -239,6 +239,26 @@ TEST_CASE("a tool call with an argument the tool does not take is refused, namin
   CHECK(by_id["3"]["result"]["isError"] == false);
 }
 
+TEST_CASE("get_memory of a file that cannot be read says what is wrong with it", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: [unclosed\ncreated: 2026-01-01\n---\nbody\n");
+  std::string session;
+  session += call(1, "get_memory", {{"id", "MEM-broken"}});
+  session += call(2, "get_memory", {{"id", "MEM-nope"}});
+  const auto result = sandbox.vault({"mcp"}, session);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  CHECK(by_id["1"]["result"]["isError"] == true);
+  CHECK_THAT(by_id["1"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::StartsWith("cannot read .memory/10-Memories/MEM-broken.md:3: ") &&
+                 Catch::EndsWith("fix the file (`git vault check` lists what is wrong), then ask "
+                                 "again"));
+  CHECK_THAT(by_id["2"]["result"]["content"][0]["text"].get<std::string>(),
+             Catch::StartsWith("no memory with id MEM-nope"));
+}
+
 TEST_CASE("write_memory's refusals name its arguments, never a command-line flag", "[mcp]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
