@@ -27,14 +27,24 @@ constexpr std::int64_t k_max_list_limit = 1000;
 constexpr std::int64_t k_default_session_budget = 600;
 
 // The first of `names` present in `arguments`, or nullptr.
+// The one argument `names` spell (a name and its aliases). Two of them given at once are
+// refused by name: taking one and dropping the other would lose what the caller meant.
 const json* find_arg(const json& arguments, std::initializer_list<std::string_view> names) {
+  const json* value = nullptr;
+  std::string_view taken;
   for (const std::string_view name : names) {
     const auto found = arguments.find(std::string(name));
-    if (found != arguments.end() && !found->is_null()) {
-      return &*found;
+    if (found == arguments.end() || found->is_null()) {
+      continue;
     }
+    if (value != nullptr) {
+      throw ToolInputError(
+          fmt::format("`{}` and `{}` name the same argument; give one of them", taken, name));
+    }
+    value = &*found;
+    taken = name;
   }
-  return nullptr;
+  return value;
 }
 
 std::string names_of(std::initializer_list<std::string_view> names) {

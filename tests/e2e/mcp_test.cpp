@@ -239,6 +239,27 @@ TEST_CASE("a tool call with an argument the tool does not take is refused, namin
   CHECK(by_id["3"]["result"]["isError"] == false);
 }
 
+TEST_CASE("a tool call giving an argument under two of its names is refused", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  std::string session;
+  session += call(1, "search_memories", {{"query", "retry"}, {"max_results", 2}, {"limit", 3}});
+  session += call(2, "get_memory", {{"id", "MEM-gamma"}, {"ids", json::array({"MEM-beta"})}});
+  session += call(3, "get_memory", {{"id", "MEM-gamma"}});
+  const auto result = sandbox.vault({"mcp"}, session);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  CHECK(by_id["1"]["result"]["isError"] == true);
+  CHECK(by_id["1"]["result"]["content"][0]["text"] ==
+        "`limit` and `max_results` name the same argument; give one of them");
+  CHECK(by_id["2"]["result"]["isError"] == true);
+  CHECK(by_id["2"]["result"]["content"][0]["text"] ==
+        "`ids` and `id` name the same argument; give one of them");
+  CHECK(by_id["3"]["result"]["isError"] == false);
+  // Nothing was recorded for the refused call.
+  CHECK(sandbox.read(".git/git-vault/retrievals.jsonl").find("MEM-beta") == std::string::npos);
+}
+
 TEST_CASE("get_memory of a file that cannot be read says what is wrong with it", "[mcp]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
