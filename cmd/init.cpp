@@ -17,6 +17,7 @@
 #include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
 #include "core/landing/land.hpp"
+#include "core/memory/legacy.hpp"
 #include "core/session/session.hpp"
 #include "core/setup/gitignore.hpp"
 #include "core/setup/scaffold.hpp"
@@ -75,16 +76,48 @@ KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>
   return kept;
 }
 
+// Memory files in an older layout (no frontmatter, `**Category**:` lines, the early `date:`
+// fields) that `git vault migrate` converts: the vault's unreadable files, read once more.
+std::size_t older_layout_memories(const git::Repo& repo, const Vault& existing) {
+  std::set<std::string> unreadable;
+  for (const Finding& finding : existing.findings) {
+    if (finding.severity == Severity::error) {
+      unreadable.insert(finding.path);
+    }
+  }
+  std::size_t count = 0;
+  const WorktreeSnapshot work_tree(repo.workdir());
+  for (const std::string& path : unreadable) {
+    const std::optional<std::string> bytes = work_tree.read(path);
+    if (!bytes) {
+      continue;
+    }
+    const legacy::Layout layout =
+        legacy::convert(path, *bytes, [] { return std::string("2000-01-01"); }).layout;
+    count += layout == legacy::Layout::bold_fields || layout == legacy::Layout::old_fields;
+  }
+  return count;
+}
+
 // What to do about errors already in the repository that will block the commit init suggests.
 // When each has a git-vault command for its fix (a working memory's ids: respelled by `recall
 // doctor --fix`, added by `recall init-ids`), the commands in the order they work in; doctor's
 // commit needs --allow-dirty beside the files init just created (it takes only those it fixes).
 std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors,
-                        const std::vector<std::string>& created) {
+                        const std::vector<std::string>& created, std::size_t to_migrate) {
   const std::string counted = fmt::format(
       "      the gate will block that commit until {} already in the repository {} "
       "fixed",
       util::plural(errors, "error", "errors"), errors == 1 ? "is" : "are");
+  if (to_migrate > 0) {
+    // Its commit converts them and writes the index files; the files init created stay for the
+    // commit init suggests.
+    return counted + fmt::format(
+                         "; first run:\n        git vault migrate --allow-dirty   "
+                         "(converts the {} in an older layout and writes the index "
+                         "files, one commit)\n",
+                         util::plural(to_migrate, "memory", "memories"));
+  }
   constexpr std::string_view k_doctor = "git vault recall doctor --fix";
   constexpr std::string_view k_init_ids = "git vault recall init-ids";
   bool doctor = false;
@@ -127,7 +160,17 @@ int run(const Options& options, Session& session) {
   const OutputSettings& output = session.output();
   // A vault older tools made has memories and perhaps no index: the index written is theirs.
   const Vault existing = load_vault(WorktreeSnapshot(repo.workdir()));
+  const std::size_t to_migrate = older_layout_memories(repo, existing);
   std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, session.clock().today);
+  if (to_migrate > 0) {
+    // `git vault migrate` converts those memories and writes the index files in one commit;
+    // index files written now would be uncommitted changes that commit has to rewrite, and it
+    // refuses to.
+    std::erase_if(files, [](const ScaffoldFile& file) {
+      return file.path == k_index_json_path || file.path == k_index_md_path ||
+             file.path == k_memories_readme_path;
+    });
+  }
   if (options.recall) {
     for (ScaffoldFile& file : recall_scaffold()) {
       files.push_back(std::move(file));
@@ -150,8 +193,9 @@ int run(const Options& options, Session& session) {
       created.push_back(file.path);
     }
   }
-  const KeptIndex kept =
-      existing.memories.empty() ? KeptIndex() : regenerate_kept_index(session, created);
+  const KeptIndex kept = existing.memories.empty() || to_migrate > 0
+                             ? KeptIndex()
+                             : regenerate_kept_index(session, created);
   std::string ignore_line;
   bool ignored_working_memory = false;  // CLAUDE.local.md added to .gitignore: not to commit
   if (options.recall) {
@@ -211,11 +255,12 @@ int run(const Options& options, Session& session) {
       unreadable.insert(finding.path);
     }
   }
-  if (!unreadable.empty()) {
-    util::print_warning(
-        fmt::format("{} cannot be read and {} left out of the index; `git vault check` names each",
-                    util::plural(unreadable.size(), "memory file", "memory files"),
-                    unreadable.size() == 1 ? "is" : "are"));
+  // Those in an older layout are migrate's (the advice below); the rest cannot be read at all.
+  const std::size_t broken = unreadable.size() - std::min(unreadable.size(), to_migrate);
+  if (broken > 0) {
+    util::print_warning(fmt::format(
+        "{} cannot be read and {} left out of the index; `git vault check` names each",
+        util::plural(broken, "memory file", "memory files"), broken == 1 ? "is" : "are"));
   }
   bool hooks_dir_named = false;
   for (const hooks::HookChange& change : report.hooks) {
@@ -295,7 +340,7 @@ int run(const Options& options, Session& session) {
       out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
                          util::join(to_add, " "));
       if (errors > 0) {
-        out += gate_advice(blocking, static_cast<std::size_t>(errors), created);
+        out += gate_advice(blocking, static_cast<std::size_t>(errors), created, to_migrate);
       }
     }
     std::fputs(out.c_str(), stdout);

@@ -171,3 +171,31 @@ TEST_CASE("migrate refuses to start over uncommitted vault changes", "[migrate]"
     CHECK_THAT(sandbox.git({"log", "-1", "--format=%s"}).out, Catch::Equals("fixture\n"));
   }
 }
+
+TEST_CASE("init on a vault in an older layout leaves the index to migrate and says to run it",
+          "[migrate][init]") {
+  Sandbox sandbox;
+  write_legacy_vault(sandbox);
+  sandbox.commit_all("an early vault");
+  const auto init = sandbox.vault({"init"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK_THAT(init.out, Catch::Contains("first run:\n        git vault migrate --allow-dirty   "
+                                       "(converts the 3 memories in an older layout and writes "
+                                       "the index files, one commit)\n"));
+  CHECK_FALSE(sandbox.exists(".memory/memory-index.json"));
+
+  // In the order init gives, every step goes through, the last one through the commit hook.
+  const auto migrate = sandbox.vault({"migrate", "--allow-dirty"});
+  INFO(migrate.err);
+  REQUIRE(migrate.code == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(migrate): convert 3 memories to the current layout\n");
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const auto commit = sandbox.sh(init.out.substr(at + 6, init.out.find('\n', at) - at - 6));
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(sandbox.vault({"check"}).code == 0);
+}
