@@ -20,10 +20,14 @@ TEST_CASE("git runs git-vault as `git vault`", "[cli]") {
 
 TEST_CASE("a count out of range is refused in a line a person can read", "[cli]") {
   Sandbox sandbox;
-  const auto zero = sandbox.vault({"search", "--limit", "0", "retry"});
-  CHECK(zero.code == 129);
-  CHECK_THAT(zero.err, Catch::Contains("--limit: Value 0 not in range 1 to 1000000000"));
-  CHECK(zero.err.size() < 300);
+  const auto negative_count = sandbox.vault({"search", "--limit", "-1", "retry"});
+  CHECK(negative_count.code == 129);
+  CHECK_THAT(negative_count.err, Catch::Contains("--limit"));
+  CHECK(negative_count.err.size() < 300);
+  const auto budget = sandbox.vault({"recall", "maintain", "--budget", "0"});
+  CHECK(budget.code == 129);
+  CHECK_THAT(budget.err, Catch::Contains("--budget: Value 0 not in range 1 to 1000000000"));
+  CHECK(budget.err.size() < 300);
   const auto negative = sandbox.vault({"--limit", "-5", "search", "retry"});
   CHECK(negative.code == 129);
   CHECK_THAT(negative.err, Catch::Contains("--limit"));
