@@ -251,3 +251,24 @@ TEST_CASE("a rebase that leaves stale index files is named, with the rewrite tha
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(trimmed(sandbox.git({"rev-list", "--count", "main..feature"}).out) == "2");
 }
+
+TEST_CASE("check during an unresolved merge conflict names the unmerged files", "[merge][check]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  commit_memory(sandbox, "MEM-shared", memory("Shared", "Feature's wording."));
+  REQUIRE(sandbox.git({"checkout", "-q", "main"}).code == 0);
+  commit_memory(sandbox, "MEM-shared", memory("Shared", "Main's wording."));
+  const Result merge = sandbox.git({"merge", "--no-edit", "feature"});
+  REQUIRE(merge.code != 0);  // both sides rewrote the same line
+
+  const Result check = sandbox.vault({"check"});
+  INFO(check.out << check.err);
+  CHECK(check.code == 1);
+  CHECK(contains(check.out,
+                 ".memory/10-Memories/MEM-shared.md: error: a merge conflict is not "
+                 "resolved (git holds this file unmerged) [unmerged]"));
+  CHECK(contains(check.out,
+                 "fix: resolve it (edit it, then git add it); then: git vault index "
+                 "&& git add :/.memory"));
+  CHECK_FALSE(contains(check.out, "orphaned"));
+}
