@@ -12,6 +12,7 @@
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/regenerate.hpp"
+#include "core/vault/vault.hpp"
 
 namespace gv::landing {
 namespace {
@@ -226,10 +227,18 @@ Landed land(git::Repo& repo, const Snapshot& before, Draft draft, Context contex
                     : build(std::move(draft), before, context);
   for (const std::string& path : dirty) {
     if (built.plan.changes.contains(path) && !drafted.contains(path)) {
+      const std::string_view why =
+          path == vault_path::k_state         ? "its memory_health is refreshed"
+          : path == vault_path::k_distill_log ? "the action's log entry is added to it"
+          : std::string_view(path).ends_with("/README.md") || path == vault_path::k_index_json ||
+                  path == vault_path::k_index_md
+              ? "the index files are regenerated"
+              : "its retrieval counts move from the old index into it";
       throw Error(
-          "{} has uncommitted changes, and this commit must rewrite it (its retrieval counts "
-          "move from the old index into it); commit or stash it first",
-          path);
+          "{} has uncommitted changes, and this commit must rewrite it ({}): --allow-dirty keeps "
+          "uncommitted changes out of the commit, but not out of a file the commit rewrites; "
+          "commit or stash it first",
+          path, why);
     }
   }
   return apply(repo, std::move(built), target);

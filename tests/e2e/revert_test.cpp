@@ -303,3 +303,26 @@ TEST_CASE("reverting a learn that created a memory says it removed it", "[revert
   CHECK(sandbox.git({"ls-files", ".memory/10-Memories/MEM-*"}).out.empty());
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+TEST_CASE(
+    "--allow-dirty refuses, saying why, when a file the commit rewrites has uncommitted "
+    "changes",
+    "[revert][conventions]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  const std::string action = head_of(sandbox);
+  // Another tool's key in specs/state.json, not yet committed.
+  std::string state = sandbox.read("specs/state.json");
+  state.insert(state.find('{') + 1, "\n  \"other_tool\": 1,");
+  sandbox.write("specs/state.json", state);
+  const auto result = sandbox.vault({"revert", action, "--allow-dirty"});
+  CHECK(result.code == 128);
+  CHECK_THAT(result.err,
+             Catch::Contains("specs/state.json has uncommitted changes, and this commit must "
+                             "rewrite it (its memory_health is refreshed): --allow-dirty keeps "
+                             "uncommitted changes out of the commit, but not out of a file the "
+                             "commit rewrites; commit or stash it first"));
+  CHECK(head_of(sandbox) == action);
+  CHECK_THAT(sandbox.read("specs/state.json"), Catch::Contains("other_tool"));
+}
