@@ -421,6 +421,21 @@ std::vector<std::string> Repo::resolve_range(std::string_view range) const {
           "{})",
           range, error != nullptr ? error->message : "not found", k_unshallow);
     }
+    // Name the end that names nothing, as `review` does, rather than libgit2's "unknown error".
+    const std::size_t dots = range.find("..");
+    for (std::string_view side :
+         dots == std::string_view::npos
+             ? std::vector<std::string_view>{range}
+             : std::vector<std::string_view>{
+                   range.substr(0, dots),
+                   range.substr(dots + (range.substr(dots, 3) == "..." ? 3 : 2))}) {
+      if (side.empty()) {
+        side = "HEAD";
+      }
+      if (!resolve_commit(std::string(side))) {
+        throw UsageError("range '{}': '{}' names no commit", range, side);
+      }
+    }
     check(rc, fmt::format("resolve range '{}'", range));
   }
   const ObjectPtr from{spec.from};

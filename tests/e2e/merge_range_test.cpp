@@ -272,3 +272,19 @@ TEST_CASE("check during an unresolved merge conflict names the unmerged files", 
                  "&& git add :/.memory"));
   CHECK_FALSE(contains(check.out, "orphaned"));
 }
+
+TEST_CASE("check --range names the end of a range that names no commit, as review does",
+          "[check][review]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  for (const auto& [range, side] : std::vector<std::pair<std::string, std::string>>{
+           {"nope..HEAD", "nope"}, {"main..nope", "nope"}, {"nope", "nope"}}) {
+    INFO(range);
+    const Result check = sandbox.vault({"check", "--range", range});
+    CHECK(check.code == 129);
+    CHECK(check.err == "git-vault: error: range '" + range + "': '" + side + "' names no commit\n");
+  }
+  const Result review = sandbox.vault({"review", "nope..HEAD"});
+  CHECK(review.code == 129);
+  CHECK(contains(review.err, "'nope' names no commit"));
+}
