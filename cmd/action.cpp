@@ -127,6 +127,18 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
     const agent::FoldResult fold =
         agent::fold_before_action(session.repo(), draft.plan, session.clock().today,
                                   flags.allow_dirty, session.parse_cache(), flags.read_state);
+    // Dropped, not lost in silence: a torn line (a crash mid-write) or a deleted memory's count.
+    if (fold.bad_lines > 0) {
+      util::print_warning(fmt::format(
+          "{} of the retrieval journal {} not a record (a write torn by a crash?) and {} dropped",
+          util::plural(fold.bad_lines, "line", "lines"), fold.bad_lines == 1 ? "was" : "were",
+          fold.bad_lines == 1 ? "was" : "were"));
+    }
+    if (fold.unknown > 0) {
+      util::print_warning(fmt::format("{} recorded for memories the vault no longer has {} dropped",
+                                      util::plural(fold.unknown, "retrieval", "retrievals"),
+                                      fold.unknown == 1 ? "was" : "were"));
+    }
     if (fold.commit) {
       if (landing.read_state) {
         landing.read_state = git::capture_read_state(session.repo(), landing.read_state->paths);

@@ -100,7 +100,9 @@ FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool a
   }
   // Records of deleted memories and torn lines have nowhere to go: they are dropped with the
   // rest once the commit holds what could be folded.
+  result.bad_lines = journal.totals().bad_lines;
   journal.clear();
+  result.unknown = fold.unknown;
   result.records = fold.records;
   result.memories = std::move(fold.memories);
   return result;

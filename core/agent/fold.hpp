@@ -35,6 +35,8 @@ struct FoldResult {
   std::optional<std::string> commit;  // nullopt when the journal was empty
   std::size_t records = 0;
   std::vector<std::string> memories;
+  std::size_t bad_lines = 0;  // journal lines that were not records, dropped with the rest
+  std::size_t unknown = 0;    // records naming a memory the vault no longer has, dropped
 };
 
 // Folds the journal of `repo` into frontmatter as one commit (through landing::land) and

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -128,11 +129,19 @@ void append_records(const fs::path& file, const std::vector<RetrievalRecord>& re
   if (records.empty()) {
     return;
   }
-  const std::string bytes = format_records(records);
-  const Fd fd(open_journal(file, O_WRONLY | O_APPEND));
+  std::string bytes = format_records(records);
+  const Fd fd(open_journal(file, O_RDWR | O_APPEND));
   // The lock orders us against a fold (which truncates under it); O_APPEND alone already keeps
   // two appenders from overwriting each other.
   lock(fd.get(), LOCK_EX, file);
+  // A write torn by a crash leaves a last line without its newline: end it first, so that this
+  // record is a line of its own and only the torn one is lost.
+  struct stat st {};
+  char last = '\n';
+  if (::fstat(fd.get(), &st) == 0 && st.st_size > 0 &&
+      ::pread(fd.get(), &last, 1, st.st_size - 1) == 1 && last != '\n') {
+    bytes.insert(bytes.begin(), '\n');
+  }
   std::size_t written = 0;
   while (written < bytes.size()) {
     const ssize_t n = ::write(fd.get(), bytes.data() + written, bytes.size() - written);

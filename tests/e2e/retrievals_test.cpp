@@ -99,3 +99,27 @@ TEST_CASE("runs without a commit and dry runs leave the journal alone", "[retrie
           0);
   CHECK_FALSE(sandbox.read(".git/git-vault/retrievals.jsonl").empty());
 }
+
+TEST_CASE("a torn journal line costs only itself, and the fold says what it dropped",
+          "[retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // A garbage line, and a last record torn by a crash (no newline), then a real read.
+  sandbox.write(".git/git-vault/retrievals.jsonl",
+                "GARBAGE\n{\"id\":\"MEM-nope\",\"date\":\"2026-11-29\",\"via\":\"show\"}\n"
+                "{\"id\":\"MEM-delta\"");
+  REQUIRE(sandbox.vault({"show", "MEM-beta", "--record"}).code == 0);
+  const std::string journal = sandbox.read(".git/git-vault/retrievals.jsonl");
+  CHECK_THAT(journal, Catch::EndsWith("{\"id\":\"MEM-delta\"\n{\"id\":\"MEM-beta\",\"date\":"
+                                      "\"2026-11-30\",\"via\":\"show\"}\n"));
+
+  const auto record = sandbox.vault({"distill", "--record"});
+  INFO(record.err);
+  REQUIRE(record.code == 0);
+  CHECK_THAT(record.err, Catch::Contains("warning: 2 lines of the retrieval journal were not a "
+                                         "record (a write torn by a crash?) and were dropped"));
+  CHECK_THAT(record.err, Catch::Contains("warning: 1 retrieval recorded for memories the vault "
+                                         "no longer has was dropped"));
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-beta.md"),
+             Catch::Contains("\nretrieval_count: 3\n"));
+}
