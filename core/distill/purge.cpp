@@ -146,8 +146,19 @@ class Purge final : public SubMode {
     } else {
       execution.summary =
           "## Link-Scan Warnings\n\nThe following active memories reference tombstoned memories:\n";
+      // Cut at --limit like every list a person reads (thousands at 10,000 memories); the log
+      // entry's notes keep every one.
+      std::size_t shown = 0;
       for (const auto& [path, target] : stale) {
-        execution.summary += fmt::format("- {} -> [[{}]] (tombstoned)\n", path, target);
+        if (context.limit == 0 || shown < context.limit) {
+          execution.summary += fmt::format("- {} -> [[{}]] (tombstoned)\n", path, target);
+          ++shown;
+        }
+      }
+      if (shown < stale.size()) {
+        execution.summary += fmt::format(
+            "... and {} more (`--limit 0` lists them all; the log entry's notes name every one)\n",
+            stale.size() - shown);
       }
       execution.summary +=
           "\nThese references will become stale. Consider manually updating the Connections "

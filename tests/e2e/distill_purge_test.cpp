@@ -162,6 +162,33 @@ TEST_CASE("purge prints link-scan warnings for active memories and logs them", "
       ".memory/10-Memories/MEM-delta.md\n.memory/10-Memories/README.md\n");
 }
 
+TEST_CASE("purge's link-scan list is cut at --limit, and the log names every reference",
+          "[distill][purge]") {
+  Sandbox sandbox;
+  write_linked_vault(sandbox);
+  // A second active memory linking to another purge candidate.
+  sandbox.write(".memory/10-Memories/MEM-zeta.md",
+                memory_file("Zeta", "2026-11-20", "z1, z2", 0, "null") +
+                    "\n## Connections\n- [[MEM-gamma]]\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("another link");
+  const auto result =
+      sandbox.vault({"--limit", "1", "distill", "--purge", "--select", "MEM-delta,MEM-gamma"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.out ==
+        "## Link-Scan Warnings\n\n"
+        "The following active memories reference tombstoned memories:\n"
+        "- .memory/10-Memories/MEM-alpha.md -> [[MEM-delta]] (tombstoned)\n"
+        "... and 1 more (`--limit 0` lists them all; the log entry's notes name every one)\n"
+        "\nThese references will become stale. Consider manually updating the Connections "
+        "section\nin the above files to remove or replace the references.\n");
+  const json log = json::parse(sandbox.read(".memory/distill-log.json"));
+  CHECK(log["operations"][0]["notes"] ==
+        "Tombstoned 2 memories. Link-scan warnings: MEM-alpha.md->MEM-delta, "
+        "MEM-zeta.md->MEM-gamma");
+}
+
 TEST_CASE("a tombstoned memory is not scored by later runs", "[distill][purge]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
