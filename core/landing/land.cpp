@@ -1,5 +1,6 @@
 #include "core/landing/land.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -26,11 +27,40 @@ Built build_plan(Plan plan) {
 Built build_regeneration(IndexRegeneration draft, const Snapshot& before, const Context& context) {
   Built built;
   built.plan = std::move(draft.plan);
+  std::set<std::string> drafted;
+  for (const auto& [path, bytes] : built.plan.changes) {
+    drafted.insert(path);
+  }
   Regeneration done = regenerate_index_files(built.plan, before, context.clock.today, context.cache,
                                              draft.keep_unreadable_out);
   built.regenerated = std::move(done.regenerated);
   built.carried = std::move(done.carried);
   built.generated = std::move(done.record);
+  // A commit says everything it changes: memories the regeneration rewrote beyond the draft's
+  // own (retrieval counts an earlier index kept, moved into their frontmatter, D4) are named in
+  // the body and the Vault-Memories trailer, not only in the diff.
+  if (!built.plan.subject.empty()) {
+    std::vector<std::string> also;
+    for (const auto& [path, bytes] : built.plan.changes) {
+      if (!drafted.contains(path) && is_memory_path(path)) {
+        const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
+        also.emplace_back(name.substr(0, name.size() - 3));
+      }
+    }
+    if (!also.empty()) {
+      built.plan.body +=
+          fmt::format("{}Also carries the retrieval counts the old index kept into {}: {}\n",
+                      built.plan.body.empty() || built.plan.body.ends_with("\n\n") ? "" : "\n",
+                      util::plural(also.size(), "memory", "memories"), util::join(also, ", "));
+      for (std::string& id : also) {
+        if (std::find(built.plan.memories.begin(), built.plan.memories.end(), id) ==
+            built.plan.memories.end()) {
+          built.plan.memories.push_back(std::move(id));
+        }
+      }
+      std::sort(built.plan.memories.begin(), built.plan.memories.end());
+    }
+  }
   return built;
 }
 

@@ -123,3 +123,29 @@ TEST_CASE("a torn journal line costs only itself, and the fold says what it drop
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-beta.md"),
              Catch::Contains("\nretrieval_count: 3\n"));
 }
+
+TEST_CASE("a fold that also carries the old index's counts says so in its message",
+          "[retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // An index written by an earlier tool: MEM-gamma's count lives there only.
+  json index = json::parse(sandbox.read(".memory/memory-index.json"));
+  for (json& entry : index["entries"]) {
+    if (entry["id"] == "MEM-gamma") {
+      entry["retrieval_count"] = 9;
+    }
+  }
+  sandbox.write(".memory/memory-index.json", index.dump(2) + "\n");
+  sandbox.commit_all("an older index");
+  REQUIRE(sandbox.vault({"show", "MEM-beta", "--record"}).code == 0);
+  const auto record = sandbox.vault({"distill", "--record"});
+  INFO(record.err);
+  REQUIRE(record.code == 0);
+  const std::string message = sandbox.git({"log", "-1", "--format=%B", "HEAD~1"}).out;
+  CHECK_THAT(message, Catch::StartsWith("vault(retrievals): fold 1 retrieval into 1 memory\n"));
+  CHECK_THAT(message, Catch::Contains("Also carries the retrieval counts the old index kept into "
+                                      "1 memory: MEM-gamma\n"));
+  CHECK_THAT(message, Catch::Contains("Vault-Memories: MEM-beta, MEM-gamma\n"));
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-gamma.md"),
+             Catch::Contains("\nretrieval_count: 9\n"));
+}
