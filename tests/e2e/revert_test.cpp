@@ -304,10 +304,8 @@ TEST_CASE("reverting a learn that created a memory says it removed it", "[revert
   CHECK(sandbox.vault({"check"}).code == 0);
 }
 
-TEST_CASE(
-    "--allow-dirty refuses, saying why, when a file the commit rewrites has uncommitted "
-    "changes",
-    "[revert][conventions]") {
+TEST_CASE("allow-dirty refuses over a file the commit rewrites and says why",
+          "[revert][conventions]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
   REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
