@@ -18,6 +18,8 @@
 #include "core/hooks/installer.hpp"
 #include "core/landing/land.hpp"
 #include "core/memory/legacy.hpp"
+#include "core/recall/doctor.hpp"
+#include "core/recall/gate.hpp"
 #include "core/session/session.hpp"
 #include "core/setup/gitignore.hpp"
 #include "core/setup/scaffold.hpp"
@@ -118,8 +120,8 @@ std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors
                          "files, one commit)\n",
                          util::plural(to_migrate, "memory", "memories"));
   }
-  constexpr std::string_view k_doctor = "git vault recall doctor --fix";
-  constexpr std::string_view k_init_ids = "git vault recall init-ids";
+  constexpr std::string_view k_doctor = recall::k_doctor_fix_command;
+  constexpr std::string_view k_init_ids = recall::k_init_ids_command;
   bool doctor = false;
   bool init_ids = false;
   for (const Finding& finding : blocking) {
@@ -327,8 +329,16 @@ int run(const Options& options, Session& session) {
       // The ids init-ids adds land in the files the findings name, and their records in
       // memory/.recall/metadata.json: the commit takes them too.
       for (const Finding& finding : blocking) {
-        if (finding.severity == Severity::error && finding.fix == "git vault recall init-ids") {
-          to_commit.insert(finding.path.substr(0, finding.path.find('/')));
+        if (finding.severity != Severity::error || finding.fix != recall::k_init_ids_command) {
+          continue;
+        }
+        // A file git ignores (CLAUDE.local.md, once init put it in .gitignore) is not for
+        // `git add`, which would refuse it and with it the whole line.
+        const std::string top = finding.path.substr(0, finding.path.find('/'));
+        if (!repo.is_ignored(top) || repo.index_blob_id(top)) {
+          to_commit.insert(top);
+        }
+        if (!repo.is_ignored("memory")) {
           to_commit.insert("memory");
         }
       }

@@ -358,6 +358,22 @@ std::optional<recall::Decisions> ask_decisions(const recall::Analysis& analysis)
 // would share one and `git vault revert` would find the newer. The commits of that second are
 // at the top of HEAD's first-parent chain: the id gets the first `_2`, `_3`... none of them
 // carries, as the distill log numbers its own.
+// How to take a recall commit back. It has no distill log to rebuild, so git's own revert undoes
+// it, but only what it committed: files git ignores (CLAUDE.local.md once init --recall ignored
+// it) were written to the work tree alone, and a revert leaves them as this run left them.
+std::string undo_line(const landing::RecallOutcome& outcome) {
+  const std::string commit = outcome.commit->substr(0, 12);
+  if (outcome.work_tree_only.empty()) {
+    return fmt::format("Undo with: git revert {}\n", commit);
+  }
+  return fmt::format(
+      "Undo with: git revert {} (it restores the committed files only: {} {} "
+      "ignored by git and {} this run's changes)\n",
+      commit, util::join(outcome.work_tree_only, ", "),
+      outcome.work_tree_only.size() == 1 ? "is" : "are",
+      outcome.work_tree_only.size() == 1 ? "keeps" : "keep");
+}
+
 std::string unique_log_id(const git::Repo& repo, const std::string& base, std::int64_t seconds) {
   constexpr int k_most_walked = 100;
   std::set<std::string> taken;
@@ -534,9 +550,7 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   print_out("\n" + recall::render_secondary(result.secondary, output.limit) + "\n" +
             result.summary);
   if (outcome.commit) {
-    // A plain commit with no bookkeeping to rebuild: git's own revert undoes it.
-    print_out(fmt::format("Committed {}\nUndo with: git revert {}\n", outcome.commit->substr(0, 12),
-                          outcome.commit->substr(0, 7)));
+    print_out(fmt::format("Committed {}\n{}", outcome.commit->substr(0, 12), undo_line(outcome)));
   }
   return exit_code::k_ok;
 }
@@ -680,9 +694,9 @@ int run_doctor(const DoctorOptions& options, Session& session) {
       out += fmt::format("`{}` would {}, as one commit.\n", recall::k_doctor_fix_command,
                          doctor_summary(report));
     } else if (outcome.commit) {
-      out += fmt::format("Fixed: {} ({} {}).\nUndo with: git revert {}\n", doctor_summary(report),
+      out += fmt::format("Fixed: {} ({} {}).\n{}", doctor_summary(report),
                          outcome.commit->substr(0, 12), doctor_plan(report).subject,
-                         outcome.commit->substr(0, 7));
+                         undo_line(outcome));
     } else {
       out += fmt::format("Fixed in the work tree (not tracked by git, so no commit): {}.\n",
                          doctor_summary(report));

@@ -5,7 +5,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -31,8 +30,8 @@ struct Options {
 
 // `path:line:` as seen from where the command ran, so that an editor opens it from there
 // (`--json` keeps repository paths).
-std::string render_hit(const search::Hit& hit, const std::filesystem::path& workdir) {
-  const std::string where = fmt::format("{}:{}:", util::path_from_cwd(workdir, hit.path), hit.line);
+std::string render_hit(const search::Hit& hit, const util::PathsFromCwd& from_cwd) {
+  const std::string where = fmt::format("{}:{}:", from_cwd(hit.path), hit.line);
   const std::string what =
       hit.kind == search::Hit::Kind::memory
           ? fmt::format("{} {}", hit.id, hit.title)
@@ -79,8 +78,9 @@ int run(const Options& options, Session& session) {
     util::print_json(out);
   } else {
     std::string text;
+    const util::PathsFromCwd from_cwd(session.repo().workdir());
     for (const search::Hit& hit : hits) {
-      text += render_hit(hit, session.repo().workdir());
+      text += render_hit(hit, from_cwd);
     }
     session.page();
     std::fputs(text.c_str(), stdout);

@@ -56,9 +56,15 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
   inputs.history_path =
       history_file ? history_file->string() : std::string("$HOME/.claude/history.jsonl");
   // A file named on the command line that is not there is a mistake, not an empty history.
-  std::error_code missing;
-  if (history && history_file && !std::filesystem::exists(*history_file, missing)) {
-    throw UsageError("--history {}: no such file", history_file->string());
+  if (history && !history->empty() && history_file) {
+    std::error_code error;
+    const bool there = std::filesystem::exists(*history_file, error);
+    if (error) {
+      throw Error("--history {}: {}", history_file->string(), error.message());
+    }
+    if (!there) {
+      throw UsageError("--history {}: no such file", history_file->string());
+    }
   }
   auto warned_history = std::make_shared<bool>(false);
   inputs.read_history = [history_file, root, warned_history](std::optional<std::int64_t> since_ms) {

@@ -154,19 +154,7 @@ std::string refresh_memory_health(std::optional<std::string_view> existing,
 
 std::optional<std::string> read_health_cursor(std::optional<std::string_view> state,
                                               std::string_view cursor) {
-  if (!state) {
-    return std::nullopt;
-  }
-  const Json doc = Json::parse(*state, nullptr, false);
-  if (!doc.is_object() || !doc.contains("memory_health") || !doc["memory_health"].is_object()) {
-    return std::nullopt;
-  }
-  const Json& health = doc["memory_health"];
-  const std::string key = "last_" + std::string(cursor);
-  if (!health.contains(key) || !health[key].is_string()) {
-    return std::nullopt;
-  }
-  return health[key].get<std::string>();
+  return string_at(health_of(state), "last_" + std::string(cursor));
 }
 
 }  // namespace gv::distill

@@ -41,16 +41,17 @@ Built build_regeneration(IndexRegeneration draft, const Snapshot& before, const 
   // the body and the Vault-Memories trailer, not only in the diff.
   if (!built.plan.subject.empty()) {
     std::vector<std::string> also;
-    for (const auto& [path, bytes] : built.plan.changes) {
-      if (!drafted.contains(path) && is_memory_path(path)) {
-        const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
-        also.emplace_back(name.substr(0, name.size() - 3));
+    for (const std::string& id : built.carried) {
+      if (!drafted.contains(memory_path(id))) {
+        also.push_back(id);
       }
     }
     if (!also.empty()) {
+      if (!built.plan.body.empty()) {
+        built.plan.body += built.plan.body.ends_with('\n') ? "\n" : "\n\n";
+      }
       built.plan.body +=
-          fmt::format("{}Also carries the retrieval counts the old index kept into {}: {}\n",
-                      built.plan.body.empty() || built.plan.body.ends_with("\n\n") ? "" : "\n",
+          fmt::format("Also carries the retrieval counts the old index kept into {}: {}\n",
                       util::plural(also.size(), "memory", "memories"), util::join(also, ", "));
       for (std::string& id : also) {
         if (std::find(built.plan.memories.begin(), built.plan.memories.end(), id) ==

@@ -26,7 +26,6 @@ constexpr std::int64_t k_default_list_limit = 100;
 constexpr std::int64_t k_max_list_limit = 1000;
 constexpr std::int64_t k_default_session_budget = 600;
 
-// The first of `names` present in `arguments`, or nullptr.
 // The one argument `names` spell (a name and its aliases). Two of them given at once are
 // refused by name: taking one and dropping the other would lose what the caller meant.
 const json* find_arg(const json& arguments, std::initializer_list<std::string_view> names) {
@@ -404,7 +403,7 @@ ToolResult VaultTools::get(const json& arguments, const Clock& clock) {
     }
     // A file that is there but cannot be read is not "no memory": say what is wrong with it,
     // which otherwise only a person reading stderr would learn.
-    const std::string path = fmt::format("{}{}.md", vault_path::k_memories, id);
+    const std::string path = memory_path(id);
     const std::vector<Finding>& findings = m_vault.vault().findings;
     const auto broken = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) {
       return f.severity == Severity::error && f.path == path;

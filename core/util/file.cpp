@@ -184,18 +184,30 @@ bool create_file_exclusive(const std::filesystem::path& path, std::string_view b
   return true;
 }
 
-std::string path_from_cwd(const fs::path& workdir, std::string_view repo_path) {
+PathsFromCwd::PathsFromCwd(const fs::path& workdir) {
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
   if (ec) {
+    return;
+  }
+  m_top = fs::weakly_canonical(workdir, ec);
+  if (ec) {
+    return;
+  }
+  m_cwd = fs::weakly_canonical(cwd, ec);
+  m_same = ec || m_cwd == m_top;
+}
+
+std::string PathsFromCwd::operator()(std::string_view repo_path) const {
+  if (m_same) {
     return std::string(repo_path);
   }
-  const fs::path top = fs::weakly_canonical(workdir, ec);
-  if (ec || fs::weakly_canonical(cwd, ec) == top) {
-    return std::string(repo_path);
-  }
-  const fs::path relative = (top / repo_path).lexically_relative(fs::weakly_canonical(cwd, ec));
-  return ec || relative.empty() ? std::string(repo_path) : relative.string();
+  const fs::path relative = (m_top / repo_path).lexically_relative(m_cwd);
+  return relative.empty() ? std::string(repo_path) : relative.string();
+}
+
+std::string path_from_cwd(const fs::path& workdir, std::string_view repo_path) {
+  return PathsFromCwd(workdir)(repo_path);
 }
 
 }  // namespace gv::util

@@ -41,4 +41,17 @@ bool create_file_exclusive(const std::filesystem::path& path, std::string_view b
 [[nodiscard]] std::string path_from_cwd(const std::filesystem::path& workdir,
                                         std::string_view repo_path);
 
+// The same for many paths: the work tree and the current directory are resolved once (each
+// resolution reads every link on the way), then each path is made relative without a system call.
+class PathsFromCwd {
+ public:
+  explicit PathsFromCwd(const std::filesystem::path& workdir);
+  [[nodiscard]] std::string operator()(std::string_view repo_path) const;
+
+ private:
+  std::filesystem::path m_top;
+  std::filesystem::path m_cwd;
+  bool m_same = true;  // at the top of the work tree, or either could not be resolved
+};
+
 }  // namespace gv::util

@@ -323,3 +323,24 @@ TEST_CASE("init run in a subdirectory suggests a commit that works there", "[ini
   CHECK(commit.code == 0);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+TEST_CASE("init --recall never asks to git add the CLAUDE.local.md it has just ignored",
+          "[init][recall]") {
+  Sandbox sandbox;
+  sandbox.write("README", "x\n");
+  sandbox.commit_all("a project");
+  sandbox.write("CLAUDE.local.md", "# Working memory\n\n- an entry without an id\n");
+  const auto init = sandbox.vault({"init", "--recall"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK(sandbox.read(".gitignore") == "CLAUDE.local.md\n");
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
+  CHECK_FALSE(Catch::Contains("CLAUDE.local.md").match(suggested));
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  const auto commit = sandbox.sh(suggested);
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}

@@ -56,8 +56,8 @@ Result migrate(Sandbox& sandbox) {
   CHECK(report.code == 1);
   const Result fix = run_ok(sandbox.vault({"recall", "doctor", "--fix"}));
   CHECK(contains(fix.out, "Fixed: "));
-  CHECK(contains(fix.out,
-                 "Undo with: git revert " + sandbox.git({"rev-parse", "--short=7", "HEAD"}).out));
+  CHECK(contains(fix.out, "Undo with: git revert " +
+                              sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 12) + "\n"));
   CHECK_THAT(sandbox.git({"log", "-1", "--format=%s%n%(trailers:key=Vault-Action,valueonly)"}).out,
              Catch::StartsWith("vault(recall-doctor): ") && Catch::Contains("recall-doctor\n"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());

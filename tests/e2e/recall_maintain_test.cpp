@@ -181,9 +181,9 @@ TEST_CASE("maintain demotes, archives, pins and snoozes in one commit, moving wh
   // The commit is named with the command that takes it back, and that command does.
   const std::string commit = sandbox.git({"rev-parse", "HEAD"}).out;
   CHECK(contains(result.out, "Committed " + commit.substr(0, 12) + "\nUndo with: git revert " +
-                                 commit.substr(0, 7) + "\n"));
+                                 commit.substr(0, 12) + "\n"));
   REQUIRE(sandbox.git({"commit", "-qm", "notes"}).code == 0);  // git revert wants a clean index
-  const auto undo = sandbox.git({"revert", "--no-edit", commit.substr(0, 7)});
+  const auto undo = sandbox.git({"revert", "--no-edit", commit.substr(0, 12)});
   INFO(undo.err);
   REQUIRE(undo.code == 0);
   CHECK(sandbox
@@ -232,6 +232,22 @@ TEST_CASE("a dirty CLAUDE.local.md is refused and nothing changes", "[e2e][recal
   CHECK(allowed.code == 0);
   CHECK(sandbox.read("memory/registers/tech-stack.md") ==
         "# Tech Stack\n\n- Using Postgres 15 ^tr00000000bb\n");
+}
+
+TEST_CASE("the undo line says what git revert leaves when CLAUDE.local.md is ignored",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write(".gitignore", "CLAUDE.local.md\n");
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const auto result = sandbox.vault(
+      {"recall", "maintain", "--budget", "1", "--decide", "tr0000000001=demote", "--apply-all"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const std::string commit = sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 12);
+  CHECK(contains(result.out, "Undo with: git revert " + commit +
+                                 " (it restores the committed files only: CLAUDE.local.md is "
+                                 "ignored by git and keeps this run's changes)\n"));
 }
 
 TEST_CASE("recall files that git ignores are written to the work tree without a commit",
