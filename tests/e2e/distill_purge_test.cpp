@@ -287,9 +287,9 @@ TEST_CASE("purge with no candidates says so and changes nothing", "[distill][pur
 
   // Naming a memory or a number to purge when there is nothing to purge fails, as it does when
   // there are candidates but not that one; `a` still selects the (empty) whole.
-  for (const std::vector<std::string> select : {std::vector<std::string>{"--select", "MEM-fresh"},
-                                                {"--select", "1"},
-                                                {"--dry-run", "--select", "MEM-fresh"}}) {
+  for (const std::vector<std::string>& select : {std::vector<std::string>{"--select", "MEM-fresh"},
+                                                 {"--select", "1"},
+                                                 {"--dry-run", "--select", "MEM-fresh"}}) {
     std::vector<std::string> args{"distill", "--purge"};
     args.insert(args.end(), select.begin(), select.end());
     const auto named = sandbox.vault(args);
