@@ -412,6 +412,23 @@ constexpr std::string_view k_unshallow =
 
 std::vector<std::string> Repo::resolve_range(std::string_view range) const {
   const std::string spec_text(range);
+  // Each end is resolved on its own first, so that an end naming nothing is named (as `review`
+  // does) rather than reported as libgit2's "unknown error"; a failed git_revparse of a range
+  // also leaks the end it did resolve.
+  const std::size_t dots = range.find("..");
+  const std::vector<std::string_view> ends =
+      dots == std::string_view::npos
+          ? std::vector<std::string_view>{range}
+          : std::vector<std::string_view>{
+                range.substr(0, dots),
+                range.substr(dots + (range.substr(dots, 3) == "..." ? 3 : 2))};
+  if (git_repository_is_shallow(raw()) != 1) {
+    for (std::string_view end : ends) {
+      if (!resolve_commit(std::string(end.empty() ? "HEAD" : end))) {
+        throw UsageError("range '{}': '{}' names no commit", range, end.empty() ? "HEAD" : end);
+      }
+    }
+  }
   git_revspec spec{};
   if (const int rc = git_revparse(&spec, raw(), spec_text.c_str()); rc < 0) {
     if (git_repository_is_shallow(raw()) == 1) {
@@ -420,21 +437,6 @@ std::vector<std::string> Repo::resolve_range(std::string_view range) const {
           "resolve range '{}': {} (this clone is shallow, so older commits are not here; "
           "{})",
           range, error != nullptr ? error->message : "not found", k_unshallow);
-    }
-    // Name the end that names nothing, as `review` does, rather than libgit2's "unknown error".
-    const std::size_t dots = range.find("..");
-    for (std::string_view side :
-         dots == std::string_view::npos
-             ? std::vector<std::string_view>{range}
-             : std::vector<std::string_view>{
-                   range.substr(0, dots),
-                   range.substr(dots + (range.substr(dots, 3) == "..." ? 3 : 2))}) {
-      if (side.empty()) {
-        side = "HEAD";
-      }
-      if (!resolve_commit(std::string(side))) {
-        throw UsageError("range '{}': '{}' names no commit", range, side);
-      }
     }
     check(rc, fmt::format("resolve range '{}'", range));
   }

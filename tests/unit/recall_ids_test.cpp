@@ -72,7 +72,7 @@ TEST_CASE("the content random source gives valid, distinct ids, the same for the
   CHECK(draw(files, "{}") == std::pair{a, b});  // what a dry run shows is what is written
   CHECK(draw(files, "{ }").first != a);
   CHECK(draw({parse("CLAUDE.local.md", "# Working Memory\n\n- fob\n")}, "{}").first != a);
-  CHECK(draw({parse("memory/x.md", "# Working Memory\n\n- foo\n")}, "{}").first != a);
+  CHECK(draw({parse("memory/registers/x.md", "# Working Memory\n\n- foo\n")}, "{}").first != a);
 }
 
 TEST_CASE("init-ids appends an id to untagged entries and changes nothing else", "[recall][ids]") {
