@@ -94,6 +94,19 @@ int run_check(Session& session, const Snapshot& snapshot) {
   return findings.empty() ? exit_code::k_ok : exit_code::k_no;
 }
 
+// `--json`, with or without --commit: what was written, carried and committed.
+void print_landed_json(const landing::Landed& landed) {
+  nlohmann::ordered_json out{{"schema", 1},
+                             {"written", nlohmann::ordered_json::array()},
+                             {"retrieval_counts_carried", landed.carried},
+                             {"commit", landed.commit ? nlohmann::ordered_json(*landed.commit)
+                                                      : nlohmann::ordered_json(nullptr)}};
+  for (const auto& [path, bytes] : landed.plan.changes) {
+    out["written"].push_back(path);
+  }
+  util::print_json(out);
+}
+
 // `index --commit`: the regeneration of what HEAD holds, as one commit. It is computed from
 // HEAD's tree, not the work tree: after a plain `git vault index` the work tree already holds
 // the regenerated files, and comparing with it would find nothing to commit while HEAD stays
@@ -139,15 +152,7 @@ int run_commit(Session& session, std::optional<git::ReadState> read_state) {
   const landing::Landed landed = landing::apply(repo, std::move(built), target);
   const Plan& plan = landed.plan;
   if (session.output().json) {
-    nlohmann::ordered_json out{{"schema", 1},
-                               {"written", nlohmann::ordered_json::array()},
-                               {"retrieval_counts_carried", landed.carried},
-                               {"commit", landed.commit ? nlohmann::ordered_json(*landed.commit)
-                                                        : nlohmann::ordered_json(nullptr)}};
-    for (const auto& [path, bytes] : plan.changes) {
-      out["written"].push_back(path);
-    }
-    util::print_json(out);
+    print_landed_json(landed);
   } else if (!session.output().quiet) {
     if (!landed.commit) {
       util::print_note("the index files HEAD holds are up to date; nothing to commit");
@@ -193,15 +198,7 @@ int run(const Options& options, Session& session) {
   const landing::Landed landed = landing::land(repo, snapshot, std::move(draft), context, target);
   const Plan& plan = landed.plan;
   if (session.output().json) {
-    nlohmann::ordered_json out{{"schema", 1},
-                               {"written", nlohmann::ordered_json::array()},
-                               {"retrieval_counts_carried", landed.carried},
-                               {"commit", landed.commit ? nlohmann::ordered_json(*landed.commit)
-                                                        : nlohmann::ordered_json(nullptr)}};
-    for (const auto& [path, bytes] : plan.changes) {
-      out["written"].push_back(path);
-    }
-    util::print_json(out);
+    print_landed_json(landed);
   } else if (!session.output().quiet) {
     // Said without -v: a command that rewrites files says which, and what to do next.
     if (plan.empty()) {
