@@ -79,6 +79,13 @@ int run_uninstall(const Options& options, Session& session) {
       hooks::uninstall_hooks(session.repo(), {options.allow_global_hooks_path, false}));
 }
 
+// `hooks install` refuses a core.hooksPath from global or system config without the flag.
+std::string install_command(const hooks::HooksStatus& status) {
+  return status.location.source == git::HooksPathSource::outside
+             ? "git vault hooks install --allow-global-hooks-path"
+             : "git vault hooks install";
+}
+
 // lefthook moves any hook it did not write to `<hook>.old` and never runs it; the way back is
 // to let lefthook run git-vault, or to chain lefthook's hook behind ours.
 std::string displaced_advice(const std::vector<std::string>& names) {
@@ -125,14 +132,45 @@ std::string foreign_advice(const hooks::HooksStatus& status, const std::vector<s
     return out;
   }
   return fmt::format(
-      "  nothing runs git-vault's {0}: run `git vault hooks install`, which puts it back and runs "
+      "  nothing runs git-vault's {0}: run `{1}`, which puts it back and runs "
       "the hook in place from it (with the pre-commit framework, adding hook id git-vault to "
       ".pre-commit-config.yaml works too)\n",
-      fmt::join(names, " or "));
+      fmt::join(names, " or "), install_command(status));
+}
+
+// What `hooks install` puts in place that status found missing: hooks not written yet (in a
+// tracked folder only the user adds them, see foreign_advice), the merge drivers, the
+// .gitattributes lines.
+std::string missing_advice(const hooks::HooksStatus& status, std::vector<std::string> missing) {
+  if (missing.empty()) {
+    return {};
+  }
+  std::string out = fmt::format("  `{}` puts ", install_command(status));
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    out += i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ";
+    out += missing[i];
+  }
+  out += " in place";
+  if (status.location.source == git::HooksPathSource::outside) {
+    out +=
+        " (core.hooksPath is set in global or system config: hooks written there serve every "
+        "repository that uses it)";
+  }
+  return out + "\n";
 }
 
 int run_status(const Options& options, Session& session) {
   const hooks::HooksStatus status = hooks::hooks_status(session.repo());
+  const bool bare = session.repo().is_bare();
+  // A bare repository has no work tree to hold .gitattributes, and no commits made in it.
+  const bool attributes_ok = status.gitattributes_complete || bare;
+  bool all_running = true;
+  for (const hooks::HookStatusLine& line : status.hooks) {
+    all_running = all_running && hooks::is_running(line.state);
+  }
+  const int code = all_running && status.merge_drivers_configured && attributes_ok
+                       ? exit_code::k_ok
+                       : exit_code::k_no;
   if (options.json || session.output().json) {
     nlohmann::ordered_json doc;
     doc["schema"] = 1;
@@ -140,35 +178,48 @@ int run_status(const Options& options, Session& session) {
     doc["hooks_path_source"] = source_key(status.location.source);
     doc["hooks"] = nlohmann::ordered_json::array();
     for (const hooks::HookStatusLine& line : status.hooks) {
-      doc["hooks"].push_back({{"name", line.name}, {"state", hooks::to_string(line.state)}});
+      doc["hooks"].push_back({{"name", line.name},
+                              {"state", hooks::to_string(line.state)},
+                              {"running", hooks::is_running(line.state)}});
     }
     doc["merge_drivers"] = status.merge_drivers_configured;
     doc["gitattributes"] = status.gitattributes_complete;
+    doc["complete"] = code == exit_code::k_ok;
     util::print_json(doc);
-    return exit_code::k_ok;
+    return code;
   }
   std::string out = fmt::format("hooks directory: {} ({})\n", status.location.dir.string(),
                                 source_name(status.location.source));
   std::vector<std::string> displaced;
   std::vector<std::string> foreign;
+  std::vector<std::string> missing;
   for (const hooks::HookStatusLine& line : status.hooks) {
     out += fmt::format("{}: {}\n", line.name, hooks::to_string(line.state));
     if (line.state == hooks::HookState::displaced) {
       displaced.push_back(line.name);
-    } else if (line.state == hooks::HookState::foreign) {
+    } else if (line.state == hooks::HookState::foreign ||
+               (line.state == hooks::HookState::not_installed && status.shared)) {
       foreign.push_back(line.name);
+    } else if (line.state == hooks::HookState::not_installed) {
+      missing.push_back(line.name);
     }
   }
   out += displaced_advice(displaced);
-  out +=
-      foreign_advice(status, foreign,
-                     session.repo().is_bare() ? std::filesystem::path() : session.repo().workdir());
+  out += foreign_advice(status, foreign, bare ? std::filesystem::path() : session.repo().workdir());
   out += fmt::format("merge drivers: {}\n",
                      status.merge_drivers_configured ? "configured" : "not configured");
-  out += fmt::format(".gitattributes: {}\n",
-                     status.gitattributes_complete ? "complete" : "lines missing");
+  if (!status.merge_drivers_configured) {
+    missing.emplace_back("the merge drivers");
+  }
+  out += fmt::format(".gitattributes: {}\n", bare ? "none (a bare repository)"
+                                             : status.gitattributes_complete ? "complete"
+                                                                             : "lines missing");
+  if (!attributes_ok) {
+    missing.emplace_back("the .gitattributes lines");
+  }
+  out += missing_advice(status, missing);
   std::fputs(out.c_str(), stdout);
-  return exit_code::k_ok;
+  return code;
 }
 
 }  // namespace

@@ -200,6 +200,11 @@ std::string_view to_string(HookState state) {
   return "unknown";
 }
 
+bool is_running(HookState state) {
+  return state != HookState::not_installed && state != HookState::foreign &&
+         state != HookState::displaced;
+}
+
 HookState hook_state(const fs::path& dir, std::string_view name,
                      std::string_view framework_config) {
   const fs::path hook = dir / name;
@@ -307,6 +312,19 @@ HookChange uninstall_shim(const fs::path& dir, std::string_view name) {
   // A backup an earlier version left beside the framework's hook (settle_framework_layout).
   const fs::path hook = dir / name;
   const fs::path backup = dir / backup_name(name);
+  std::string note;
+  if (present(backup) && !removed.empty() && removed.back() == displaced_name(name)) {
+    // Our shim had chained the manager's hook as the backup when the manager moved the shim aside
+    // and put its hook back in place: the backup is then a copy of what stands at `name`.
+    const std::optional<std::string> kept = read_regular(backup);
+    if (kept && kept == read_regular(hook)) {
+      remove_or_throw(backup);
+      removed.push_back(backup.filename().string());
+    } else {
+      note = fmt::format("; {} is kept: it is not the hook in place, delete it if it is not needed",
+                         backup.filename().string());
+    }
+  }
   if (present(backup) && is_framework(hook)) {
     if (is_framework(backup)) {
       remove_or_throw(backup);
@@ -323,6 +341,7 @@ HookChange uninstall_shim(const fs::path& dir, std::string_view name) {
       change.message +=
           fmt::format("; the previous hook is back in place as {}", fmt::join(restored, ", "));
     }
+    change.message += note;
     return change;
   }
   if (!present(hook)) {

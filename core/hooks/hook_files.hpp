@@ -19,6 +19,9 @@ enum class HookState {
                      // install does that), where nothing runs it
 };
 [[nodiscard]] std::string_view to_string(HookState state);
+// True for the states in which git runs git-vault's hook: installed, chained, behind_framework,
+// line.
+[[nodiscard]] bool is_running(HookState state);
 
 // The state of hook `name` in a hooks directory git-vault may write into. Somebody else's hook
 // that runs `git-vault hook <name>` is `line`; the pre-commit framework's is `behind_framework`

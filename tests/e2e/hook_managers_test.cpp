@@ -60,6 +60,13 @@ Result run_ok(const Result& result) {
   return result;
 }
 
+// `hooks status` answers "no" (exit 1) while any hook does not run git-vault.
+Result run_no(const Result& result) {
+  INFO(result.out << result.err);
+  REQUIRE(result.code == 1);
+  return result;
+}
+
 // Commits a good file, then tries a bad memory: the framework's hook and git-vault's gate must
 // both have run.
 void check_both_gates_run(Sandbox& sandbox) {
@@ -218,7 +225,7 @@ TEST_CASE("pre-commit install -f over git-vault's hook is named as not running u
   sandbox.commit_all("vault");
   // -f replaces the hook outright: git-vault's is gone, not moved to .legacy.
   run_ok(sandbox.sh("pre-commit install -f"));
-  const Result status = run_ok(sandbox.vault({"hooks", "status"}));
+  const Result status = run_no(sandbox.vault({"hooks", "status"}));
   CHECK(contains(status.out,
                  "pre-commit: NOT RUNNING: the hook in place is not git-vault's and "
                  "does not run it\n"));
@@ -251,15 +258,17 @@ TEST_CASE("a pre-commit framework hook whose config lists git-vault counts as ru
                 "      - id: git-vault\n");
   sandbox.commit_all("vault");
   run_ok(sandbox.sh("pre-commit install -f"));
-  CHECK(contains(run_ok(sandbox.vault({"hooks", "status"})).out,
-                 "pre-commit: installed (run by the pre-commit framework)\n"));
+  // Still "no": init --no-hooks wrote no post-merge hook.
+  const Result status = run_no(sandbox.vault({"hooks", "status"}));
+  CHECK(contains(status.out, "pre-commit: installed (run by the pre-commit framework)\n"));
+  CHECK(contains(status.out, "post-merge: not installed\n"));
 }
 
 TEST_CASE("husky's hook without git-vault's line is named as not running, with the line to add",
           "[hooks]") {
   Sandbox sandbox;
   write_husky9(sandbox);
-  const Result status = run_ok(sandbox.vault({"hooks", "status"}));
+  const Result status = run_no(sandbox.vault({"hooks", "status"}));
   CHECK(contains(status.out, "pre-commit: NOT RUNNING"));
   CHECK(contains(status.out,
                  "nothing runs git-vault's pre-commit: add this line to .husky/pre-commit: ! "
@@ -312,7 +321,7 @@ TEST_CASE("a hook lefthook moved aside as .old is named as not running, and inst
   sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
   CHECK(sandbox.sh("git add -A && git commit -q -m bad").code == 0);
 
-  const Result status = run_ok(sandbox.vault({"hooks", "status"}));
+  const Result status = run_no(sandbox.vault({"hooks", "status"}));
   CHECK(contains(status.out,
                  "pre-commit: NOT RUNNING: another hook manager put its hook in place and moved "
                  "git-vault's aside\n"));
@@ -320,9 +329,11 @@ TEST_CASE("a hook lefthook moved aside as .old is named as not running, and inst
       contains(status.out, "git-vault's hooks were moved aside as pre-commit.old, post-merge.old"));
   CHECK(contains(status.out, "          run: git-vault hook post-merge {0}\n"));
   CHECK(contains(status.out, "or run `git vault hooks install`"));
-  const Json doc = Json::parse(run_ok(sandbox.vault({"hooks", "status", "--json"})).out);
+  const Json doc = Json::parse(run_no(sandbox.vault({"hooks", "status", "--json"})).out);
   CHECK(doc["hooks"][0]["state"] ==
         "NOT RUNNING: another hook manager put its hook in place and moved git-vault's aside");
+  CHECK(doc["hooks"][0]["running"] == false);
+  CHECK(doc["complete"] == false);
 
   // install puts ours back with lefthook's chained, and drops the stale copy, which would
   // otherwise stop the next `lefthook install` of older versions (they keep an existing `.old`).
@@ -349,6 +360,62 @@ TEST_CASE("uninstall removes a shim another hook manager moved aside", "[hooks]"
   CHECK(sandbox.read(".git/hooks/pre-commit") == "#!/bin/sh\n# lefthook\n");
 }
 
+TEST_CASE("uninstall after lefthook moved a chained shim aside removes the copy of its hook",
+          "[hooks]") {
+  Sandbox sandbox;
+  run_ok(sandbox.vault({"init"}));
+  // `lefthook install`, `git vault hooks install` (lefthook's hook chained as .pre-git-vault),
+  // then `lefthook install` again, which moves git-vault's shim aside once more.
+  const std::string lefthook = "#!/bin/sh\n# lefthook\n";
+  const auto lefthook_install = [&] {
+    for (const char* name : {"pre-commit", "post-merge"}) {
+      const std::string hook = std::string(".git/hooks/") + name;
+      REQUIRE(sandbox.sh("mv " + hook + " " + hook + ".old").code == 0);
+      sandbox.write(hook, lefthook);
+    }
+  };
+  lefthook_install();
+  run_ok(sandbox.vault({"hooks", "install"}));
+  lefthook_install();
+  // A backup that is not the hook in place is somebody's only copy of a hook: it stays.
+  sandbox.write(".git/hooks/post-merge.pre-git-vault", "#!/bin/sh\n# an older hook\n");
+
+  const Result removed = run_ok(sandbox.vault({"hooks", "uninstall"}));
+  CHECK(contains(removed.out, "pre-commit: removed pre-commit.old, pre-commit.pre-git-vault\n"));
+  CHECK(contains(removed.out,
+                 "post-merge: removed post-merge.old; post-merge.pre-git-vault is kept: it is not "
+                 "the hook in place, delete it if it is not needed\n"));
+  CHECK(sandbox.sh("ls .git/hooks | grep -v '\\.sample$'").out ==
+        "post-merge\npost-merge.pre-git-vault\npre-commit\n");
+  CHECK(sandbox.read(".git/hooks/pre-commit") == lefthook);
+}
+
+TEST_CASE("hooks status answers no until every hook runs git-vault, and says what to run",
+          "[hooks]") {
+  Sandbox sandbox;
+  const Result before = run_no(sandbox.vault({"hooks", "status"}));
+  CHECK(contains(before.out, "pre-commit: not installed\npost-merge: not installed\n"));
+  CHECK(contains(before.out,
+                 "  `git vault hooks install` puts pre-commit, post-merge, the merge drivers and "
+                 "the .gitattributes lines in place\n"));
+  const Json none = Json::parse(run_no(sandbox.vault({"hooks", "status", "--json"})).out);
+  CHECK(none["hooks"][1]["running"] == false);
+  CHECK(none["complete"] == false);
+
+  // Doing as it says is enough.
+  run_ok(sandbox.vault({"hooks", "install"}));
+  const Result after = run_ok(sandbox.vault({"hooks", "status"}));
+  CHECK_FALSE(contains(after.out, "puts"));
+  const Json all = Json::parse(run_ok(sandbox.vault({"hooks", "status", "--json"})).out);
+  CHECK(all["hooks"][0]["running"] == true);
+  CHECK(all["complete"] == true);
+
+  // One hook missing is named alone.
+  REQUIRE(sandbox.sh("rm .git/hooks/post-merge").code == 0);
+  CHECK(contains(run_no(sandbox.vault({"hooks", "status"})).out,
+                 "  `git vault hooks install` puts post-merge in place\n"));
+}
+
 TEST_CASE("a core.hooksPath set only in GIT_CONFIG_GLOBAL's file is where hooks go",
           "[hooks][init]") {
   Sandbox sandbox;
@@ -356,7 +423,7 @@ TEST_CASE("a core.hooksPath set only in GIT_CONFIG_GLOBAL's file is where hooks 
   sandbox.write(".home/other.gitconfig", "[core]\n\thooksPath = " + hooks + "\n");
   sandbox.set_env("GIT_CONFIG_GLOBAL", sandbox.path(".home/other.gitconfig").string());
 
-  const Result status = run_ok(sandbox.vault({"hooks", "status", "--json"}));
+  const Result status = run_no(sandbox.vault({"hooks", "status", "--json"}));
   CHECK(Json::parse(status.out)["hooks_dir"] == hooks);
   CHECK(Json::parse(status.out)["hooks_path_source"] == "global");
 
@@ -364,9 +431,15 @@ TEST_CASE("a core.hooksPath set only in GIT_CONFIG_GLOBAL's file is where hooks 
   const Result init = run_ok(sandbox.vault({"init"}));
   CHECK(contains(init.err, "hooks not installed"));
   CHECK_FALSE(sandbox.exists(".git/hooks/pre-commit"));
+  // status names the flag install needs there, so that its advice works as written.
+  CHECK(contains(run_no(sandbox.vault({"hooks", "status"})).out,
+                 "  `git vault hooks install --allow-global-hooks-path` puts pre-commit and "
+                 "post-merge in place (core.hooksPath is set in global or system config"));
 
   run_ok(sandbox.vault({"hooks", "install", "--allow-global-hooks-path"}));
   CHECK(sandbox.exists(".home/global-hooks/pre-commit"));
+  CHECK(run_ok(sandbox.vault({"hooks", "status"})).out.find("`git vault hooks install") ==
+        std::string::npos);
   sandbox.commit_all("vault");
   sandbox.write(".memory/10-Memories/MEM-bad.md", k_bad_memory);
   const Result bad = sandbox.sh("git add -A && git commit -q -m bad");
