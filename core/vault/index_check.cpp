@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "core/json/parse.hpp"
@@ -38,45 +39,97 @@ std::string dump(const OrderedJson& value) {
 }
 
 // The fresh rendering as it would read with the committed file's `generated_at`, or nullopt
-// when the committed file has none to keep (then any difference is real).
+// when the committed file has none to keep (then any difference is real). A rendering is a
+// two-space dump whose third line holds the date, so the date is swapped as text: the bytes that
+// parsing, setting and dumping it again give, without doing that to tens of megabytes.
 std::optional<std::string> fresh_with_kept_date(const std::string& fresh_json,
                                                 const OrderedJson& committed) {
   const auto generated_at = committed.find("generated_at");
   if (generated_at == committed.end() || !generated_at->is_string()) {
     return std::nullopt;
   }
-  OrderedJson document = OrderedJson::parse(fresh_json);
-  document["generated_at"] = *generated_at;
-  return document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+  // Entries' keys are indented further, so this matches the top-level key only.
+  constexpr std::string_view k_key = "\n  \"generated_at\": \"";
+  const std::size_t at = fresh_json.find(k_key);
+  if (at == std::string::npos) {
+    OrderedJson document = OrderedJson::parse(fresh_json);
+    document["generated_at"] = *generated_at;
+    return document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+  }
+  const std::size_t open = at + k_key.size() - 1;
+  std::size_t close = open + 1;
+  while (close < fresh_json.size() && fresh_json[close] != '"') {
+    close += fresh_json[close] == '\\' ? 2 : 1;
+  }
+  const std::string date = dump(*generated_at);
+  std::string out;
+  out.reserve(fresh_json.size() + date.size());
+  out.append(fresh_json, 0, open);
+  out += date;
+  out.append(fresh_json, std::min(close + 1, fresh_json.size()));
+  return out;
 }
+
+// Whether the committed memory-index.json differs from a regeneration, and the committed file
+// as parsed on the way (when it was parsed), for the diagnosis to reuse.
+struct JsonJudgement {
+  bool changes = false;
+  std::optional<OrderedJson> committed;
+};
 
 // The one predicate behind both the check and the write plan, so "stale" and "would be
 // written" never disagree.
-bool json_changes(const std::string& fresh_json, const std::optional<std::string>& committed) {
+JsonJudgement judge_json(const std::string& fresh_json,
+                         const std::optional<std::string>& committed) {
   if (!committed) {
-    return true;
+    return {true, std::nullopt};
   }
   if (*committed == fresh_json) {
-    return false;
+    return {false, std::nullopt};
   }
   auto parsed = json_text::parse<OrderedJson>(*committed);
-  const OrderedJson* const document_ptr = std::get_if<OrderedJson>(&parsed);
+  OrderedJson* const document_ptr = std::get_if<OrderedJson>(&parsed);
   if (document_ptr == nullptr || !document_ptr->is_object()) {
-    return true;
+    return {true, std::nullopt};
   }
-  const OrderedJson& document = *document_ptr;
-  const std::optional<std::string> kept = fresh_with_kept_date(fresh_json, document);
-  return !kept || *kept != *committed;
+  const std::optional<std::string> kept = fresh_with_kept_date(fresh_json, *document_ptr);
+  return {!kept || *kept != *committed, std::move(*document_ptr)};
 }
 
-std::optional<int> entry_line(std::string_view bytes, const std::string& id) {
-  const std::string needle = fmt::format("\"id\": {}", dump(OrderedJson(id)));
-  const std::size_t at = bytes.find(needle);
-  if (at == std::string_view::npos) {
-    return std::nullopt;
+// The line of each entry's `"id": "<id>"` in the committed index, found in one pass: looking
+// each id up from the start of the file made a check of an index whose 10,000 entries all
+// differ take 28 s (doc/performance.md, "No quadratic growth"). An id listed twice keeps its
+// first line. Inside a JSON string every `"` is escaped, so the key's pattern only matches keys.
+class EntryLines {
+ public:
+  explicit EntryLines(std::string_view bytes) {
+    constexpr std::string_view k_key = "\"id\": \"";
+    int line = 1;
+    std::size_t counted = 0;  // the newlines before this offset are in `line`
+    for (std::size_t at = bytes.find(k_key); at != std::string_view::npos;
+         at = bytes.find(k_key, at + 1)) {
+      line += static_cast<int>(std::count(bytes.begin() + static_cast<std::ptrdiff_t>(counted),
+                                          bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      counted = at;
+      // The id's JSON string as written, quotes included, to compare with `dump(id)`.
+      const std::size_t open = at + k_key.size() - 1;
+      std::size_t close = open + 1;
+      while (close < bytes.size() && bytes[close] != '"' && bytes[close] != '\n') {
+        close += bytes[close] == '\\' ? 2 : 1;
+      }
+      if (close < bytes.size() && bytes[close] == '"') {
+        m_lines.emplace(std::string(bytes.substr(open, close + 1 - open)), line);
+      }
+    }
   }
-  return line_of_offset(bytes, at);
-}
+  [[nodiscard]] std::optional<int> of(const std::string& id) const {
+    const auto found = m_lines.find(dump(OrderedJson(id)));
+    return found == m_lines.end() ? std::nullopt : std::optional<int>(found->second);
+  }
+
+ private:
+  std::unordered_map<std::string, int> m_lines;
+};
 
 // A value short enough to quote in a message; long strings and lists are named, not shown.
 std::optional<std::string> short_value(const OrderedJson& value) {
@@ -111,9 +164,10 @@ std::string describe_drift(const OrderedJson& committed, const OrderedJson& fres
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-// Explains why memory-index.json is stale. Only called when json_changes said so; always
-// returns at least one finding.
-std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::string& committed) {
+// Explains why memory-index.json is stale. Only called when judge_json said so, with the file
+// as it parsed it (nullopt: parsed here); always returns at least one finding.
+std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::string& committed,
+                                   std::optional<OrderedJson> parsed) {
   const std::string_view path = k_index_json_path;
   IndexReadResult read = read_index(path, committed);
   if (!read.index) {
@@ -122,7 +176,7 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
     }
     return std::move(read.findings);
   }
-  const OrderedJson old_doc = OrderedJson::parse(committed);  // read_index accepted it
+  const OrderedJson old_doc = parsed ? std::move(*parsed) : OrderedJson::parse(committed);
   const OrderedJson new_doc = OrderedJson::parse(fresh_json);
   std::vector<Finding> findings;
 
@@ -154,6 +208,7 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
   }
   std::map<std::string, const OrderedJson*> old_entries;
   std::vector<std::string> old_order;
+  const EntryLines lines(committed);
   const auto old_list = old_doc.find("entries");
   if (old_list != old_doc.end() && old_list->is_array()) {
     for (const OrderedJson& entry : *old_list) {
@@ -165,8 +220,8 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
       const std::string& name = id->get_ref<const std::string&>();
       old_order.push_back(name);
       if (!old_entries.emplace(name, &entry).second) {
-        findings.push_back(stale(path, name, entry_line(committed, name),
-                                 fmt::format("duplicate entry for {}", name)));
+        findings.push_back(
+            stale(path, name, lines.of(name), fmt::format("duplicate entry for {}", name)));
       }
     }
   } else {
@@ -178,11 +233,16 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
     const auto it = old_entries.find(id);
     if (it == old_entries.end()) {
       entries_differ = true;
-      findings.push_back(
-          stale(path, id, std::nullopt, fmt::format("{} is missing from the index", id)));
+      // Where a regeneration puts it: before the first entry that sorts after it, else after
+      // the last.
+      const auto next = old_entries.upper_bound(id);
+      const std::optional<int> line = next != old_entries.end() ? lines.of(next->first)
+                                      : old_entries.empty()     ? std::nullopt
+                                                            : lines.of(old_entries.rbegin()->first);
+      findings.push_back(stale(path, id, line, fmt::format("{} is missing from the index", id)));
     } else if (*it->second != *entry) {
       entries_differ = true;
-      findings.push_back(stale(path, id, entry_line(committed, id),
+      findings.push_back(stale(path, id, lines.of(id),
                                fmt::format("entry {} differs from its memory file: {}", id,
                                            describe_drift(*it->second, *entry))));
     }
@@ -190,7 +250,7 @@ std::vector<Finding> diagnose_json(const std::string& fresh_json, const std::str
   for (const auto& [id, entry] : old_entries) {
     if (!fresh_entries.contains(id)) {
       entries_differ = true;
-      findings.push_back(stale(path, id, entry_line(committed, id),
+      findings.push_back(stale(path, id, lines.of(id),
                                fmt::format("orphaned entry {} has no readable memory file", id)));
     }
   }
@@ -239,12 +299,14 @@ void check_markdown(std::string_view path, const std::string& fresh,
 std::vector<Finding> check_index_files(const IndexFiles& fresh,
                                        const CommittedIndexFiles& committed) {
   std::vector<Finding> findings;
-  if (json_changes(fresh.index_json, committed.index_json)) {
+  if (JsonJudgement judgement = judge_json(fresh.index_json, committed.index_json);
+      judgement.changes) {
     if (!committed.index_json) {
       findings.push_back(
           stale(k_index_json_path, "", std::nullopt, "missing; a regeneration creates it"));
     } else {
-      std::vector<Finding> json = diagnose_json(fresh.index_json, *committed.index_json);
+      std::vector<Finding> json =
+          diagnose_json(fresh.index_json, *committed.index_json, std::move(judgement.committed));
       findings.insert(findings.end(), std::make_move_iterator(json.begin()),
                       std::make_move_iterator(json.end()));
     }
@@ -258,7 +320,7 @@ std::vector<Finding> check_index_files(const IndexFiles& fresh,
 std::vector<FileWrite> plan_index_writes(const IndexFiles& fresh,
                                          const CommittedIndexFiles& committed) {
   std::vector<FileWrite> writes;
-  if (json_changes(fresh.index_json, committed.index_json)) {
+  if (judge_json(fresh.index_json, committed.index_json).changes) {
     writes.push_back({std::string(k_index_json_path), fresh.index_json});
   }
   if (committed.index_md != fresh.index_md) {

@@ -176,6 +176,26 @@ TEST_CASE("check reports broken frontmatter with its line", "[e2e][check]") {
   CHECK(finding["severity"] == "error");
 }
 
+TEST_CASE("a memory missing from the index is named at the line a regeneration puts it",
+          "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-charlie.md",
+                gv::test::memory_file("Charlie", "2026-11-01", "k", 0, "null"));
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  // MEM-charlie sorts before MEM-delta: its entry goes where MEM-delta's starts.
+  const std::string index = sandbox.read(".memory/memory-index.json");
+  const std::size_t delta = index.find("\"id\": \"MEM-delta\"");
+  REQUIRE(delta != std::string::npos);
+  const long line = 1 + std::count(index.begin(), index.begin() + static_cast<long>(delta), '\n');
+  const Result result = sandbox.vault({"check"});
+  CHECK(result.code == 1);
+  CHECK_THAT(result.out,
+             Catch::Contains(fmt::format(".memory/memory-index.json:{}: error: MEM-charlie is "
+                                         "missing from the index [stale-index]\n",
+                                         line)));
+}
+
 TEST_CASE("check names a title line with nothing after it as empty, at its line", "[e2e][check]") {
   Sandbox sandbox;
   clean_vault(sandbox);

@@ -1,5 +1,8 @@
 #include "core/vault/index_check.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -61,6 +64,12 @@ std::vector<gv::Finding> check_consistently(const gv::IndexFiles& fresh,
   return findings;
 }
 
+int line_of(const std::string& text, const std::string& needle) {
+  const std::size_t at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
 std::vector<gv::Finding> json_findings(const std::vector<gv::Finding>& findings) {
   std::vector<gv::Finding> out;
   for (const gv::Finding& finding : findings) {
@@ -89,6 +98,15 @@ TEST_CASE("an index that differs only in generated_at is not stale and stays unt
   datetime.index_json = edited_json(
       fresh.index_json, [](OrderedJson& d) { d["generated_at"] = "2026-04-15T00:00:00Z"; });
   CHECK(check_consistently(fresh, datetime).empty());
+  // The date is swapped as text: a value that needs escaping reads back the same.
+  gv::CommittedIndexFiles odd = committed_from(fresh);
+  odd.index_json = edited_json(fresh.index_json,
+                               [](OrderedJson& d) { d["generated_at"] = "caf\u00e9 \"q\" \\ \t"; });
+  CHECK(check_consistently(fresh, odd).empty());
+  // A date that is not a string keeps nothing: the file is rewritten.
+  gv::CommittedIndexFiles number = committed_from(fresh);
+  number.index_json = edited_json(fresh.index_json, [](OrderedJson& d) { d["generated_at"] = 7; });
+  CHECK_FALSE(check_consistently(fresh, number).empty());
 }
 
 TEST_CASE("a memory missing from the index makes it stale", "[index]") {
@@ -103,11 +121,44 @@ TEST_CASE("a memory missing from the index makes it stale", "[index]") {
   CHECK(findings[0].path == ".memory/memory-index.json");
   CHECK(findings[0].id == "MEM-b-retry");
   CHECK(findings[0].message == "MEM-b-retry is missing from the index");
-  CHECK_FALSE(findings[0].line);
+  // Where a regeneration puts it: the line of the entry that sorts after it.
+  CHECK(findings[0].line == line_of(*committed.index_json, "\"id\": \"MEM-c-old\""));
 
   const auto writes = gv::plan_index_writes(fresh, committed);
   REQUIRE(writes.size() == 1);
   CHECK(writes[0].bytes == fresh.index_json);  // rewritten with today's date
+}
+
+TEST_CASE("a memory that sorts after every entry is placed at the last entry's line", "[index]") {
+  std::vector<gv::Memory> more = small_vault();
+  more.push_back(memory("MEM-z-last", "Last", ymd(2026, 1, 1)));
+  gv::CommittedIndexFiles committed = committed_earlier(small_vault());
+  const auto findings = check_consistently(gv::render_index_files(more, k_today), committed);
+  REQUIRE(json_findings(findings).size() == 1);
+  std::string last;
+  for (const gv::Memory& m : small_vault()) {
+    last = std::max(last, m.id);
+  }
+  CHECK(json_findings(findings)[0].line == line_of(*committed.index_json, "\"id\": \"" + last));
+}
+
+TEST_CASE("every differing entry is named at its own line", "[index]") {
+  // Many entries: their lines are found in one pass over the file, each the line of its id.
+  std::vector<gv::Memory> many;
+  for (int i = 0; i < 300; ++i) {
+    many.push_back(memory(fmt::format("MEM-n-{:03}", i), "Note", ymd(2026, 1, 1)));
+  }
+  std::vector<gv::Memory> drifted = many;
+  for (gv::Memory& m : drifted) {
+    m.retrieval_count = 7;
+  }
+  gv::CommittedIndexFiles committed = committed_earlier(many);
+  committed.index_json = gv::render_index_json(drifted, "2026-09-01");
+  const auto findings = check_consistently(gv::render_index_files(many, k_today), committed);
+  REQUIRE(findings.size() == many.size());
+  for (const gv::Finding& finding : findings) {
+    CHECK(finding.line == line_of(*committed.index_json, "\"id\": \"" + finding.id + "\""));
+  }
 }
 
 TEST_CASE("an index entry without a memory file is an orphan", "[index]") {
