@@ -264,6 +264,8 @@ int run(const Options& options, Session& session) {
   std::string text = describe(decision);
   if (options.dry_run) {
     text += "dry run: nothing was written\n";
+  } else if (session.output().quiet) {
+    // -q: the decision alone, no commit line (doc/git-vault.1).
   } else if (outcome.commit) {
     // A learned memory has no distill-log entry (doc/agent.md): its commit is what undoes it.
     const std::string commit = outcome.commit->substr(0, 12);

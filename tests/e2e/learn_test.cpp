@@ -167,6 +167,20 @@ TEST_CASE("learn refuses a quoted password with punctuation and a bearer token",
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
 
+TEST_CASE("learn -q prints its decision and no commit line", "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const auto result = sandbox.vault({"-q", "learn", "--title", "Worktree cleanup", "--text",
+                                     "Run git worktree prune after deleting a folder."});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.out == "CREATE MEM-worktree-cleanup (no memory overlaps 30% or more)\n");
+  CHECK(result.err.empty());
+  // It still commits.
+  CHECK_THAT(sandbox.git({"log", "-1", "--format=%s"}).out,
+             Catch::StartsWith("vault(learn): create MEM-worktree-cleanup"));
+}
+
 TEST_CASE("learn --no-commit leaves the memory in the work tree", "[learn]") {
   Sandbox sandbox;
   write_retry_vault(sandbox);
