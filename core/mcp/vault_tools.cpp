@@ -580,6 +580,7 @@ ToolResult VaultTools::write(const json& arguments, const Clock& clock) {
   ordered_json out{{"operation", std::string(agent::op_name(decision.op))},
                    {"id", decision.id},
                    {"path", decision.path},
+                   {"overridden", decision.overridden},
                    {"dry_run", flags.dry_run},
                    {"commit", outcome.commit ? ordered_json(*outcome.commit) : nullptr},
                    {"key_terms", decision.key_terms},
@@ -588,6 +589,7 @@ ToolResult VaultTools::write(const json& arguments, const Clock& clock) {
     out["matches"].push_back(
         ordered_json{{"id", match.id},
                      {"overlap", match.overlap},
+                     {"shared", match.shared},
                      {"recommended", std::string(agent::op_name(match.recommended))}});
   }
   return json_result(out);

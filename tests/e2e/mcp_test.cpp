@@ -123,6 +123,12 @@ TEST_CASE("the MCP server writes memories only with --allow-write, and sees its 
   session += call(3, "search_memories", {{"query", "kiwi"}});
   session += call(4, "write_memory",
                   {{"title", "Leak"}, {"content", "token ghp_" + std::string(36, 'k')}});
+  session += call(5, "write_memory",
+                  {{"title", "Kiwi facts"},
+                   {"content", "Kiwis are flightless birds."},
+                   {"keywords", {"kiwi", "birds"}},
+                   {"as", "new"},
+                   {"dry_run", true}});
   const auto result = sandbox.vault({"mcp", "--allow-write"}, session);
   INFO(result.err);
   CHECK(result.code == 0);
@@ -133,6 +139,7 @@ TEST_CASE("the MCP server writes memories only with --allow-write, and sees its 
   const json written = json::parse(by_id["2"]["result"]["content"][0]["text"].get<std::string>());
   CHECK(written["operation"] == "CREATE");
   CHECK(written["id"] == "MEM-kiwi-facts");
+  CHECK(written["overridden"] == false);  // the same keys as `learn --json`, less `schema`
   CHECK(written["commit"].is_string());
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(learn): create MEM-kiwi-facts\n");
   const json found = json::parse(by_id["3"]["result"]["content"][0]["text"].get<std::string>());
@@ -140,6 +147,14 @@ TEST_CASE("the MCP server writes memories only with --allow-write, and sees its 
   CHECK(by_id["4"]["result"]["isError"] == true);
   CHECK_THAT(by_id["4"]["result"]["content"][0]["text"].get<std::string>(),
              Catch::Contains("content line 1 (GitHub token)"));
+  // `as` overriding the overlap's choice is said, with the match and the words it shares.
+  const json forced = json::parse(by_id["5"]["result"]["content"][0]["text"].get<std::string>());
+  INFO(forced.dump());
+  CHECK(forced["operation"] == "CREATE");
+  CHECK(forced["overridden"] == true);
+  CHECK(forced["matches"][0]["id"] == "MEM-kiwi-facts");
+  CHECK(forced["matches"][0]["shared"].is_array());
+  CHECK(forced["matches"][0]["recommended"] == "UPDATE");
 }
 
 TEST_CASE("the MCP server sees files changed between two calls", "[mcp]") {
