@@ -92,9 +92,30 @@ std::string Plan::message() const {
 std::string format_trailers(const std::vector<Trailer>& trailers) {
   std::string out;
   for (const Trailer& trailer : trailers) {
-    out += trailer.key;
-    out += ": ";
-    out += trailer.value;
+    // A long list (Vault-Memories of a purge at 10,000 memories: 148,000 characters) is folded
+    // after its commas onto continuation lines, which begin with a space, as git folds
+    // trailers; parse_trailers joins them back into the same value.
+    std::string line = trailer.key + ": ";
+    std::string_view rest = trailer.value;
+    while (line.size() + rest.size() > k_trailer_width) {
+      const std::size_t room = k_trailer_width > line.size() ? k_trailer_width - line.size() : 0;
+      // The last comma that still fits (the line keeps it); an item longer than the room
+      // stays whole on a line of its own.
+      std::size_t cut = room > 0 ? rest.rfind(", ", room - 1) : std::string_view::npos;
+      if (cut == std::string_view::npos) {
+        cut = rest.find(", ");
+      }
+      if (cut == std::string_view::npos) {
+        break;
+      }
+      out += line;
+      out += std::string_view(rest.substr(0, cut + 1));
+      out += '\n';
+      rest.remove_prefix(cut + 2);
+      line = " ";
+    }
+    out += line;
+    out += rest;
     out += '\n';
   }
   return out;

@@ -45,7 +45,9 @@ struct Plan {
   [[nodiscard]] std::string message() const;
 };
 
-// Formats `Key: value` lines, each ending in a newline.
+// Formats `Key: value` lines, each ending in a newline. A value that would make its line longer
+// than k_trailer_width is folded after commas onto lines that begin with a space.
+inline constexpr std::size_t k_trailer_width = 72;
 [[nodiscard]] std::string format_trailers(const std::vector<Trailer>& trailers);
 
 // Reads the trailer block of a commit message: its last paragraph, when every line of it is a

@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
@@ -338,4 +341,39 @@ TEST_CASE("purge --allow-dirty commits an index of what it commits", "[distill][
   CHECK(range.code == 0);
   CHECK(sandbox.read(edited) == edit);
   CHECK(sandbox.git({"status", "--porcelain"}).out == " M " + edited + "\n");
+}
+
+TEST_CASE("a purge of many memories folds its Vault-Memories trailer, and review reads it whole",
+          "[distill][purge][review]") {
+  Sandbox sandbox;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 12; ++i) {
+    const std::string id = "MEM-config-stale-setting-number-" + std::to_string(i);
+    ids.push_back(id);
+    sandbox.write(".memory/10-Memories/" + id + ".md",
+                  memory_file("Stale " + std::to_string(i), "2026-01-01", "k" + std::to_string(i),
+                              0, "null", "category: CONFIG\n"));
+  }
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("stale settings");
+  const auto purge = sandbox.vault({"distill", "--purge", "--all"});
+  INFO(purge.err);
+  REQUIRE(purge.code == 0);
+
+  // Every line of the message fits 72 columns: the ids continue on lines that begin with a space.
+  const std::string message = sandbox.git({"log", "-1", "--format=%B"}).out;
+  std::size_t start = 0;
+  int continued = 0;
+  for (std::size_t end = message.find('\n'); end != std::string::npos;
+       start = end + 1, end = message.find('\n', start)) {
+    CHECK(end - start <= 72);
+    continued += message[start] == ' ' ? 1 : 0;
+  }
+  CHECK(continued >= 5);
+  std::sort(ids.begin(), ids.end());
+  const json review = json::parse(sandbox.vault({"--json", "review", "HEAD~1..HEAD"}).out);
+  REQUIRE(review["maintenance"].size() == 1);
+  std::vector<std::string> listed = review["maintenance"][0]["memories"];
+  std::sort(listed.begin(), listed.end());
+  CHECK(listed == ids);
 }

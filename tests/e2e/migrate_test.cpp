@@ -74,9 +74,13 @@ TEST_CASE("migrate converts a legacy vault in one commit that passes the gate", 
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   const std::string message = sandbox.git({"log", "-1", "--format=%B"}).out;
   CHECK_THAT(message, Catch::Contains("Vault-Action: migrate"));
+  // Folded at 72 columns as git folds trailers; git reads it back whole.
   CHECK_THAT(message,
-             Catch::Contains("Vault-Memories: MEM-2026-03-05-001-clean-break, "
+             Catch::Contains("Vault-Memories: MEM-2026-03-05-001-clean-break,\n "
                              "MEM-2026-03-05-002-delegation, MEM-2026-03-07-003-skeleton"));
+  CHECK(sandbox.git({"log", "-1", "--format=%(trailers:key=Vault-Memories,unfold)"}).out ==
+        "Vault-Memories: MEM-2026-03-05-001-clean-break, MEM-2026-03-05-002-delegation, "
+        "MEM-2026-03-07-003-skeleton\n\n");
 
   // After: every memory is read, indexed and scored; the body and links are intact.
   CHECK(sandbox.vault({"check", "--worktree"}).code == 0);

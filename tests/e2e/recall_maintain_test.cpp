@@ -150,7 +150,7 @@ TEST_CASE("maintain demotes, archives, pins and snoozes in one commit, moving wh
         "memory/registers/tech-stack.md\n");
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
         "vault(recall-maintain): demote 1, archive 2, pin 1, snooze 1\n");
-  CHECK(sandbox.git({"log", "-1", "--format=%(trailers)"}).out ==
+  CHECK(sandbox.git({"log", "-1", "--format=%(trailers:unfold)"}).out ==
         "Vault-Action: recall-maintain\n"
         "Vault-Log-Id: recall_1796040000\n"
         "Vault-Memories: tr0000000001, tr0000000002, tr0000000003, tr0000000004, tr00000000aa\n"

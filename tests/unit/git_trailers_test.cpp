@@ -30,6 +30,40 @@ TEST_CASE("a plan's message is subject, body and trailers in fixed order", "[pla
         "dl-20261130-01\n");
 }
 
+TEST_CASE("a long Vault-Memories trailer is folded after commas and reads back whole", "[plan]") {
+  Plan plan;
+  plan.subject = "vault(purge): tombstone 400 memories";
+  plan.action = "purge";
+  for (int i = 0; i < 400; ++i) {
+    plan.memories.push_back("MEM-config-polsi-" + std::to_string(100000 + i));
+  }
+  // One id longer than a line is kept whole, on a line of its own.
+  plan.memories.push_back("MEM-" + std::string(100, 'x'));
+  plan.memories.push_back("MEM-last");
+  const std::string message = plan.message();
+  std::size_t lines = 0;
+  std::size_t start = 0;
+  for (std::size_t end = message.find('\n'); end != std::string::npos;
+       start = end + 1, end = message.find('\n', start)) {
+    const std::string_view line(message.data() + start, end - start);
+    ++lines;
+    if (line.find("xxxx") == std::string_view::npos) {
+      CHECK(line.size() <= gv::k_trailer_width);
+    } else {
+      CHECK(line == " MEM-" + std::string(100, 'x') + ",");
+    }
+    if (line.starts_with(" ")) {
+      CHECK(line.size() > 1);
+    }
+  }
+  CHECK(lines > 100);
+  CHECK(message.ends_with("MEM-last\n"));
+  CHECK(gv::parse_trailers(message) == plan.trailers());
+  REQUIRE(gv::find_trailer(gv::parse_trailers(message), "Vault-Memories"));
+  CHECK(*gv::find_trailer(gv::parse_trailers(message), "Vault-Memories") ==
+        plan.trailers().back().value);
+}
+
 TEST_CASE("a plan records writes and deletions by path", "[plan]") {
   Plan plan;
   CHECK(plan.empty());
