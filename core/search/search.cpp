@@ -185,7 +185,13 @@ void SearchIndex::refresh_working(const Snapshot& snapshot) {
       slot.tier = std::string(recall::tier_name(parsed.file.tier));
       slot.line = entry.line;
       slot.text = entry.text;
-      m_entry_documents.push_back(make_document({std::string_view{}, {}, {}, {}, slot.text}));
+      // A claim block is one entry over several lines (doc/decisions.md, D18): its field lines
+      // are searched too, while a hit shows the first line, which carries the id.
+      std::string searchable = entry.text;
+      if (const std::size_t first_end = entry.lines.find('\n'); first_end != std::string::npos) {
+        searchable.append(entry.lines, first_end);
+      }
+      m_entry_documents.push_back(make_document({std::string_view{}, {}, {}, {}, searchable}));
       m_entries.push_back(std::move(slot));
     }
   }

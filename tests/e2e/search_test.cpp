@@ -88,6 +88,26 @@ TEST_CASE("search finds body text and working memory, archive last", "[search]")
   CHECK_THAT(text.out, Catch::Contains("\n    When the server drops"));
 }
 
+TEST_CASE("search finds a claim block by any of its lines and shows the line with its id",
+          "[search]") {
+  Sandbox sandbox;
+  sandbox.write("memory/registers/decisions.md",
+                "# Decisions\n\n## Database\n"
+                "- **Decision**: one shared pool ^tr00000000d1\n"
+                "- **Alternatives considered**: pgbouncer in transaction mode\n"
+                "- **Current state** (2026-03-08): done\n");
+  sandbox.commit_all("decisions");
+  const auto result = sandbox.vault({"search", "pgbouncer", "--json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const json results = json::parse(result.out)["results"];
+  REQUIRE(results.size() == 1);
+  CHECK(results[0]["kind"] == "entry");
+  CHECK(results[0]["id"] == "tr00000000d1");
+  CHECK(results[0]["line"] == 4);
+  CHECK(results[0]["snippet"] == "**Decision**: one shared pool");
+}
+
 TEST_CASE("search with no hits says so on stderr and exits 1", "[search]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
