@@ -207,6 +207,9 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
   // base. A merge copies the secondary's body whole, with the `## Merged From` sections of its
   // own earlier merges, so a primary also gains headings for memories merged before the range.
   std::set<std::string> mergeable;
+  // Blobs deleted and added, to tell a rename from a deletion and an addition.
+  std::map<std::string, std::string> deleted_blob;              // old blob -> id
+  std::vector<std::pair<std::string, std::string>> added_blob;  // new blob, id
   // Ids in order: a memory's path is its id, so one path sorts like its id except where an id
   // is a prefix of another (`MEM-a-b` < `MEM-a`); the lists are sorted by id at the end.
   for (const git::TreeChange& change : changes) {
@@ -224,6 +227,7 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
       if (!deleted.was_tombstoned) {
         mergeable.insert(id);
       }
+      deleted_blob.emplace(*change.old_oid, id);
       diff.deleted.push_back(std::move(deleted));
       continue;
     }
@@ -234,6 +238,7 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
     }
     if (!change.old_oid) {
       mergeable.insert(id);
+      added_blob.emplace_back(*change.new_oid, id);
       diff.added.push_back({id, now.memory->title, category_key(*now.memory), now.memory->topic,
                             now.memory->token_count, now.memory->tombstoned});
       continue;
@@ -250,6 +255,25 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
     }
     compare(id, then, now, diff, merged);
   }
+  // The same bytes deleted under one name and added under another: a rename, not a memory lost
+  // and another made. Each deleted blob pairs with one added file at most.
+  std::set<std::string> renamed_from;
+  std::set<std::string> renamed_to;
+  for (const auto& [blob, id] : added_blob) {
+    const auto found = deleted_blob.find(blob);
+    if (found == deleted_blob.end()) {
+      continue;
+    }
+    const auto added = std::find_if(diff.added.begin(), diff.added.end(),
+                                    [&](const AddedMemory& x) { return x.id == id; });
+    diff.renamed.push_back({found->second, id, added->title});
+    renamed_from.insert(found->second);
+    renamed_to.insert(id);
+    mergeable.erase(found->second);
+    deleted_blob.erase(found);
+  }
+  std::erase_if(diff.added, [&](const AddedMemory& x) { return renamed_to.contains(x.id); });
+  std::erase_if(diff.deleted, [&](const DeletedMemory& x) { return renamed_from.contains(x.id); });
   std::erase_if(merged,
                 [&](const MergedPair& pair) { return !mergeable.contains(pair.secondary); });
   const auto by_id = [](const auto& a, const auto& b) { return a.id < b.id; };
@@ -257,6 +281,8 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
   std::sort(diff.changed.begin(), diff.changed.end(), by_id);
   std::sort(diff.tombstoned.begin(), diff.tombstoned.end(), by_id);
   std::sort(diff.deleted.begin(), diff.deleted.end(), by_id);
+  std::sort(diff.renamed.begin(), diff.renamed.end(),
+            [](const RenamedMemory& a, const RenamedMemory& b) { return a.to < b.to; });
   std::sort(diff.compressed.begin(), diff.compressed.end(), by_id);
   std::sort(diff.retrieval.begin(), diff.retrieval.end(), by_id);
   std::sort(diff.restored.begin(), diff.restored.end());

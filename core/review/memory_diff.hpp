@@ -46,6 +46,13 @@ struct DeletedMemory {
   bool was_tombstoned = false;  // true: what gc does; false: an active memory vanished
 };
 
+// A memory file moved to a new name with its bytes unchanged (`git mv`): its id changed.
+struct RenamedMemory {
+  std::string from;
+  std::string to;
+  std::string title;
+};
+
 // `primary` absorbed `secondary` (merge): the secondary's tombstone says `merged_into:<primary>`
 // or the primary's body gained `## Merged From <secondary>`; either way the secondary's file
 // changed in the range and was not a tombstone at its base (a heading copied along with an
@@ -78,6 +85,7 @@ struct MemoryDiff {
   std::vector<ChangedMemory> changed;
   std::vector<TombstonedMemory> tombstoned;  // merge secondaries are in `merged` instead
   std::vector<DeletedMemory> deleted;
+  std::vector<RenamedMemory> renamed;  // not also in `added` or `deleted`
   std::vector<MergedPair> merged;
   std::vector<CompressedMemory> compressed;
   std::vector<std::string> restored;  // tombstoned before, active after

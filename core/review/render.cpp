@@ -187,6 +187,12 @@ void memory_sections(std::string& out, const MemoryDiff& m, const RenderOptions&
       [](const DeletedMemory& x) {
         return std::vector<std::string>{x.was_tombstoned ? "gc" : "active"};
       });
+  table<RenamedMemory>(
+      out, "Memories renamed (same file, new id)", m.renamed, "| memory | was | title |",
+      [](const RenamedMemory& x) {
+        return fmt::format("| {} | {} | {} |", code(x.to), code(x.from), cell(x.title));
+      },
+      options);
   table<std::string>(
       out, "Memories restored (tombstone removed)", m.restored, "| memory |",
       [](const std::string& id) { return fmt::format("| {} |", code(id)); }, options);
@@ -380,6 +386,10 @@ nlohmann::ordered_json review_json(const Review& review) {
   for (const DeletedMemory& x : m.deleted) {
     deleted.push_back({{"id", x.id}, {"title", x.title}, {"was_tombstoned", x.was_tombstoned}});
   }
+  Json renamed = Json::array();
+  for (const RenamedMemory& x : m.renamed) {
+    renamed.push_back({{"from", x.from}, {"to", x.to}, {"title", x.title}});
+  }
   Json retrieval = Json::array();
   for (const RetrievalChange& x : m.retrieval) {
     retrieval.push_back({{"id", x.id},
@@ -443,6 +453,7 @@ nlohmann::ordered_json review_json(const Review& review) {
         {"merged", merged},
         {"compressed", compressed},
         {"deleted", deleted},
+        {"renamed", renamed},
         {"restored", m.restored},
         {"retrieval", retrieval},
         {"unreadable", m.unreadable},

@@ -107,6 +107,7 @@ std::string summary_line(const Review& review) {
   count_part(parts, m.merged.size(), "merged");
   count_part(parts, m.compressed.size(), "compressed");
   count_part(parts, m.deleted.size(), "deleted");
+  count_part(parts, m.renamed.size(), "renamed");
   count_part(parts, m.restored.size(), "restored");
   if (!m.retrieval.empty()) {
     parts.push_back(fmt::format("{} retrieval {} updated", m.retrieval.size(),

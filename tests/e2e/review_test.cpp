@@ -305,3 +305,30 @@ TEST_CASE("review lists the warnings in the files a branch changes and counts th
   // The JSON keeps every finding.
   CHECK(review_json(sandbox, {"main...feature"})["gate"]["findings"].size() == 2);
 }
+
+TEST_CASE("review names a memory moved with git mv as renamed, not deleted and added", "[review]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);  // committed
+  REQUIRE(sandbox
+              .git({"mv", ".memory/10-Memories/MEM-gamma.md",
+                    ".memory/10-Memories/MEM-python-gamma.md"})
+              .code == 0);
+  // A deletion in the same range stays a deletion.
+  REQUIRE(sandbox.git({"rm", "-q", ".memory/10-Memories/MEM-delta.md"}).code == 0);
+  reindex(sandbox);
+  commit_with(sandbox, "rename gamma, drop delta", "");
+
+  const json review = review_json(sandbox, {"HEAD~1..HEAD"});
+  const json& memories = review["memories"];
+  CHECK(memories["renamed"] ==
+        json::array({{{"from", "MEM-gamma"}, {"to", "MEM-python-gamma"}, {"title", "Gamma"}}}));
+  CHECK(memories["added"].empty());
+  REQUIRE(memories["deleted"].size() == 1);
+  CHECK(memories["deleted"][0]["id"] == "MEM-delta");
+  CHECK(review["summary"].get<std::string>().starts_with("1 deleted, 1 renamed; health "));
+
+  const Result markdown = sandbox.vault({"review", "HEAD~1..HEAD"});
+  INFO(markdown.err);
+  REQUIRE(markdown.code == 0);
+  CHECK_THAT(markdown.out, Catch::Contains("| `MEM-python-gamma` | `MEM-gamma` | Gamma |"));
+}
