@@ -105,8 +105,21 @@ std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_vi
   const std::string base = dots == std::string_view::npos || dots == 0
                                ? std::string("<base>")
                                : std::string(range.substr(0, dots));
+  if (ids.empty()) {
+    return introduced;
+  }
+  // Once a commit before the tip needs the rewrite, so does a stale index at a tip that is not a
+  // merge: a new commit on top would leave the earlier one failing.
+  const auto stale = [](const CommitFindings& commit) {
+    return std::any_of(commit.findings.begin(), commit.findings.end(),
+                       [](const Finding& finding) { return finding.check == "stale-index"; });
+  };
+  const bool rewrite = std::any_of(
+      introduced.begin(), introduced.end(),
+      [&](const CommitFindings& commit) { return commit.commit != ids.back() && stale(commit); });
+  const bool tip_is_merge = repo.commit_info(ids.back()).parents.size() > 1;
   for (CommitFindings& commit : introduced) {
-    if (commit.commit == ids.back()) {
+    if (commit.commit == ids.back() && (!rewrite || tip_is_merge)) {
       continue;
     }
     for (Finding& finding : commit.findings) {

@@ -252,6 +252,34 @@ TEST_CASE("a rebase that leaves stale index files is named, with the rewrite tha
   CHECK(trimmed(sandbox.git({"rev-list", "--count", "main..feature"}).out) == "2");
 }
 
+TEST_CASE("a stale index at the tip after an earlier stale commit gets the rewrite, not a commit",
+          "[merge][check]") {
+  Sandbox sandbox;
+  fork(sandbox);
+  // Two commits made without the hook, each adding a memory and leaving the index behind.
+  for (const char* id : {"MEM-feature-two", "MEM-feature-three"}) {
+    sandbox.write(std::string(".memory/10-Memories/") + id + ".md", memory(id));
+    const Result commit =
+        sandbox.sh(std::string("git add -A && git commit -q --no-verify -m 'add ") + id + "'");
+    REQUIRE(commit.code == 0);
+  }
+  const Result stale = sandbox.vault({"check", "--range", "main..feature"});
+  INFO(stale.out);
+  CHECK(stale.code == 1);
+  // One fix for both commits: a commit on top would leave the first failing.
+  CHECK_FALSE(contains(stale.out, "fix: git vault index && git add :/.memory"));
+  const std::string fix =
+      "git rebase -x 'git vault index -q && git add .memory && git commit -q --amend --no-edit' "
+      "main";
+  CHECK(contains(stale.out, fix));
+  const Result rewrite = sandbox.sh(fix);
+  INFO(rewrite.err);
+  REQUIRE(rewrite.code == 0);
+  const Result fixed = sandbox.vault({"check", "--range", "main..feature"});
+  INFO(fixed.out);
+  CHECK(fixed.code == 0);
+}
+
 TEST_CASE("check during an unresolved merge conflict names the unmerged files", "[merge][check]") {
   Sandbox sandbox;
   fork(sandbox);
