@@ -55,6 +55,21 @@ void fork(Sandbox& sandbox) {
   commit_memory(sandbox, "MEM-feature", memory("Feature side"));
 }
 
+// `check --range main..feature` named the rewrite that regenerates every commit's index: it is
+// run as printed, and the range then passes.
+void rewrite_as_printed(Sandbox& sandbox, const Result& stale) {
+  const std::string fix =
+      "git rebase -x 'git vault index -q && git add .memory && git commit -q --amend --no-edit' "
+      "main";
+  CHECK(contains(stale.out, fix));
+  const Result rewrite = sandbox.sh(fix);
+  INFO(rewrite.err);
+  REQUIRE(rewrite.code == 0);
+  const Result fixed = sandbox.vault({"check", "--range", "main..feature"});
+  INFO(fixed.out);
+  CHECK(fixed.code == 0);
+}
+
 // The gate the workflow runs over the pull request of `feature` into `main`.
 Result ci_gate(const Sandbox& sandbox) {
   const std::string base = trimmed(sandbox.git({"merge-base", "main", "feature"}).out);
@@ -237,17 +252,7 @@ TEST_CASE("a rebase that leaves stale index files is named, with the rewrite tha
   const Result stale = sandbox.vault({"check", "--range", "main..feature"});
   CHECK(stale.code == 1);
   CHECK(contains(stale.out, "MEM-feature is missing from the index"));
-  const std::string fix =
-      "git rebase -x 'git vault index -q && git add .memory && git commit -q --amend --no-edit' "
-      "main";
-  CHECK(contains(stale.out, fix));
-  // The fix as printed, run as printed.
-  const Result rewrite = sandbox.sh(fix);
-  INFO(rewrite.err);
-  REQUIRE(rewrite.code == 0);
-  const Result fixed = sandbox.vault({"check", "--range", "main..feature"});
-  INFO(fixed.out);
-  CHECK(fixed.code == 0);
+  rewrite_as_printed(sandbox, stale);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(trimmed(sandbox.git({"rev-list", "--count", "main..feature"}).out) == "2");
 }
@@ -268,16 +273,7 @@ TEST_CASE("a stale index at the tip after an earlier stale commit gets the rewri
   CHECK(stale.code == 1);
   // One fix for both commits: a commit on top would leave the first failing.
   CHECK_FALSE(contains(stale.out, "fix: git vault index && git add :/.memory"));
-  const std::string fix =
-      "git rebase -x 'git vault index -q && git add .memory && git commit -q --amend --no-edit' "
-      "main";
-  CHECK(contains(stale.out, fix));
-  const Result rewrite = sandbox.sh(fix);
-  INFO(rewrite.err);
-  REQUIRE(rewrite.code == 0);
-  const Result fixed = sandbox.vault({"check", "--range", "main..feature"});
-  INFO(fixed.out);
-  CHECK(fixed.code == 0);
+  rewrite_as_printed(sandbox, stale);
 }
 
 TEST_CASE("check during an unresolved merge conflict names the unmerged files", "[merge][check]") {
