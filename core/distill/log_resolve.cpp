@@ -19,7 +19,14 @@ std::vector<ResolvedEntry> resolve_log(
     entry.operation = operation;
     const auto found = by_log_id.find(operation.id);
     if (found != by_log_id.end() && !found->second.empty()) {
+      // Of several commits carrying the id, the one made on the parent the entry records.
       entry.commit = found->second.front();
+      for (const std::string& commit : found->second) {
+        if (operation.parent_commit && first_parent(commit) == operation.parent_commit) {
+          entry.commit = commit;
+          break;
+        }
+      }
     }
     entry.legacy = !entry.commit && !operation.raw.contains("parent_commit") &&
                    !operation.raw.contains("commit");
@@ -40,7 +47,9 @@ std::vector<ResolvedEntry> resolve_log(
     }
     if (found->second.size() > 1) {
       entry.problems.push_back(
-          fmt::format("{} commits carry its Vault-Log-Id (cherry-picked?)", found->second.size()));
+          fmt::format("{} commits carry its Vault-Log-Id (cherry-picked, or two branches acted "
+                      "in the same second); `git vault revert` needs the commit named",
+                      found->second.size()));
     }
     if (operation.commit && *operation.commit != *entry.commit) {
       entry.problems.push_back(fmt::format("the log records commit {} but the trailer is on {}",

@@ -10,12 +10,13 @@ namespace gv::hooks {
 // git-vault's merge drivers, and memory files to its diff driver. The attributes are
 // versioned; the drivers they name live in each clone's .git/config (see merge_drivers.hpp and
 // diff_driver.hpp).
-inline constexpr std::array<std::string_view, 6> k_gitattributes_lines{
+inline constexpr std::array<std::string_view, 7> k_gitattributes_lines{
     ".memory/memory-index.json merge=vault-generated",
     ".memory/20-Indices/index.md merge=vault-generated",
     ".memory/10-Memories/README.md merge=vault-generated",
     ".memory/distill-log.json merge=vault-log",
     "memory/.recall/metadata.json merge=vault-recall-metadata",
+    "specs/state.json merge=vault-state",
     ".memory/10-Memories/*.md diff=vault-memory",
 };
 

@@ -126,7 +126,7 @@ void install_drivers(git::Repo& repo, const InstallOptions& options, InstallRepo
       repo.set_config_string(config_key(driver, "driver"), driver_command(driver));
     }
     report.notes.emplace_back(
-        "merge drivers vault-generated, vault-log and vault-recall-metadata "
+        "merge drivers vault-generated, vault-log, vault-recall-metadata and vault-state "
         "defined in .git/config");
   }
   if (configure_diff_driver(repo)) {

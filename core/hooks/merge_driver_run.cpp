@@ -12,6 +12,7 @@
 #include "core/hooks/merge_drivers.hpp"
 #include "core/merge/distill_log_merge.hpp"
 #include "core/merge/recall_metadata_merge.hpp"
+#include "core/merge/state_merge.hpp"
 #include "core/util/file.hpp"
 #include "core/util/message.hpp"
 
@@ -52,8 +53,8 @@ int run_merge_driver(const std::string& kind, const MergeDriverFiles& files) {
   const bool known = std::any_of(k_merge_drivers.begin(), k_merge_drivers.end(),
                                  [&](const MergeDriver& driver) { return driver.kind == kind; });
   if (!known) {
-    throw UsageError("unknown merge driver kind `{}` (known: generated, log, recall-metadata)",
-                     kind);
+    throw UsageError(
+        "unknown merge driver kind `{}` (known: generated, log, recall-metadata, state)", kind);
   }
   // Another `.gitattributes` line naming this driver (`* merge=vault-generated`) must not make
   // it keep "ours" for files it knows nothing about: those get git's normal conflict.
@@ -74,14 +75,20 @@ int run_merge_driver(const std::string& kind, const MergeDriverFiles& files) {
   } else if (kind == "recall-metadata") {
     merged =
         merge::merge_recall_metadata(util::read_file(files.ours), util::read_file(files.theirs));
+  } else if (kind == "state") {
+    merged = merge::merge_state(util::read_file(files.ancestor), util::read_file(files.ours),
+                                util::read_file(files.theirs));
   } else {
-    throw UsageError("unknown merge driver kind `{}` (known: generated, log, recall-metadata)",
-                     kind);
+    throw UsageError(
+        "unknown merge driver kind `{}` (known: generated, log, recall-metadata, state)", kind);
   }
   if (!merged) {
-    util::print_warning(
-        fmt::format("{}: one side is not valid JSON; merging it line by line, as git would",
-                    files.path.empty() ? files.ours : files.path));
+    const std::string_view why =
+        kind == "state"
+            ? "a side is not a JSON object, or both changed a key git-vault does not own"
+            : "one side is not valid JSON";
+    util::print_warning(fmt::format("{}: {}; merging it line by line, as git would",
+                                    files.path.empty() ? files.ours : files.path, why));
     return merge_as_text(files);
   }
   util::write_file_atomic(files.ours, *merged);

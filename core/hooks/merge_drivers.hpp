@@ -14,12 +14,14 @@ struct MergeDriver {
   std::string_view description;  // merge.<name>.name
 };
 
-inline constexpr std::array<MergeDriver, 3> k_merge_drivers{
+inline constexpr std::array<MergeDriver, 4> k_merge_drivers{
     MergeDriver{"vault-generated", "generated",
                 "git-vault generated file (keep ours; post-merge regenerates it)"},
     MergeDriver{"vault-log", "log", "git-vault distill log (union of operations by id)"},
     MergeDriver{"vault-recall-metadata", "recall-metadata",
                 "git-vault recall metadata (union by id, newest review wins)"},
+    MergeDriver{"vault-state", "state",
+                "git-vault specs/state.json (memory_health merged key by key)"},
 };
 
 // The value of `merge.<name>.driver`: git substitutes %O (ancestor), %A (ours, and where the

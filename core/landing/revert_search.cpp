@@ -42,6 +42,16 @@ void check_action(const git::CommitInfo& info) {
 git::CommitInfo find_action(const git::Repo& repo, const std::string& target) {
   const auto by_log_id = repo.trailer_index(k_trailer_log_id);
   if (const auto it = by_log_id.find(target); it != by_log_id.end() && !it->second.empty()) {
+    if (it->second.size() > 1) {
+      // Cherry-picked, or two branches that acted in the same second: which one is meant?
+      std::string listed;
+      for (const std::string& commit : it->second) {
+        listed += fmt::format("\n  git vault revert {}   # {}", short_id(commit),
+                              repo.commit_info(commit).summary);
+      }
+      throw Error("{}: {} commits carry `{}: {}`; name the one to undo:{}", target,
+                  it->second.size(), k_trailer_log_id, target, listed);
+    }
     git::CommitInfo info = repo.commit_info(it->second.front());
     check_action(info);
     return info;

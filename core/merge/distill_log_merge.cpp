@@ -40,6 +40,19 @@ bool has_commit(const Json& op) {
   return it != op.end() && it->is_string() && !it->get<std::string>().empty();
 }
 
+// One operation as both sides recorded it: equal but for `commit`, which a side may have
+// learnt since.
+bool same_operation(const Json& a, const Json& b) {
+  if (!a.is_object() || !b.is_object()) {
+    return a == b;
+  }
+  Json left = a;
+  Json right = b;
+  left.erase("commit");
+  right.erase("commit");
+  return left == right;
+}
+
 }  // namespace
 
 std::optional<std::string> merge_distill_logs(std::string_view ours_text,
@@ -52,7 +65,7 @@ std::optional<std::string> merge_distill_logs(std::string_view ours_text,
   }
 
   std::vector<Json> merged;
-  std::map<std::string, std::size_t> by_id;  // id -> position in merged
+  std::map<std::string, std::vector<std::size_t>> by_id;  // id -> positions in merged
   const auto add = [&](const Json& op, bool from_theirs) {
     const std::string id = string_field(op, "id");
     if (id.empty()) {
@@ -61,17 +74,22 @@ std::optional<std::string> merge_distill_logs(std::string_view ours_text,
       }
       return;
     }
-    const auto found = by_id.find(id);
-    if (found == by_id.end()) {
-      by_id.emplace(id, merged.size());
-      merged.push_back(op);
-      return;
+    std::vector<std::size_t>& places = by_id[id];
+    for (const std::size_t at : places) {
+      Json& kept = merged[at];
+      if (same_operation(kept, op)) {
+        // The same entry on both sides; one of them may have learnt its commit since.
+        if (from_theirs && !has_commit(kept) && op.is_object() && has_commit(op)) {
+          kept = op;
+        }
+        return;
+      }
     }
-    // The same entry on both sides; one of them may have learnt its commit since.
-    Json& kept = merged[found->second];
-    if (from_theirs && !has_commit(kept) && op.is_object() && has_commit(op)) {
-      kept = op;
-    }
+    // New, or a second action under an id already taken: ids are `distill_<seconds>`, unique
+    // only within a branch, so two branches acting in the same second collide. Both entries
+    // stay; `git vault log --verify` names the id, and `git vault revert` asks for the commit.
+    places.push_back(merged.size());
+    merged.push_back(op);
   };
   for (const Json& op : (*ours)["operations"]) {
     add(op, false);

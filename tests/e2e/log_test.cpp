@@ -196,3 +196,41 @@ TEST_CASE("log --verify counts entries it cannot check apart from the checked on
   CHECK_THAT(result.out, Catch::EndsWith("2 entries checked: all match their commits; 1 written "
                                          "before commits were recorded, not checked.\n"));
 }
+
+TEST_CASE("two branches acting in the same second keep both log entries through a merge",
+          "[log][merge]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.vault({"init"}).code == 0);  // the log's merge driver
+  sandbox.commit_all("init");
+  const std::string main = sandbox.git({"rev-parse", "--abbrev-ref", "HEAD"}).out;
+  REQUIRE(sandbox.git({"checkout", "-q", "-b", "side"}).code == 0);
+  REQUIRE(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
+  const std::string side = head_of(sandbox);
+  REQUIRE(sandbox.git({"checkout", "-q", main.substr(0, main.size() - 1)}).code == 0);
+  // The sandbox's clock stands still: this run gets the same id, distill_1796040000.
+  REQUIRE(sandbox.vault({"distill", "--record"}).code == 0);
+  const auto merge = sandbox.git({"merge", "-q", "--no-edit", "side"});
+  INFO(merge.out << merge.err);
+  REQUIRE(merge.code == 0);
+
+  const json log = json::parse(sandbox.vault({"log", "--json"}).out);
+  int entries = 0;
+  for (const json& entry : log["entries"]) {
+    entries += entry["id"] == "distill_1796040000" ? 1 : 0;
+  }
+  CHECK(entries == 2);
+  const auto verify = sandbox.vault({"log", "--verify"});
+  CHECK(verify.code == 1);
+  CHECK_THAT(verify.out, Catch::Contains("2 commits carry its Vault-Log-Id"));
+  // The id no longer names one action: revert asks for the commit, and takes it.
+  const auto ambiguous = sandbox.vault({"revert", "distill_1796040000"});
+  CHECK(ambiguous.code == 128);
+  CHECK_THAT(ambiguous.err, Catch::Contains("2 commits carry `Vault-Log-Id: distill_1796040000`; "
+                                            "name the one to undo:"));
+  CHECK_THAT(ambiguous.err,
+             Catch::Contains("git vault revert " + side.substr(0, 7) + "   # vault(purge): "));
+  const auto named = sandbox.vault({"revert", side.substr(0, 7)});
+  INFO(named.err);
+  CHECK(named.code == 0);
+}

@@ -4,9 +4,11 @@
 
 #include "core/merge/distill_log_merge.hpp"
 #include "core/merge/recall_metadata_merge.hpp"
+#include "core/merge/state_merge.hpp"
 
 using gv::merge::merge_distill_logs;
 using gv::merge::merge_recall_metadata;
+using gv::merge::merge_state;
 using Json = nlohmann::ordered_json;
 
 namespace {
@@ -76,6 +78,27 @@ TEST_CASE("an entry whose commit only their side filled in takes their version",
   CHECK(back["operations"][0]["commit"] == "abc123");
 }
 
+TEST_CASE("two different actions under one id both stay, once each", "[merge]") {
+  // Two branches that each acted in the same second gave their entries the same id.
+  const std::string ours = log_with(R"(
+    {"id": "distill_100", "timestamp": "2026-11-01T10:00:00Z", "type": "purge",
+     "affected_memories": ["MEM-a"], "parent_commit": "p1", "commit": null})");
+  const std::string theirs = log_with(R"(
+    {"id": "distill_100", "timestamp": "2026-11-01T10:00:00Z", "type": "purge",
+     "affected_memories": ["MEM-b"], "parent_commit": "p2", "commit": null})");
+  const auto merged = merge_distill_logs(ours, theirs);
+  REQUIRE(merged);
+  const Json doc = Json::parse(*merged);
+  REQUIRE(doc["operations"].size() == 2);
+  CHECK(doc["operations"][0]["affected_memories"] == Json::array({"MEM-a"}));
+  CHECK(doc["operations"][1]["affected_memories"] == Json::array({"MEM-b"}));
+  CHECK(doc["summary"]["total_purged"] == 2);
+  // Merged again with either side or itself, nothing is added twice.
+  CHECK(merge_distill_logs(*merged, *merged) == merged);
+  CHECK(Json::parse(*merge_distill_logs(*merged, theirs))["operations"].size() == 2);
+  CHECK(Json::parse(*merge_distill_logs(ours, *merged))["operations"].size() == 2);
+}
+
 TEST_CASE("same timestamp orders by id; a log without summary gets one", "[merge]") {
   const std::string ours = R"({"operations": [
     {"id": "distill_5_2", "timestamp": "2026-11-05T00:00:00Z", "type": "gc",
@@ -140,4 +163,52 @@ TEST_CASE("recall metadata that is not a JSON object is left to a normal conflic
   CHECK_FALSE(merge_recall_metadata("{}", "not json"));
   CHECK_FALSE(merge_recall_metadata("[1]", "{}"));
   CHECK(merge_recall_metadata("{}", "{}") == "{}\n");
+}
+
+TEST_CASE("state.json: memory_health merged key by key, other keys three-way", "[merge]") {
+  const std::string base = R"({"tasks": [1], "memory_health": {"last_distilled":
+    "2026-11-01T10:00:00Z", "distill_count": 3, "health_score": 70, "last_revise": null}})";
+  // Each side ran one action; theirs later, and theirs also ran revise. Ours changed a key of
+  // another tool's, theirs added one.
+  const std::string ours = R"({"tasks": [1, 2], "memory_health": {"last_distilled":
+    "2026-11-02T10:00:00Z", "distill_count": 4, "health_score": 75, "last_revise": null}})";
+  const std::string theirs = R"({"tasks": [1], "memory_health": {"last_distilled":
+    "2026-11-03T10:00:00Z", "distill_count": 5, "health_score": 80, "last_revise":
+    "2026-11-03T10:00:00Z", "revise_count": 1}, "repository_health": {"ok": true}})";
+  const auto merged = merge_state(base, ours, theirs);
+  REQUIRE(merged);
+  CHECK(merged->ends_with("}\n"));
+  const Json doc = Json::parse(*merged);
+  CHECK(doc["tasks"] == Json::array({1, 2}));
+  CHECK(doc["repository_health"]["ok"] == true);
+  const Json& health = doc["memory_health"];
+  CHECK(health["last_distilled"] == "2026-11-03T10:00:00Z");
+  CHECK(health["distill_count"] == 6);  // 3 + 1 + 2
+  CHECK(health["health_score"] == 80);  // from the side that distilled last
+  CHECK(health["last_revise"] == "2026-11-03T10:00:00Z");
+  CHECK(health["revise_count"] == 1);
+  // The other way round gives the same values.
+  const Json back = Json::parse(*merge_state(base, theirs, ours));
+  CHECK(back["memory_health"] == health);
+  CHECK(back["tasks"] == doc["tasks"]);
+}
+
+TEST_CASE("state.json added on both sides merges; another tool's key changed twice conflicts",
+          "[merge]") {
+  const std::string ours =
+      R"({"memory_health": {"last_distilled": "2026-11-02T10:00:00Z", "distill_count": 1}})";
+  const std::string theirs =
+      R"({"memory_health": {"last_distilled": "2026-11-02T10:00:00Z", "distill_count": 1,
+      "status": "healthy"}})";
+  const auto added = merge_state("", ours, theirs);
+  REQUIRE(added);
+  // The same value on both sides is one change, as git takes it.
+  CHECK(Json::parse(*added)["memory_health"]["distill_count"] == 1);
+  CHECK(Json::parse(*added)["memory_health"]["status"] == "healthy");
+
+  CHECK_FALSE(merge_state(R"({"tasks": 1})", R"({"tasks": 2})", R"({"tasks": 3})"));
+  CHECK_FALSE(merge_state("{}", "[1]", "{}"));
+  // A key removed on one side and untouched on the other is removed.
+  CHECK(Json::parse(*merge_state(R"({"a": 1, "b": 2})", R"({"a": 1})", R"({"a": 1, "b": 2})")) ==
+        Json::parse(R"({"a": 1})"));
 }
