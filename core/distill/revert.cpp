@@ -87,6 +87,7 @@ ActionDraft revert_draft(const RevertRequest& request) {
   draft.type = "revert";
   draft.verbatim = true;
   std::size_t memory_files = 0;
+  std::size_t memory_files_removed = 0;  // created by the run undone (a learn, a revert's revert)
   for (const auto& [path, bytes] : request.restored) {
     if (bytes) {
       draft.plan.write(path, *bytes);
@@ -95,6 +96,7 @@ ActionDraft revert_draft(const RevertRequest& request) {
     }
     if (is_memory_path(path)) {
       memory_files += 1;
+      memory_files_removed += bytes ? 0 : 1;
       const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
       const std::string id{name.substr(0, name.size() - 3)};  // without `.md`
       draft.affected_memories.push_back(id);
@@ -107,8 +109,16 @@ ActionDraft revert_draft(const RevertRequest& request) {
   const std::string what =
       request.log_id ? fmt::format("{} ({})", *request.log_id, request.commit.substr(0, 12))
                      : request.commit.substr(0, 12);
-  draft.notes = fmt::format("Reverted {}: restored {}", what,
-                            util::plural(memory_files, "memory file", "memory files"));
+  const std::size_t memory_files_back = memory_files - memory_files_removed;
+  draft.notes = fmt::format("Reverted {}: ", what);
+  if (memory_files_back > 0 || memory_files_removed == 0) {
+    draft.notes +=
+        fmt::format("restored {}", util::plural(memory_files_back, "memory file", "memory files"));
+  }
+  if (memory_files_removed > 0) {
+    draft.notes += fmt::format("{}removed {} it had created", memory_files_back > 0 ? ", " : "",
+                               util::plural(memory_files_removed, "memory file", "memory files"));
+  }
   if (request.restored.size() > memory_files) {
     draft.notes += fmt::format(" and {}", util::plural(request.restored.size() - memory_files,
                                                        "other file", "other files"));

@@ -158,6 +158,7 @@ std::string format_finding_lines(const std::vector<Finding>& findings, FindingSt
 std::string format_summary(const std::vector<Finding>& findings) {
   std::size_t errors = 0;
   std::size_t missing = 0;
+  std::size_t by_hand = 0;     // malformed ids that neither init-ids nor doctor rewrites
   bool respell_first = false;  // some of them are ids in the older spelling
   std::set<std::string> duplicate_ids;
   for (const Finding& finding : findings) {
@@ -166,6 +167,8 @@ std::string format_summary(const std::vector<Finding>& findings) {
       if (finding.check == "missing-id" || finding.check == "malformed-id") {
         ++missing;
         respell_first = respell_first || finding.fix == recall::k_doctor_fix_command;
+        by_hand +=
+            finding.check == "malformed-id" && finding.fix != recall::k_doctor_fix_command ? 1 : 0;
       } else if (finding.check == "duplicate-id") {
         duplicate_ids.insert(finding.id);
       }
@@ -185,6 +188,14 @@ std::string format_summary(const std::vector<Finding>& findings) {
           "Before that, run {}: some of them already have an id, in the older spelling or on "
           "another line, that init-ids would not keep.\n",
           recall::k_doctor_fix_command);
+    }
+    if (by_hand > 0) {
+      // The original's words count malformed ids as missing; init-ids leaves them as they are.
+      out += fmt::format(
+          "{} malformed, which init-ids leaves alone: rewrite or delete {} as its fix says.\n",
+          by_hand == missing ? (missing == 1 ? std::string("It is") : std::string("They are"))
+                             : fmt::format("{} of them {}", by_hand, by_hand == 1 ? "is" : "are"),
+          by_hand == 1 ? "it" : "each");
     }
   }
   if (!duplicate_ids.empty()) {

@@ -11,6 +11,7 @@ std::vector<Finding> malformed_id(GateInput& input);
 std::vector<Finding> duplicate_id(GateInput& input);
 std::vector<Finding> ignored_id(GateInput& input);
 std::vector<Finding> recall_metadata(GateInput& input);
+std::vector<Finding> distill_log(GateInput& input);
 std::vector<Finding> schema(GateInput& input);
 std::vector<Finding> id_case_collision(GateInput& input);
 std::vector<Finding> stale_index(GateInput& input);
@@ -31,6 +32,7 @@ constexpr std::array k_checks{
     GateCheck{"duplicate-id",      error,   1, working_memory, "two working-memory entries with one id",             &gate_checks::duplicate_id},
     GateCheck{"ignored-id",        warning, 1, working_memory, "caret id that the entry parser does not read",      &gate_checks::ignored_id},
     GateCheck{"recall-metadata",   error,   1, working_memory, "recall metadata.json that no recall command can read", &gate_checks::recall_metadata},
+    GateCheck{"distill-log",       error,   1, working_memory, "distill log that no distill command can read",  &gate_checks::distill_log},
     GateCheck{"schema",            error,   1, vault,          "memory frontmatter that does not parse or validate", &gate_checks::schema},
     GateCheck{"id-case-collision", error,   1, vault,          "memory ids that differ only in case",                &gate_checks::id_case_collision},
     GateCheck{"stale-index",       error,   2, vault,          "generated index files that differ from the memories", &gate_checks::stale_index},

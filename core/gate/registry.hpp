@@ -12,8 +12,9 @@ namespace gv {
 
 class GateInput;
 
-// What a gate check reads. Working-memory checks read files outside `.memory/` and run on every
-// call; vault checks are a pure function of the paths and blob ids under `.memory/`, so their
+// What a gate check reads. Working-memory checks read files outside the memory set (working
+// memory, its metadata, and the distill log) and run whenever one of those files changes; vault
+// checks are a pure function of the memory files and the generated index files, so their
 // findings are remembered per vault state (core/gate/cached_gate.hpp).
 enum class GateScope { working_memory, vault };
 

@@ -22,17 +22,19 @@ namespace {
 using Entry = git::IndexFile::Entry;
 
 // The files the working-memory checks read (core/recall/files.cpp): CLAUDE.local.md, what is
-// under memory/registers/ and memory/archive/, and the recall metadata.
+// under memory/registers/ and memory/archive/, the recall metadata, and the distill log.
 bool is_working_memory_path(std::string_view path) {
   return path == "CLAUDE.local.md" || path.starts_with("memory/registers/") ||
-         path.starts_with("memory/archive/") || path == recall::k_metadata_path;
+         path.starts_with("memory/archive/") || path == recall::k_metadata_path ||
+         path == vault_path::k_distill_log;
 }
 
 std::string working_state(const git::IndexFile& index) {
   VaultStateDigest digest;
   for (const std::string_view prefix :
        {std::string_view("CLAUDE.local.md"), std::string_view("memory/archive/"),
-        std::string_view("memory/registers/"), recall::k_metadata_path}) {
+        std::string_view("memory/registers/"), recall::k_metadata_path,
+        vault_path::k_distill_log}) {
     for (const Entry& entry : index.with_prefix(prefix)) {
       if (entry.is_committed_file() && is_working_memory_path(entry.path())) {
         digest.add(entry.path(), entry.oid_hex());

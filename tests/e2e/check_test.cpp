@@ -118,7 +118,43 @@ TEST_CASE("check blocks on working-memory ids with file and line", "[e2e][check]
     CHECK(finding["path"] == "memory/registers/people.md");
     CHECK(finding["line"] == 2);
     CHECK(finding["severity"] == "error");
+    // The footer keeps the original's words, and says init-ids will not mend this one.
+    const Result human = sandbox.vault({"check"});
+    CHECK_THAT(human.out, Catch::Contains("1 entry is missing IDs.\n"
+                                          "Run git vault recall init-ids first to tag all "
+                                          "entries.\nIt is malformed, which init-ids leaves "
+                                          "alone: rewrite or delete it as its fix says.\n"));
   }
+}
+
+TEST_CASE("check and the hook block a distill log no command can read", "[e2e][check][hooks]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  REQUIRE(sandbox.vault({"distill", "--record"}).code == 0);
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  // Half a file, as an interrupted write or a hand-resolved merge leaves it.
+  const std::string good = sandbox.read(".memory/distill-log.json");
+  sandbox.write(".memory/distill-log.json", good.substr(0, good.size() / 2));
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  const Result check = sandbox.vault({"check"});
+  CHECK(check.code == 1);
+  CHECK_THAT(check.out, Catch::Contains(".memory/distill-log.json:") &&
+                            Catch::Contains(": error: distill log is not valid JSON (") &&
+                            Catch::Contains("[distill-log]\n  fix: take the file back from a "
+                                            "commit that has it whole (git checkout HEAD -- "
+                                            ".memory/distill-log.json)"));
+  const Result commit = sandbox.sh("git commit -q -m truncated");
+  CHECK(commit.code != 0);
+  CHECK_THAT(commit.err, Catch::Contains("[distill-log]"));
+  // Done as it says, the commit goes through.
+  REQUIRE(sandbox.sh("git checkout HEAD -- .memory/distill-log.json").code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
+  // Valid JSON without operations is refused too, at line 1.
+  sandbox.write(".memory/distill-log.json", "{\"version\": \"1.0.0\"}\n");
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+  CHECK_THAT(sandbox.vault({"check"}).out,
+             Catch::Contains(".memory/distill-log.json:1: error: distill log has no "
+                             "`operations` array [distill-log]"));
 }
 
 TEST_CASE("check blocks a stale index", "[e2e][check]") {

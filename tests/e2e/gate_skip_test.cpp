@@ -18,7 +18,8 @@ using json = nlohmann::json;
 namespace {
 
 constexpr const char* k_valid_checks =
-    "valid checks: dangling-link, duplicate-id, id-case-collision, ignored-id, malformed-id, "
+    "valid checks: dangling-link, distill-log, duplicate-id, id-case-collision, ignored-id, "
+    "malformed-id, "
     "missing-id, recall-metadata, schema, stale-index, all";
 
 bool contains(const std::string& text, std::string_view part) {

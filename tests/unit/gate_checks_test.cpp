@@ -171,8 +171,9 @@ TEST_CASE("a remembered vault state answers without reading memory files", "[gat
   snapshot.reads = 0;
   const auto second = gv::run_gate(snapshot, options);
   // Only working memory, which is always read: CLAUDE.local.md (twice: listed, then parsed), the
-  // register, and the recall metadata.json the recall-metadata check asks for.
-  CHECK(snapshot.reads == 4);
+  // register, the recall metadata.json the recall-metadata check asks for, and the distill log
+  // the distill-log check asks for.
+  CHECK(snapshot.reads == 5);
   REQUIRE(second.size() == 1);
   CHECK(second[0].message == first[0].message);
   CHECK(second[0].line == first[0].line);
@@ -183,10 +184,10 @@ TEST_CASE("a remembered vault state answers without reading memory files", "[gat
     snapshot.reads = 0;
     const auto third = gv::run_gate(snapshot, options);
     CHECK(third.size() == 1);
-    // Working memory (4), MEM-beta.md, the top of memory-index.json for its date (the generated
+    // Working memory (5), MEM-beta.md, the top of memory-index.json for its date (the generated
     // files are compared by blob id, never read whole). The link's line comes from the cached
     // parse of MEM-alpha.md, which is not read again.
-    CHECK(snapshot.reads == 6);
+    CHECK(snapshot.reads == 7);
   }
   SECTION("a stale index is still caught with cached entry texts") {
     snapshot.set(".memory/10-Memories/MEM-beta.md", note("Beta 2"));

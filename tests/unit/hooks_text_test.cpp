@@ -15,6 +15,7 @@ const std::string k_all_lines =
     ".memory/10-Memories/README.md merge=vault-generated\n"
     ".memory/distill-log.json merge=vault-log\n"
     "memory/.recall/metadata.json merge=vault-recall-metadata\n"
+    "specs/state.json merge=vault-state\n"
     ".memory/10-Memories/*.md diff=vault-memory\n";
 
 }  // namespace
@@ -40,6 +41,7 @@ TEST_CASE("ensure_gitattributes appends only missing lines, after a missing fina
             ".memory/20-Indices/index.md merge=vault-generated\n"
             ".memory/10-Memories/README.md merge=vault-generated\n"
             "memory/.recall/metadata.json merge=vault-recall-metadata\n"
+            "specs/state.json merge=vault-state\n"
             ".memory/10-Memories/*.md diff=vault-memory\n");
 }
 

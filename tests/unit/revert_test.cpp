@@ -75,7 +75,10 @@ TEST_CASE("the revert draft restores bytes verbatim and names what it reverts", 
   CHECK(
       draft.extra.dump() ==
       R"({"reverts":"distill_100","reverted_commit":"0123456789abcdef0123456789abcdef01234567"})");
-  CHECK(draft.notes == "Reverted distill_100 (0123456789ab): restored 2 memory files");
+  // MEM-new had been created by the run undone: the revert removes it, and says so.
+  CHECK(draft.notes ==
+        "Reverted distill_100 (0123456789ab): restored 1 memory file, removed 1 memory file it "
+        "had created");
 
   request.log_id.reset();
   CHECK(gv::distill::revert_draft(request).extra["reverts"].is_null());
@@ -85,6 +88,12 @@ TEST_CASE("the revert draft restores bytes verbatim and names what it reverts", 
                       {".memory/memory-index.json", "{}\n"}};
   CHECK(gv::distill::revert_draft(request).notes ==
         "Reverted 0123456789ab: restored 1 memory file and 1 other file");
+
+  // Only files removed (the revert of a revert of a gc): no "restored 0".
+  request.restored = {{".memory/10-Memories/MEM-a.md", std::nullopt},
+                      {".memory/10-Memories/MEM-b.md", std::nullopt}};
+  CHECK(gv::distill::revert_draft(request).notes ==
+        "Reverted 0123456789ab: removed 2 memory files it had created");
 }
 
 TEST_CASE("a revert puts back the sub-mode cursors the undone run moved", "[revert][state]") {
@@ -182,8 +191,10 @@ TEST_CASE("log entries resolve through their trailer and verify against parent_c
   CHECK(resolved[3].problems.empty());
   CHECK(resolved[4].commit == "c5");
   CHECK(resolved[4].problems ==
-        std::vector<std::string>{"2 commits carry its Vault-Log-Id (cherry-picked?)",
-                                 "the log records commit zz but the trailer is on c5"});
+        std::vector<std::string>{
+            "2 commits carry its Vault-Log-Id (cherry-picked, or two branches acted in the same "
+            "second); `git vault revert` needs the commit named",
+            "the log records commit zz but the trailer is on c5"});
 }
 
 TEST_CASE("a trailer commit with another parent than parent_commit is reported", "[revert][log]") {
