@@ -51,6 +51,18 @@ template <class Json>
   }
 }
 
+// `text` as a JSON object, or nullopt when it does not parse or is not an object: what the
+// merge drivers read each side with before they leave a conflict to git.
+template <class Json>
+[[nodiscard]] std::optional<Json> parse_object(std::string_view text) {
+  auto parsed = parse<Json>(text);
+  Json* const doc = std::get_if<Json>(&parsed);
+  if (doc == nullptr || !doc->is_object()) {
+    return std::nullopt;
+  }
+  return std::move(*doc);
+}
+
 // `path:line: invalid JSON: reason`, the message a reader throws with.
 [[nodiscard]] std::string format_failure(std::string_view path, const ParseFailure& failure);
 

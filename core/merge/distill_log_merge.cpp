@@ -14,14 +14,12 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::optional<Json> parse_log(std::string_view text) {
-  auto parsed = json_text::parse<Json>(text);
-  Json* const doc_ptr = std::get_if<Json>(&parsed);
-  if (doc_ptr == nullptr || !doc_ptr->is_object()) {
+  std::optional<Json> doc = json_text::parse_object<Json>(text);
+  if (!doc) {
     return std::nullopt;  // the driver leaves a conflict for the user
   }
-  Json doc = std::move(*doc_ptr);
-  const auto operations = doc.find("operations");
-  if (operations == doc.end() || !operations->is_array()) {
+  const auto operations = doc->find("operations");
+  if (operations == doc->end() || !operations->is_array()) {
     return std::nullopt;
   }
   return doc;

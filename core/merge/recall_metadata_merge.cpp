@@ -11,15 +11,6 @@ namespace {
 // recall code writes metadata.json in.
 using Json = nlohmann::json;
 
-std::optional<Json> parse_object(std::string_view text) {
-  auto parsed = json_text::parse<Json>(text);
-  Json* const doc = std::get_if<Json>(&parsed);
-  if (doc == nullptr || !doc->is_object()) {
-    return std::nullopt;  // the driver leaves a conflict for the user
-  }
-  return std::move(*doc);
-}
-
 std::string reviewed_at(const Json& record) {
   if (!record.is_object()) {
     return {};
@@ -32,8 +23,8 @@ std::string reviewed_at(const Json& record) {
 
 std::optional<std::string> merge_recall_metadata(std::string_view ours_text,
                                                  std::string_view theirs_text) {
-  std::optional<Json> ours = parse_object(ours_text);
-  const std::optional<Json> theirs = parse_object(theirs_text);
+  std::optional<Json> ours = json_text::parse_object<Json>(ours_text);
+  const std::optional<Json> theirs = json_text::parse_object<Json>(theirs_text);
   if (!ours || !theirs) {
     return std::nullopt;
   }

@@ -12,15 +12,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::optional<Json> parse_object(std::string_view text) {
-  auto parsed = json_text::parse<Json>(text);
-  Json* const doc = std::get_if<Json>(&parsed);
-  if (doc == nullptr || !doc->is_object()) {
-    return std::nullopt;
-  }
-  return std::move(*doc);
-}
-
 // The value under `key`, or null when the object has none: a key removed and a key set to null
 // merge alike.
 Json at(const Json& object, const std::string& key) {
@@ -78,13 +69,13 @@ Json merge_health(const Json& base, const Json& ours, const Json& theirs) {
 
 std::optional<std::string> merge_state(std::string_view ancestor_text, std::string_view ours_text,
                                        std::string_view theirs_text) {
-  std::optional<Json> ours = parse_object(ours_text);
-  const std::optional<Json> theirs = parse_object(theirs_text);
+  std::optional<Json> ours = json_text::parse_object<Json>(ours_text);
+  const std::optional<Json> theirs = json_text::parse_object<Json>(theirs_text);
   if (!ours || !theirs) {
     return std::nullopt;
   }
   // Both sides added the file: nothing in common.
-  const Json base = parse_object(ancestor_text).value_or(Json::object());
+  const Json base = json_text::parse_object<Json>(ancestor_text).value_or(Json::object());
   Json merged = *ours;
   std::vector<std::string> keys;
   for (const auto& [key, value] : ours->items()) {
