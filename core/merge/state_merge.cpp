@@ -57,9 +57,6 @@ Json merge_health(const Json& base, const Json& ours, const Json& theirs) {
     } else {
       value = theirs_later ? t : o;  // a figure of the vault as the last action left it
     }
-    if (value.is_null() && !ours.contains(key) && !theirs.contains(key)) {
-      continue;
-    }
     merged[key] = value;
   }
   return merged;
