@@ -126,6 +126,7 @@ int run_check(const CheckOptions& check, Session& session) {
   }
 
   std::vector<Finding> findings;
+  std::string unstaged_note;  // under the findings: a fix in the work tree the gate cannot see
   if (check.range || check.worktree) {
     const hooks::SkipSpec skip = hooks::skip_from_environment(&repo);
     std::fputs(hooks::skip_notice(skip).c_str(), stderr);
@@ -145,6 +146,9 @@ int run_check(const CheckOptions& check, Session& session) {
     // The pre-commit hook's own function.
     hooks::CommitGate gate = hooks::run_commit_gate(repo);
     std::fputs(hooks::skip_notice(gate.skip).c_str(), stderr);
+    if (blocks(gate.findings)) {
+      unstaged_note = hooks::unstaged_fix_note(hooks::unstaged_blocked_files(repo, gate.findings));
+    }
     findings = std::move(gate.findings);
     // Only outside a hook: during a commit the index is meant to differ from HEAD.
     if (std::getenv("GIT_INDEX_FILE") == nullptr) {
@@ -155,6 +159,8 @@ int run_check(const CheckOptions& check, Session& session) {
   print(session.output().json
             ? util::dump_json(findings_json(findings))
             : format_findings(findings, {session.output().limit, session.output().color_stdout}));
+  std::fflush(stdout);
+  std::fputs(unstaged_note.c_str(), stderr);
   return finish(findings);
 }
 

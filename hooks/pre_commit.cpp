@@ -40,6 +40,7 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   if (!blocks(gate.findings)) {
     return 0;
   }
+  std::fputs(unstaged_fix_note(unstaged_blocked_files(repo, gate.findings)).c_str(), stderr);
   std::fputs(
       "git-vault: commit blocked by the findings above. Fix them and commit again; "
       "GIT_VAULT_SKIP=<check> skips one check, `git commit --no-verify` skips them all\n",

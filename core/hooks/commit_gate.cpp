@@ -1,13 +1,17 @@
 #include "core/hooks/commit_gate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
 #include "core/snapshot/index_snapshot.hpp"
+#include "core/util/file.hpp"
 
 namespace gv::hooks {
 namespace {
@@ -59,6 +63,48 @@ CommitGate run_commit_gate(const git::Repo& repo) {
   gate.findings = run_cached_gate(snapshot, gate_cache_file(repo), options);
   keep_warnings_of_changed_files(repo, info, gate.findings);
   return gate;
+}
+
+std::vector<std::string> unstaged_blocked_files(const git::Repo& repo,
+                                                const std::vector<Finding>& findings,
+                                                std::size_t max_files) {
+  std::vector<std::string> out;
+  if (repo.is_bare()) {
+    return out;
+  }
+  std::set<std::string> paths;
+  for (const Finding& finding : findings) {
+    if (finding.severity == Severity::error && !finding.path.empty()) {
+      paths.insert(finding.path);
+    }
+  }
+  std::size_t read = 0;
+  for (const std::string& path : paths) {
+    if (read++ == max_files) {
+      break;
+    }
+    const std::optional<std::string> staged = repo.index_blob_id(path);
+    if (!staged) {
+      continue;  // not staged at all: nothing of it is being committed
+    }
+    // The raw bytes' id: a checkout filter (autocrlf) would make a clean file read as changed,
+    // which costs one needless line of advice, never a wrong block.
+    const std::optional<std::string> bytes = util::read_file_if_exists(repo.workdir() / path);
+    if (bytes && git::hash_blob(*bytes) != *staged) {
+      out.push_back(path);
+    }
+  }
+  return out;
+}
+
+std::string unstaged_fix_note(const std::vector<std::string>& files) {
+  if (files.empty()) {
+    return {};
+  }
+  return fmt::format(
+      "note: {} {} changes in the work tree that are not staged, and the gate checks what is "
+      "staged; if they are your fix, stage them: git add {}\n",
+      fmt::join(files, ", "), files.size() == 1 ? "has" : "have", fmt::join(files, " "));
 }
 
 }  // namespace gv::hooks

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/finding.hpp"
@@ -25,5 +26,15 @@ struct CommitGate {
 // commit changes (index differs from HEAD), so an unrelated commit is not told about the whole
 // vault's warnings every time (`check --worktree` lists them all).
 [[nodiscard]] CommitGate run_commit_gate(const git::Repo& repo);
+
+// The files with a blocking finding whose work-tree bytes differ from the staged ones: a fix made
+// but not staged (init-ids writes the work tree, never the index), which the gate cannot see.
+// Sorted; at most `max_files` files are read, so a block over a whole vault costs no more.
+[[nodiscard]] std::vector<std::string> unstaged_blocked_files(const git::Repo& repo,
+                                                              const std::vector<Finding>& findings,
+                                                              std::size_t max_files = 64);
+
+// The note printed under a blocked gate for those files; empty when there are none.
+[[nodiscard]] std::string unstaged_fix_note(const std::vector<std::string>& files);
 
 }  // namespace gv::hooks

@@ -238,3 +238,38 @@ TEST_CASE("without git-vault on PATH the pre-commit shim blocks and says what to
   CHECK(contains(blocked.err, "remove this hook"));
   CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "1\n");
 }
+
+TEST_CASE("a blocked commit whose fix sits unstaged in the work tree says to stage it", "[hooks]") {
+  Sandbox sandbox;
+  prepare(sandbox);
+  install(sandbox);
+  sandbox.write("CLAUDE.local.md", "# Working memory\n\n## Active\n- remember this\n");
+  REQUIRE(sandbox.git({"add", "CLAUDE.local.md"}).code == 0);
+
+  // Nothing fixed yet: the block names init-ids and no file to stage.
+  const Result before = sandbox.sh("git commit -q -m wm");
+  CHECK(before.code != 0);
+  CHECK(contains(before.err, "CLAUDE.local.md:4: error: entry has no id"));
+  CHECK_FALSE(contains(before.err, "not staged"));
+
+  // init-ids writes the work tree only; the gate still sees the staged bytes.
+  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  const std::string note =
+      "note: CLAUDE.local.md has changes in the work tree that are not staged, and the gate "
+      "checks what is staged; if they are your fix, stage them: git add CLAUDE.local.md\n";
+  const Result blocked = sandbox.sh("git commit -q -m wm");
+  CHECK(blocked.code != 0);
+  CHECK(contains(blocked.err, note));
+  const Result check = sandbox.vault({"check", "--staged"});
+  CHECK(check.code == 1);
+  CHECK(contains(check.err, note));
+  CHECK_FALSE(contains(check.out, "not staged"));
+  CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "1\n");
+
+  // Staged as the note says, the commit goes through.
+  REQUIRE(sandbox.git({"add", "CLAUDE.local.md"}).code == 0);
+  const Result committed = sandbox.sh("git commit -q -m wm");
+  INFO(committed.err);
+  CHECK(committed.code == 0);
+  CHECK_FALSE(contains(committed.err, "not staged"));
+}
