@@ -12,6 +12,7 @@
 #include <set>
 #include <system_error>
 
+#include "cmd/action.hpp"
 #include "cmd/command.hpp"
 #include "core/dates.hpp"
 #include "core/error.hpp"
@@ -511,6 +512,9 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   if (!result.empty()) {
     Plan plan = recall::maintain_plan(result, clock.now);
     plan.log_id = unique_log_id(repo, plan.log_id, clock.now.seconds);
+    if (options.allow_dirty && !options.no_commit && !output.quiet) {
+      say_what_allow_dirty_does(landing::recall_blockers(repo, /*allow_dirty=*/false), plan);
+    }
     outcome = landing::land_recall_maintain(
         repo, snapshot, std::move(plan),
         {!options.no_commit, options.allow_dirty, std::move(read_state)});
@@ -663,7 +667,11 @@ int run_doctor(const DoctorOptions& options, Session& session) {
 
   landing::RecallOutcome outcome;
   if (options.fix && report.fixable()) {
-    outcome = landing::land_recall_maintain(repo, snapshot, doctor_plan(report),
+    Plan plan = doctor_plan(report);
+    if (options.allow_dirty && !session.output().quiet) {
+      say_what_allow_dirty_does(landing::recall_blockers(repo, /*allow_dirty=*/false), plan);
+    }
+    outcome = landing::land_recall_maintain(repo, snapshot, std::move(plan),
                                             {true, options.allow_dirty, std::move(read_state)});
   }
   if (session.output().json) {

@@ -373,3 +373,32 @@ TEST_CASE("recall doctor cuts each kind of finding at --limit, and its commit bo
   CHECK(contains(body, "... and 6 more (the diff has every one)\n"));  // 205 + 1 metadata item
   CHECK_FALSE(contains(body, "CLAUDE.local.md:207:"));
 }
+
+TEST_CASE("recall doctor --fix refuses a hand edit, and with --allow-dirty says what it commits",
+          "[recall][doctor]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# Working Memory\n\n- Prefers tabs ^tr-0123456789\n");
+  sandbox.write("memory/registers/people.md", "# People\n\n- Dana owns CI ^tr0000000001\n");
+  adopt(sandbox);
+  const std::string head = sandbox.git({"rev-parse", "HEAD"}).out;
+  sandbox.write("CLAUDE.local.md",
+                "# Working Memory\n\n- Prefers tabs ^tr-0123456789\n- typed by hand\n");
+  sandbox.write("memory/registers/people.md",
+                "# People\n\n- Dana owns CI ^tr0000000001\n- Lee owns docs\n");
+
+  const Result refused = sandbox.vault({"recall", "doctor", "--fix"});
+  CHECK(refused.code == 128);
+  CHECK(contains(refused.err, "CLAUDE.local.md"));
+  CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
+
+  const Result fixed = run_ok(sandbox.vault({"recall", "doctor", "--fix", "--allow-dirty"}));
+  CHECK(contains(fixed.err,
+                 "note: --allow-dirty: the commit includes your uncommitted edits of "
+                 "CLAUDE.local.md\n"));
+  CHECK(contains(fixed.err,
+                 "note: --allow-dirty: uncommitted changes stay out of the commit, as they are: "
+                 "memory/registers/people.md\n"));
+  CHECK(contains(sandbox.git({"show", "HEAD:CLAUDE.local.md"}).out, "typed by hand"));
+  CHECK_FALSE(contains(sandbox.git({"show", "HEAD:memory/registers/people.md"}).out, "Lee"));
+  CHECK(contains(sandbox.read("memory/registers/people.md"), "Lee owns docs"));
+}

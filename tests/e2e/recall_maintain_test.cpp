@@ -232,6 +232,12 @@ TEST_CASE("a dirty CLAUDE.local.md is refused and nothing changes", "[e2e][recal
   CHECK(allowed.code == 0);
   CHECK(sandbox.read("memory/registers/tech-stack.md") ==
         "# Tech Stack\n\n- Using Postgres 15 ^tr00000000bb\n");
+  // The hand edit is not rewritten, so it stays out of the commit, and the run says so.
+  CHECK(contains(allowed.err,
+                 "note: --allow-dirty: uncommitted changes stay out of the commit, as they are: "
+                 "CLAUDE.local.md\n"));
+  CHECK(sandbox.read("CLAUDE.local.md") == edited);
+  CHECK(sandbox.git({"status", "--porcelain", "CLAUDE.local.md"}).out == " M CLAUDE.local.md\n");
 }
 
 TEST_CASE("the undo line says what git revert leaves when CLAUDE.local.md is ignored",
@@ -632,4 +638,30 @@ TEST_CASE("a maintain dry run cuts each list at --limit and counts the rest",
       sandbox.vault({"--limit", "0", "recall", "maintain", "--dry-run", "--budget", "10"});
   CHECK(contains(all.out, "^tr0000000002"));
   CHECK(!contains(all.out, "... and"));
+}
+
+TEST_CASE("maintain --allow-dirty says when its commit takes a hand edit with it",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  sandbox.write("CLAUDE.local.md", std::string{k_working} + "- typed by hand ^tr0000000005\n");
+
+  const auto result = sandbox.vault(
+      {"recall", "maintain", "--budget", "1", "--decide", "tr0000000001=demote", "--allow-dirty"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(contains(result.err,
+                 "note: --allow-dirty: the commit includes your uncommitted edits of "
+                 "CLAUDE.local.md\n"));
+  CHECK(contains(sandbox.git({"show", "HEAD:CLAUDE.local.md"}).out, "typed by hand"));
+  CHECK_FALSE(contains(sandbox.git({"show", "HEAD:CLAUDE.local.md"}).out, "concise error"));
+
+  // Quiet runs leave the note out.
+  sandbox.write("CLAUDE.local.md", sandbox.read("CLAUDE.local.md") + "- more ^tr0000000006\n");
+  const auto quiet = sandbox.vault({"recall", "maintain", "-q", "--budget", "1", "--decide",
+                                    "tr0000000002=demote", "--allow-dirty"});
+  INFO(quiet.err);
+  REQUIRE(quiet.code == 0);
+  CHECK_FALSE(contains(quiet.err, "--allow-dirty"));
 }
