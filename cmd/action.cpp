@@ -168,6 +168,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
 
   const OutputSettings& output = session.output();
   std::fputs(summary.c_str(), output.json ? stderr : stdout);
+  std::fflush(stdout);  // before the commit line on stderr, when both go to one file
   if (output.json) {
     nlohmann::ordered_json out{
         {"schema", 1},

@@ -98,11 +98,12 @@ int run_report(const Options& options, Session& session) {
         fmt::format("Health report: {} purge, {} merge, {} compress, {} review candidates",
                     state.report.candidates.purge.size(), state.report.candidates.merge.size(),
                     state.report.candidates.compress.size(), state.report.candidates.review.size());
-    if (!output.json) {
-      std::fputs(scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
-                 stdout);
-    }
-    return land_action(session, snapshot, std::move(draft), landing);
+    // Printed once it has landed, as an action's summary is: a run that refuses (uncommitted
+    // edits, a log that cannot be read) says only why.
+    return land_action(session, snapshot, std::move(draft), landing,
+                       output.json
+                           ? std::string()
+                           : scoring::render_markdown(state.report, output.verbose, output.limit));
   }
   if (!output.json) {
     session.page();

@@ -165,8 +165,20 @@ TEST_CASE("distill --record refuses a vault with uncommitted changes", "[distill
   const auto result = sandbox.vault({"distill", "--record"});
   CHECK(result.code == 128);
   CHECK_THAT(result.err, Catch::Contains("MEM-alpha.md"));
+  CHECK(result.out.empty());  // why it refused, not a report that was not recorded
   CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
   CHECK_FALSE(sandbox.exists("specs/state.json"));
+
+  // With --allow-dirty: the report, then git's commit line, in that order on one stream.
+  const auto allowed = sandbox.sh("git vault distill --record --allow-dirty >all.txt 2>&1");
+  REQUIRE(allowed.code == 0);
+  const std::string all = sandbox.read("all.txt");
+  const auto note = all.find("note: --allow-dirty: uncommitted changes stay out of the commit");
+  const auto report = all.find("Health");
+  const auto commit = all.find("] vault(report): health");
+  CHECK(note < report);
+  CHECK(report < commit);
+  CHECK(commit != std::string::npos);
 }
 
 TEST_CASE("a report on a vault with a broken memory warns with path and line",
