@@ -15,31 +15,45 @@
 namespace gv::review {
 namespace {
 
-HealthSide score(const std::vector<Memory>& memories, Date today) {
-  const std::size_t tombstoned = static_cast<std::size_t>(std::count_if(
-      memories.begin(), memories.end(), [](const Memory& memory) { return memory.tombstoned; }));
-  return health_side(scoring::build_report(memories, today), tombstoned);
+// As `distill` scores a vault: a memory file that cannot be read keeps the status from
+// "healthy" or "manageable" (scoring::add_unreadable), so review and report never disagree.
+HealthSide score(const Vault& vault, Date today) {
+  const std::size_t tombstoned = static_cast<std::size_t>(
+      std::count_if(vault.memories.begin(), vault.memories.end(),
+                    [](const Memory& memory) { return memory.tombstoned; }));
+  scoring::Report report = scoring::build_report(vault.memories, today);
+  scoring::add_unreadable(report, vault.findings);
+  return health_side(report, tombstoned);
 }
 
-// BASE's memories: HEAD's, with each changed memory file put back as BASE had it (or taken out
-// when BASE had none).
-std::vector<Memory> base_memories(std::vector<Memory> memories, const Snapshot& base,
-                                  const std::vector<git::TreeChange>& changes, ParseCache& cache) {
-  std::set<std::string> changed;
+// BASE's memories and findings: HEAD's, with each changed memory file put back as BASE had it
+// (or taken out when BASE had none).
+Vault base_vault(Vault vault, const Snapshot& base, const std::vector<git::TreeChange>& changes,
+                 ParseCache& cache) {
+  std::set<std::string> changed_ids;
+  std::set<std::string> changed_paths;
   for (const git::TreeChange& change : changes) {
     if (is_memory_path(change.path)) {
-      changed.insert(memory_id_from_path(change.path));
+      changed_ids.insert(memory_id_from_path(change.path));
+      changed_paths.insert(change.path);
     }
   }
-  std::erase_if(memories, [&](const Memory& memory) { return changed.contains(memory.id); });
+  std::erase_if(vault.memories,
+                [&](const Memory& memory) { return changed_ids.contains(memory.id); });
+  std::erase_if(vault.findings,
+                [&](const Finding& finding) { return changed_paths.contains(finding.path); });
+  const auto keep = [&](const ParsedMemory& parsed) {
+    if (parsed.memory) {
+      vault.memories.push_back(*parsed.memory);
+    }
+    vault.findings.insert(vault.findings.end(), parsed.findings.begin(), parsed.findings.end());
+  };
   for (const git::TreeChange& change : changes) {
     if (!is_memory_path(change.path) || !change.old_oid) {
       continue;
     }
     if (const ParsedMemory* hit = cache.find(change.path, *change.old_oid)) {
-      if (hit->memory) {
-        memories.push_back(*hit->memory);
-      }
+      keep(*hit);
       continue;
     }
     const std::optional<std::string> bytes = base.read(change.path);
@@ -47,14 +61,14 @@ std::vector<Memory> base_memories(std::vector<Memory> memories, const Snapshot& 
       continue;
     }
     ParsedMemory parsed = parse_memory(change.path, *bytes, *change.old_oid);
-    if (parsed.memory) {
-      memories.push_back(*parsed.memory);
-    }
+    keep(parsed);
     cache.store(change.path, *change.old_oid, std::move(parsed));
   }
-  std::sort(memories.begin(), memories.end(),
+  std::sort(vault.memories.begin(), vault.memories.end(),
             [](const Memory& a, const Memory& b) { return a.id < b.id; });
-  return memories;
+  std::stable_sort(vault.findings.begin(), vault.findings.end(),
+                   [](const Finding& a, const Finding& b) { return a.path < b.path; });
+  return vault;
 }
 
 // HEAD's distill log; a missing or unreadable log just means no entries to join (the gate
@@ -92,8 +106,8 @@ Review build_review(const Snapshot& base, const Snapshot& head,
   review.working = diff_working_memory(base, head);
   Vault after = load_vault(head, &cache);
   review.memories.unchanged = unchanged_memory_files(after.memory_files, changes);
-  review.after = score(after.memories, today);
-  review.before = score(base_memories(std::move(after.memories), base, changes, cache), today);
+  review.after = score(after, today);
+  review.before = score(base_vault(std::move(after), base, changes, cache), today);
   review.maintenance = maintenance_commits(commits, read_log(head));
   GateOptions gate;
   gate.cache = sources.cache;

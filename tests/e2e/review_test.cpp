@@ -332,3 +332,28 @@ TEST_CASE("review names a memory moved with git mv as renamed, not deleted and a
   REQUIRE(markdown.code == 0);
   CHECK_THAT(markdown.out, Catch::Contains("| `MEM-python-gamma` | `MEM-gamma` | Gamma |"));
 }
+
+TEST_CASE("review counts an unreadable memory file against health as the report does", "[review]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);  // healthy, 85/100
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                "---\ntitle: [unclosed\ncreated: 2026-01-01\n---\nbody\n");
+  commit_with(sandbox, "notes: a memory that does not parse", "");
+  sandbox.write(".memory/10-Memories/MEM-broken.md",
+                memory_file("Broken no more", "2026-11-20", "mended", 0, "null"));
+  reindex(sandbox);
+  commit_with(sandbox, "notes: mend it", "");
+
+  const json broke = review_json(sandbox, {"HEAD~2..HEAD~1"});
+  CHECK(broke["health"]["before"]["status"] == "healthy");
+  CHECK(broke["health"]["after"]["status"] == "concerning");
+  const json mended = review_json(sandbox, {"HEAD~1..HEAD"});
+  CHECK(mended["health"]["before"]["status"] == "concerning");
+  CHECK(mended["health"]["after"]["status"] == "healthy");
+
+  // The same status distill gives the broken commit.
+  REQUIRE(sandbox.git({"checkout", "-q", "HEAD~1"}).code == 0);
+  const Result report = sandbox.vault({"distill", "--json"});
+  INFO(report.err);
+  CHECK(json::parse(report.out)["status"] == "concerning");
+}
