@@ -33,7 +33,7 @@ constexpr std::array k_checks{
     GateCheck{"ignored-id",        warning, 1, working_memory, "caret id that the entry parser does not read",      &gate_checks::ignored_id},
     GateCheck{"recall-metadata",   error,   1, working_memory, "recall metadata.json that no recall command can read", &gate_checks::recall_metadata},
     GateCheck{"distill-log",       error,   1, working_memory, "distill log that no distill command can read",  &gate_checks::distill_log},
-    GateCheck{"schema",            error,   1, vault,          "memory frontmatter that does not parse or validate", &gate_checks::schema},
+    GateCheck{"schema",            error,   2, vault,          "memory frontmatter that does not parse or validate", &gate_checks::schema},
     GateCheck{"id-case-collision", error,   1, vault,          "memory ids that differ only in case",                &gate_checks::id_case_collision},
     GateCheck{"stale-index",       error,   2, vault,          "generated index files that differ from the memories", &gate_checks::stale_index},
     GateCheck{"dangling-link",     warning, 1, vault,          "wiki link to no memory or a tombstoned one",         &gate_checks::dangling_link},

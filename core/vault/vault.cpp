@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 
 #include "core/memory/parse_parallel.hpp"
@@ -83,19 +84,54 @@ void InMemoryParseCache::store(std::string_view path, std::string_view blob_oid,
                              std::move(parsed));
 }
 
+namespace {
+
+// `path` as one word of a shell command line, for the fixes below.
+std::string shell_word(std::string_view path) {
+  const bool plain = std::all_of(path.begin(), path.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-' ||
+           c == '/';
+  });
+  if (plain) {
+    return std::string(path);
+  }
+  std::string out = "'";
+  for (const char c : path) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+}  // namespace
+
 std::optional<Finding> non_memory_note_finding(std::string_view path) {
   if (path.substr(0, vault_path::k_memories.size()) != vault_path::k_memories ||
       is_memory_path(path)) {
     return std::nullopt;
   }
   const std::string_view name = path.substr(vault_path::k_memories.size());
-  if (name.find('/') != std::string_view::npos || name == "README.md" || name.size() <= 3 ||
-      name.substr(name.size() - 3) != ".md") {
+  if (name.size() <= 3 || name.substr(name.size() - 3) != ".md") {
     return std::nullopt;
   }
   Finding finding;
   finding.check = "schema";
   finding.severity = Severity::warning;
+  if (const std::size_t slash = name.rfind('/'); slash != std::string_view::npos) {
+    // Only the folder's top level is read. A note in a folder of its own is the user's business;
+    // one named like a memory was meant to be one.
+    if (name.substr(slash + 1, 4) != "MEM-" || !safe_name(name)) {
+      return std::nullopt;
+    }
+    finding.path = std::string(path);
+    finding.message =
+        fmt::format("not read as a memory: memories sit directly in {}, not in a folder under it",
+                    vault_path::k_memories);
+    finding.fix = fmt::format("move it up: git mv {} {}", shell_word(path), vault_path::k_memories);
+    return finding;
+  }
+  if (name == "README.md") {
+    return std::nullopt;
+  }
   if (!safe_name(name)) {
     finding.path = std::string(vault_path::k_memories) + printable(name);
     finding.message =
@@ -105,6 +141,9 @@ std::optional<Finding> non_memory_note_finding(std::string_view path) {
   }
   finding.path = std::string(path);
   finding.message = "not read as a memory: memory files are named MEM-*.md";
+  finding.fix = fmt::format(
+      "rename it to make it a memory (git mv {} {}), or move it out of {}", shell_word(path),
+      shell_word(fmt::format("{}MEM-{}", vault_path::k_memories, name)), vault_path::k_memories);
   return finding;
 }
 

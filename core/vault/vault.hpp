@@ -71,7 +71,8 @@ class InMemoryParseCache final : public ParseCache {
 };
 
 // A warning for a Markdown file in `10-Memories/` that is not named like a memory (README.md
-// aside), which load_vault would otherwise skip in silence; nullopt for any other path.
+// aside), or a `MEM-*.md` in a folder under it, which load_vault would otherwise skip in
+// silence, with the `git mv` that makes it one; nullopt for any other path.
 [[nodiscard]] std::optional<Finding> non_memory_note_finding(std::string_view path);
 
 // True when `<root>/.memory/` is a real directory holding at least one regular file: the

@@ -579,3 +579,38 @@ TEST_CASE("check --range in a shallow clone refuses a range it cannot see whole"
   REQUIRE(sandbox.git({"fetch", "-q", "--unshallow", "origin"}, "ci").code == 0);
   CHECK(sandbox.vault({"check", "--range", "origin/main..HEAD"}, {}, "ci").code == 0);
 }
+
+TEST_CASE(
+    "a note named unlike a memory, or a memory in a folder, is named with the git mv that "
+    "makes it one",
+    "[e2e][check]") {
+  Sandbox sandbox;
+  clean_vault(sandbox);
+  const std::string memory = gv::test::memory_file("Zeta", "2026-11-01", "zz", 0, "null");
+  sandbox.write(".memory/10-Memories/notes.md", memory);
+  sandbox.write(".memory/10-Memories/old/MEM-zeta.md", memory);
+  sandbox.write(".memory/10-Memories/old/plain notes.md", "not a memory, and left alone\n");
+  REQUIRE(sandbox.git({"add", "-A"}).code == 0);
+
+  const Result check = sandbox.vault({"check", "--staged"});
+  CHECK(check.code == 0);  // warnings: the vault reads as it did
+  CHECK(check.out ==
+        ".memory/10-Memories/notes.md: warning: not read as a memory: memory files are named "
+        "MEM-*.md [schema]\n"
+        "  fix: rename it to make it a memory (git mv .memory/10-Memories/notes.md "
+        ".memory/10-Memories/MEM-notes.md), or move it out of .memory/10-Memories/\n"
+        ".memory/10-Memories/old/MEM-zeta.md: warning: not read as a memory: memories sit "
+        "directly in .memory/10-Memories/, not in a folder under it [schema]\n"
+        "  fix: move it up: git mv .memory/10-Memories/old/MEM-zeta.md .memory/10-Memories/\n"
+        "0 errors, 2 warnings\n");
+
+  // The fix as printed makes it a memory the report counts.
+  REQUIRE(sandbox.sh("git mv .memory/10-Memories/old/MEM-zeta.md .memory/10-Memories/").code == 0);
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  const Result report = sandbox.vault({"distill", "--json"});
+  INFO(report.err);
+  REQUIRE(report.code == 0);
+  const json memories = json::parse(report.out)["memories"];
+  CHECK(std::any_of(memories.begin(), memories.end(),
+                    [](const json& row) { return row["id"] == "MEM-zeta"; }));
+}
