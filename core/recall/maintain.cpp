@@ -253,9 +253,11 @@ Analysis analyze(const MaintainInput& input, Metadata metadata) {
       if (record.snoozed_until) {
         const std::optional<Instant> until = parse_instant(*record.snoozed_until);
         if (!until) {
-          analysis.warnings.push_back(metadata_warning(
-              entry.id, fmt::format("^{}: snoozed_until `{}` is not a timestamp; not snoozed",
-                                    entry.id, *record.snoozed_until)));
+          if (reads_as_time(*record.snoozed_until)) {  // else warned at its line already
+            analysis.warnings.push_back(metadata_warning(
+                entry.id, fmt::format("^{}: snoozed_until `{}` is not a timestamp; not snoozed",
+                                      entry.id, *record.snoozed_until)));
+          }
         } else if (*until > input.now) {
           continue;
         }
@@ -263,7 +265,8 @@ Analysis analyze(const MaintainInput& input, Metadata metadata) {
       std::optional<Instant> reviewed;
       if (record.last_reviewed_at) {
         reviewed = parse_instant(*record.last_reviewed_at);
-        if (!reviewed) {
+        // A value not even shaped as a time was warned about at its line by read_metadata.
+        if (!reviewed && reads_as_time(*record.last_reviewed_at)) {
           analysis.warnings.push_back(metadata_warning(
               entry.id,
               fmt::format("^{}: last_reviewed_at `{}` is not a timestamp; scored as 365 days",

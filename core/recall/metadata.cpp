@@ -359,6 +359,10 @@ std::string MetadataError::fix() {
       k_metadata_path);
 }
 
+bool reads_as_time(std::string_view text) {
+  return is_timestamp_shape(text) || is_date_shape(text);
+}
+
 MetadataRead parse_metadata(std::string_view bytes, std::string_view path) {
   return Reader{bytes, path}.read();
 }

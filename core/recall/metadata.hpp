@@ -53,6 +53,10 @@ class MetadataError : public Error {
   std::string m_problem;
 };
 
+// True when parse_metadata takes `text` as a time without calling it missing: a timestamp, or a
+// date read as midnight UTC. For anything else it has already warned at the record's line.
+[[nodiscard]] bool reads_as_time(std::string_view text);
+
 // Reads metadata.json. Variants seen in real vaults are read and reported as warnings: keys
 // with a caret (`^tr…`) or without `tr` (bare 10 hex) are normalised to `tr…`; a tier written as
 // a file path becomes the tier of that path; date-only timestamps and unknown statuses are kept.

@@ -665,3 +665,21 @@ TEST_CASE("maintain --allow-dirty says when its commit takes a hand edit with it
   REQUIRE(quiet.code == 0);
   CHECK_FALSE(contains(quiet.err, "--allow-dirty"));
 }
+
+TEST_CASE("a review time that is not one is warned about once, at its line",
+          "[e2e][recall][maintain]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# Working Memory\n\n- one fact here ^tr0000000001\n");
+  sandbox.write("memory/.recall/metadata.json",
+                "{\n  \"tr0000000001\": {\"created_at\": \"2026-01-01T00:00:00Z\", "
+                "\"last_reviewed_at\": \"bogus\", \"pinned\": false, \"snoozed_until\": null, "
+                "\"status\": \"active\", \"tier\": \"working\"}\n}\n");
+  sandbox.commit_all();
+  const auto result = sandbox.vault({"recall", "maintain", "--budget", "1", "--dry-run"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.err ==
+        "git-vault: warning: memory/.recall/metadata.json:2: `last_reviewed_at` is not a "
+        "timestamp (`bogus`); treated as missing\n");
+  CHECK(contains(result.out, "last reviewed: never (scored as 365 days)"));
+}

@@ -246,11 +246,16 @@ TEST_CASE("a snooze ending exactly now is over; one second later it still holds"
   CHECK(gv::recall::analyze(input_with("2026-11-30T12:00:00Z")).pressure.size() == 1);
   CHECK(gv::recall::analyze(input_with("2026-11-30T12:00:01Z")).pressure.empty());
   CHECK(gv::recall::analyze(input_with("2026-11-30T11:59:59Z")).pressure.size() == 1);
-  // Unreadable: not snoozed, with a warning.
+  // Unreadable: not snoozed. Not shaped as a time, it was warned about where metadata.json was
+  // read, at its line; shaped as one but no real time, the analysis warns.
   const Analysis garbage = gv::recall::analyze(input_with("soon"));
   CHECK(garbage.pressure.size() == 1);
-  REQUIRE(garbage.warnings.size() == 1);
-  CHECK(garbage.warnings[0].message.find("snoozed_until `soon`") != std::string::npos);
+  CHECK(garbage.warnings.empty());
+  const Analysis impossible = gv::recall::analyze(input_with("2026-13-45T00:00:00Z"));
+  CHECK(impossible.pressure.size() == 1);
+  REQUIRE(impossible.warnings.size() == 1);
+  CHECK(impossible.warnings[0].message.find("snoozed_until `2026-13-45T00:00:00Z`") !=
+        std::string::npos);
 }
 
 TEST_CASE("review age: future is 0 days, missing and garbage are 365",
@@ -259,7 +264,7 @@ TEST_CASE("review age: future is 0 days, missing and garbage are 365",
       {parse("CLAUDE.local.md", "- a ^tr0000000001\n- b ^tr0000000002\n- c ^tr0000000003\n")},
       R"({"tr0000000001": {"last_reviewed_at": "2027-01-01T00:00:00Z", "status": "active", "pinned": false, "snoozed_until": null},
           "tr0000000002": {"status": "active", "pinned": false, "snoozed_until": null},
-          "tr0000000003": {"last_reviewed_at": "yesterday", "status": "active", "pinned": false, "snoozed_until": null}})",
+          "tr0000000003": {"last_reviewed_at": "2026-02-30T00:00:00Z", "status": "active", "pinned": false, "snoozed_until": null}})",
       0);
   const Analysis analysis = gv::recall::analyze(input);
   REQUIRE(analysis.pressure.size() == 3);
@@ -272,8 +277,27 @@ TEST_CASE("review age: future is 0 days, missing and garbage are 365",
   CHECK(*analysis.pressure[2].days_since_review == 0.0);
   REQUIRE(analysis.warnings.size() == 1);
   CHECK(analysis.warnings[0].message ==
-        "^tr0000000003: last_reviewed_at `yesterday` is not a timestamp; scored as 365 days");
+        "^tr0000000003: last_reviewed_at `2026-02-30T00:00:00Z` is not a timestamp; scored as 365 "
+        "days");
   CHECK(analysis.warnings[0].path == "memory/.recall/metadata.json");
+}
+
+TEST_CASE("a review time not shaped as one is warned about once, by the metadata reader",
+          "[recall][maintain][edge-23]") {
+  const std::string metadata =
+      R"({"tr0000000001": {"last_reviewed_at": "yesterday", "status": "active", "pinned": false, "snoozed_until": null}})";
+  const gv::recall::MetadataRead read =
+      gv::recall::parse_metadata(metadata, "memory/.recall/metadata.json");
+  REQUIRE(read.findings.size() == 1);
+  CHECK(read.findings[0].message ==
+        "`last_reviewed_at` is not a timestamp (`yesterday`); treated "
+        "as missing");
+  CHECK(read.findings[0].line == 1);
+  const Analysis analysis = gv::recall::analyze(
+      make_input({parse("CLAUDE.local.md", "- a ^tr0000000001\n")}, metadata, 0));
+  REQUIRE(analysis.pressure.size() == 1);
+  CHECK_FALSE(analysis.pressure[0].days_since_review);  // scored as never reviewed
+  CHECK(analysis.warnings.empty());
 }
 
 TEST_CASE("superseded cleanup skips the archive and lists a pressure candidate once",
