@@ -56,8 +56,9 @@ int run(const Options& options, Session& session) {
         fmt::format("git-vault: cannot revert {} ({}): later commits changed the same "
                     "files:\n{}Nothing was changed. Pass --force to restore these files "
                     "anyway (the later changes to them are lost), or keep them with "
-                    "`git revert {}`, which merges the undo with them (then `git vault "
-                    "index` for the generated files).\n",
+                    "`git revert {}`, which merges the undo with them but also takes the "
+                    "action's entry out of the distill log instead of logging a revert (then "
+                    "`git vault index` for the generated files).\n",
                     short_id(action.id), action.summary, search.later_changes, short_id(action.id))
             .c_str(),
         stderr);

@@ -144,9 +144,11 @@ TEST_CASE("revert refuses when a later commit changed the same memory files", "[
   CHECK_THAT(result.err, Catch::Contains(later.substr(0, 7) +
                                          " edit delta by hand: .memory/10-Memories/MEM-delta.md"));
   CHECK_THAT(result.err, Catch::Contains("--force"));
-  CHECK_THAT(result.err, Catch::Contains("keep them with `git revert " + action.substr(0, 7) +
-                                         "`, which merges the undo with them (then `git vault "
-                                         "index` for the generated files)"));
+  CHECK_THAT(result.err,
+             Catch::Contains("keep them with `git revert " + action.substr(0, 7) +
+                             "`, which merges the undo with them but also takes the action's "
+                             "entry out of the distill log instead of logging a revert (then "
+                             "`git vault index` for the generated files)"));
   CHECK(head_of(sandbox) == later);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 
@@ -159,6 +161,9 @@ TEST_CASE("revert refuses when a later commit changed the same memory files", "[
     const std::string restored = sandbox.read(".memory/10-Memories/MEM-delta.md");
     CHECK_THAT(restored,
                Catch::Contains("A note added later.") && !Catch::Contains("status: tombstoned"));
+    // As the refusal warns: the purge's log entry is gone (with the log it created), and no
+    // revert is logged.
+    CHECK_FALSE(sandbox.exists(".memory/distill-log.json"));
     const auto check = sandbox.vault({"check"});
     INFO(check.out << check.err);
     CHECK(check.code == 0);
