@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/agent/secrets.hpp"
@@ -56,34 +57,57 @@ std::set<std::string> term_set(const std::vector<std::string>& terms) {
   return out;
 }
 
-// The first line with text, markers removed, cut at a word boundary near 60 characters.
+// A summary line cut at a word boundary near 60 characters.
+std::string cut_summary(std::string_view line) {
+  if (line.size() <= k_summary_width) {
+    return std::string(line);
+  }
+  std::size_t cut = line.rfind(' ', k_summary_width);
+  if (cut == std::string_view::npos || cut == 0) {
+    cut = k_summary_width;
+    // Never split a UTF-8 sequence.
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
+      --cut;
+    }
+  }
+  return std::string(trim(line.substr(0, cut)));
+}
+
+// The first line of prose, heading and list markers removed, cut near 60 characters. Code in
+// fences and table rows are passed over (a table's header row says little on its own), unless
+// the content holds nothing else: then its first line with text.
 std::string first_line_summary(std::string_view content) {
+  std::optional<std::string_view> fallback;
+  bool in_fence = false;
   std::string_view rest = content;
   while (!rest.empty()) {
     const std::size_t newline = rest.find('\n');
     std::string_view line = trim(rest.substr(0, newline));
     rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
-    while (!line.empty() && (line.front() == '#' || line.front() == '-' || line.front() == '*' ||
-                             line.front() == '>' || line.front() == ' ')) {
-      line.remove_prefix(1);
-    }
-    if (line.empty() || line.starts_with("```")) {
+    if (line.starts_with("```") || line.starts_with("~~~")) {
+      in_fence = !in_fence;
       continue;
     }
-    if (line.size() <= k_summary_width) {
-      return std::string(line);
+    const bool table_row = line.starts_with('|');
+    while (!line.empty() && (line.front() == '#' || line.front() == '-' || line.front() == '*' ||
+                             line.front() == '>' || line.front() == ' ' || line.front() == '|')) {
+      line.remove_prefix(1);
     }
-    std::size_t cut = line.rfind(' ', k_summary_width);
-    if (cut == std::string_view::npos || cut == 0) {
-      cut = k_summary_width;
-      // Never split a UTF-8 sequence.
-      while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
-        --cut;
+    while (table_row && !line.empty() && (line.back() == '|' || line.back() == ' ')) {
+      line.remove_suffix(1);
+    }
+    if (line.empty()) {
+      continue;
+    }
+    if (in_fence || table_row) {
+      if (!fallback) {
+        fallback = line;
       }
+      continue;
     }
-    return std::string(trim(line.substr(0, cut)));
+    return cut_summary(line);
   }
-  return {};
+  return fallback ? cut_summary(*fallback) : std::string();
 }
 
 std::string flow_list(const std::vector<std::string>& items) {

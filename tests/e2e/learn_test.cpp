@@ -296,3 +296,27 @@ TEST_CASE("learn names a secret in a file by the file's path and line", "[learn]
   CHECK_THAT(result.err, Catch::Contains("notes.md:3 (AWS access key)"));
   CHECK(result.err.find(key) == std::string::npos);
 }
+
+TEST_CASE("learn's summary is the first line of prose, not a table header or a line of code",
+          "[learn]") {
+  Sandbox sandbox;
+  write_retry_vault(sandbox);
+  const auto summary_of = [&](const std::string& title, const std::string& text) {
+    const auto result = sandbox.vault({"learn", "--title", title, "--text", text});
+    INFO(result.err);
+    REQUIRE(result.code == 0);
+    const std::string id = result.out.substr(7, result.out.find(' ', 7) - 7);
+    const std::string bytes = sandbox.read(".memory/10-Memories/" + id + ".md");
+    const std::size_t at = bytes.find("\nsummary: ");
+    REQUIRE(at != std::string::npos);
+    return bytes.substr(at + 10, bytes.find('\n', at + 1) - at - 10);
+  };
+  CHECK(summary_of("Port map",
+                   "| Service | Port |\n|---|---|\n| api | 8080 |\n\nThe api listens on 8080.") ==
+        "\"The api listens on 8080.\"");
+  CHECK(summary_of("Test command", "```sh\nnpm test -- --runInBand\n```\nRun tests serially.") ==
+        "\"Run tests serially.\"");
+  // Nothing but a table: its first row, without the pipes.
+  CHECK(summary_of("Only a table", "| Queue | Owner |\n|---|---|\n| jobs | ops |") ==
+        "\"Queue | Owner\"");
+}
