@@ -12,6 +12,7 @@
 #include "core/git/repo.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/util/file.hpp"
+#include "core/util/shell_word.hpp"
 
 namespace gv::hooks {
 namespace {
@@ -101,10 +102,14 @@ std::string unstaged_fix_note(const std::vector<std::string>& files) {
   if (files.empty()) {
     return {};
   }
+  std::string words;
+  for (const std::string& file : files) {
+    words += " " + util::shell_word(file);
+  }
   return fmt::format(
-      "note: {} {} changes in the work tree that are not staged, and the gate checks what is "
-      "staged; if they are your fix, stage them: git add {}\n",
-      fmt::join(files, ", "), files.size() == 1 ? "has" : "have", fmt::join(files, " "));
+      "git-vault: note: {} {} changes in the work tree that are not staged, and the gate checks "
+      "what is staged; if they are your fix, stage them: git add{}\n",
+      fmt::join(files, ", "), files.size() == 1 ? "has" : "have", words);
 }
 
 }  // namespace gv::hooks

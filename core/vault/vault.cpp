@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 
 #include "core/memory/parse_parallel.hpp"
 #include "core/util/progress.hpp"
+#include "core/util/shell_word.hpp"
 #include "core/util/text.hpp"
 
 namespace gv {
@@ -84,26 +84,6 @@ void InMemoryParseCache::store(std::string_view path, std::string_view blob_oid,
                              std::move(parsed));
 }
 
-namespace {
-
-// `path` as one word of a shell command line, for the fixes below.
-std::string shell_word(std::string_view path) {
-  const bool plain = std::all_of(path.begin(), path.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-' ||
-           c == '/';
-  });
-  if (plain) {
-    return std::string(path);
-  }
-  std::string out = "'";
-  for (const char c : path) {
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return out + "'";
-}
-
-}  // namespace
-
 std::optional<Finding> non_memory_note_finding(std::string_view path) {
   if (path.substr(0, vault_path::k_memories.size()) != vault_path::k_memories ||
       is_memory_path(path)) {
@@ -126,7 +106,8 @@ std::optional<Finding> non_memory_note_finding(std::string_view path) {
     finding.message =
         fmt::format("not read as a memory: memories sit directly in {}, not in a folder under it",
                     vault_path::k_memories);
-    finding.fix = fmt::format("move it up: git mv {} {}", shell_word(path), vault_path::k_memories);
+    finding.fix =
+        fmt::format("move it up: git mv {} {}", util::shell_word(path), vault_path::k_memories);
     return finding;
   }
   if (name == "README.md") {
@@ -141,9 +122,10 @@ std::optional<Finding> non_memory_note_finding(std::string_view path) {
   }
   finding.path = std::string(path);
   finding.message = "not read as a memory: memory files are named MEM-*.md";
-  finding.fix = fmt::format(
-      "rename it to make it a memory (git mv {} {}), or move it out of {}", shell_word(path),
-      shell_word(fmt::format("{}MEM-{}", vault_path::k_memories, name)), vault_path::k_memories);
+  finding.fix = fmt::format("rename it to make it a memory (git mv {} {}), or move it out of {}",
+                            util::shell_word(path),
+                            util::shell_word(fmt::format("{}MEM-{}", vault_path::k_memories, name)),
+                            vault_path::k_memories);
   return finding;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -603,6 +604,16 @@ TEST_CASE(
         "directly in .memory/10-Memories/, not in a folder under it [schema]\n"
         "  fix: move it up: git mv .memory/10-Memories/old/MEM-zeta.md .memory/10-Memories/\n"
         "0 errors, 2 warnings\n");
+
+  // A name a shell would split is quoted in the fix.
+  sandbox.write(".memory/10-Memories/my notes.md", memory);
+  const json quoted = check_json(sandbox, {"--worktree"});
+  CHECK(std::any_of(quoted["findings"].begin(), quoted["findings"].end(), [](const json& f) {
+    return f["fix"] ==
+           "rename it to make it a memory (git mv '.memory/10-Memories/my notes.md' "
+           "'.memory/10-Memories/MEM-my notes.md'), or move it out of .memory/10-Memories/";
+  }));
+  std::filesystem::remove(sandbox.path(".memory/10-Memories/my notes.md"));
 
   // The fix as printed makes it a memory the report counts.
   REQUIRE(sandbox.sh("git mv .memory/10-Memories/old/MEM-zeta.md .memory/10-Memories/").code == 0);

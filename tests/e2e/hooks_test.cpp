@@ -255,8 +255,8 @@ TEST_CASE("a blocked commit whose fix sits unstaged in the work tree says to sta
   // init-ids writes the work tree only; the gate still sees the staged bytes.
   REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
   const std::string note =
-      "note: CLAUDE.local.md has changes in the work tree that are not staged, and the gate "
-      "checks what is staged; if they are your fix, stage them: git add CLAUDE.local.md\n";
+      "git-vault: note: CLAUDE.local.md has changes in the work tree that are not staged, and the "
+      "gate checks what is staged; if they are your fix, stage them: git add CLAUDE.local.md\n";
   const Result blocked = sandbox.sh("git commit -q -m wm");
   CHECK(blocked.code != 0);
   CHECK(contains(blocked.err, note));

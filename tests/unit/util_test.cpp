@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/util/file.hpp"
 #include "core/util/json_output.hpp"
+#include "core/util/shell_word.hpp"
 #include "core/util/text.hpp"
 
 namespace fs = std::filesystem;
@@ -96,4 +97,13 @@ TEST_CASE("a code span is fenced longer than any backticks inside it", "[util]")
   CHECK(gv::util::code_span("run `git vault migrate` first") ==
         "`` run `git vault migrate` first ``");
   CHECK(gv::util::code_span("a ``b`` c") == "``` a ``b`` c ```");
+}
+
+TEST_CASE("shell_word quotes only what a shell would split or expand", "[util]") {
+  using gv::util::shell_word;
+  CHECK(shell_word(".memory/10-Memories/MEM-a_b.md") == ".memory/10-Memories/MEM-a_b.md");
+  CHECK(shell_word(".memory/10-Memories/old notes.md") == "'.memory/10-Memories/old notes.md'");
+  CHECK(shell_word("it's $HOME") == "'it'\\''s $HOME'");
+  CHECK(shell_word("a*b") == "'a*b'");
+  CHECK(shell_word("") == "''");
 }
