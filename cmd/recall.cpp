@@ -681,22 +681,22 @@ int run_doctor(const DoctorOptions& options, Session& session) {
     // --limit rows of each kind, in file order, so one kind by the thousand (ids respelled in a
     // large working memory) cannot hide another.
     std::map<std::string, util::RowLimit> shown;
-    std::vector<std::pair<std::string, std::string>> rows;  // the line, and its fix or ""
+    std::vector<std::pair<std::string, std::string>> lines;  // the line, and its fix or ""
     for (const recall::DoctorItem& item : report.items) {
       if (!shown.try_emplace(item.kind, session.output().limit).first->second.next()) {
         continue;
       }
-      rows.emplace_back(
+      lines.emplace_back(
           fmt::format("{}{}: {}\n", item.path,
                       item.line ? fmt::format(":{}", *item.line) : std::string{}, item.message),
           options.fix && item.fixed_by_doctor ? std::string() : item.fix);
     }
-    // A fix is printed once under the rows in a row that share it, as `check` prints them.
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      out += rows[i].first;
-      if (!rows[i].second.empty() &&
-          (i + 1 == rows.size() || rows[i + 1].second != rows[i].second)) {
-        out += fmt::format("  fix: {}\n", rows[i].second);
+    // A fix is printed once under the lines in a row that share it, as `check` prints them.
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      out += lines[i].first;
+      if (!lines[i].second.empty() &&
+          (i + 1 == lines.size() || lines[i + 1].second != lines[i].second)) {
+        out += fmt::format("  fix: {}\n", lines[i].second);
       }
     }
     for (const auto& [kind, rows] : shown) {
