@@ -35,7 +35,8 @@
 // list, no random reads of another set's keywords. The signatures bound the heavy overlap, so
 // most candidates are settled without counting it. An overlap is symmetric, so each pair is
 // counted once, by the set that comes first, and raises the best of both: half the visits of
-// counting it from each side.
+// counting it from each side. The light pass and the subsets share no table they write, so on a
+// large vault the light pass runs on a second core while the subsets are counted.
 //
 // Keyword sets held by several memories score 1 (each is the other's full overlap), and a
 // keyword held by one memory only is left out (nobody shares it).
@@ -49,6 +50,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "core/scoring/duplicate_tables.hpp"
@@ -100,6 +103,21 @@ constexpr std::size_t k_most_sets = std::size_t{1} << 25;
 constexpr std::size_t k_prefetch_ahead = 2;
 // Memories are numbered this many after the table slot they start at is asked for.
 constexpr std::size_t k_group_ahead = 8;
+
+// The light pass and the subsets run side by side when each has at least this much work: visits
+// of the light pass, or subsets listed at most. Either is about 5 to 20 ns here, so this is a
+// millisecond or more a side, where starting the second thread took 0.5 to 0.8 ms.
+constexpr std::size_t k_side_by_side_work = 100'000;
+
+// The visits the light pass makes: each pair of a light keyword's postings once.
+std::size_t light_visits(const std::vector<std::uint32_t>& postings_begin) {
+  std::size_t visits = 0;
+  for (std::size_t r = 0; r + 1 < postings_begin.size(); ++r) {
+    const std::size_t length = postings_begin[r + 1] - postings_begin[r];
+    visits += length * (length - 1) / 2;
+  }
+  return visits;
+}
 
 // True when keyword_key(text) == text: no surrounding whitespace, no upper-case ASCII letter.
 bool is_key(std::string_view text) {
@@ -271,7 +289,8 @@ std::vector<std::uint8_t> largest_held_subsets(const std::vector<std::uint16_t>&
 
 }  // namespace
 
-std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories) {
+std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
+                                     SideBySide side_by_side) {
   // Intern keyword keys to small integers; each memory becomes a sorted, repeat-free id list,
   // all of them in one array. Most keywords are already keys (trimmed, lower case) and are looked
   // up in place; the others are normalised into `normalised`, whose strings do not move (a deque
@@ -458,25 +477,6 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
   sets = FlatSets(0, 0);
   const auto heavy_size = [&](std::size_t d) { return heavy_begin[d + 1] - heavy_begin[d]; };
 
-  // The pair counts, the subsets other memories hold, and the wide sets kept aside.
-  std::vector<std::uint32_t> wide;
-  std::vector<std::uint8_t> largest_held;
-  {
-    PairCounts pairs(heavy_count);
-    SubsetBounds bounds;
-    for (std::size_t d = 0; d < distinct; ++d) {
-      const std::size_t count = heavy_size(d);
-      if (count > k_max_tabled) {
-        wide.push_back(static_cast<std::uint32_t>(d));
-        continue;
-      }
-      pairs.add(heavy.data() + heavy_begin[d], count, multiplicity[d]);
-      bounds.triples += static_cast<std::size_t>(k_triples_of[count]);
-      bounds.larger += static_cast<std::size_t>(k_subsets_of[count] - k_triples_of[count]);
-    }
-    largest_held = largest_held_subsets(heavy, heavy_begin, distinct, pairs, bounds);
-  }
-
   // The light keywords' postings over distinct sets, each with its set's heavy keywords.
   std::vector<std::uint32_t> postings_begin(holders.size() + 1, 0);
   for (const std::uint32_t rank : light) {
@@ -512,19 +512,21 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
 
   // The light pass, each pair counted once (see the top): set d walks only the part of its lists
   // after itself. A set's count of light keywords shared with d only grows as d's lists are
-  // walked, so the best over every visit is the best over the final counts. best[d] ends as the
-  // largest overlap of d with any set it shares a light keyword with.
-  std::vector<std::uint32_t> best(distinct, 0);
+  // walked, so the best over every visit is the best over the final counts. Each set's `best`
+  // ends as its largest overlap with any set it shares a light keyword with.
+  //
+  // Per set o, side by side so that a visit reads one place: while d is walked, the light
+  // keywords o shares with d (`shared`, valid when `walker` is d + 1), and o's best so far.
+  struct Seen {
+    std::uint32_t walker = 0;
+    std::uint32_t shared = 0;
+    std::uint32_t best = 0;
+  };
+  std::vector<Seen> seen(distinct);
   HeavyBits own_bits(heavy_count);  // the heavy keywords of the set being scored
-  {
-    // Per set o, side by side so that a visit reads one place: while d is walked, the light
-    // keywords o shares with d (`shared`, valid when `walker` is d + 1), and o's best so far.
-    struct Seen {
-      std::uint32_t walker = 0;
-      std::uint32_t shared = 0;
-      std::uint32_t best = 0;
-    };
-    std::vector<Seen> seen(distinct);
+  // Writes `seen` and `own_bits` only, and allocates nothing: it may run on a thread of its own,
+  // whose first allocation would open a heap of small pages beside the process's huge ones.
+  const auto light_pass = [&] {
     for (std::size_t d = 0; d < distinct; ++d) {
       const std::uint16_t* own = heavy.data() + heavy_begin[d];
       const std::uint32_t own_size = heavy_size(d);
@@ -573,10 +575,57 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories)
       seen[d].best = own_best;
       own_bits.assign(own, own_size, false);
     }
+  };
+
+  // The wide sets kept aside, and how many subsets the others could list.
+  std::vector<std::uint32_t> wide;
+  SubsetBounds bounds;
+  for (std::size_t d = 0; d < distinct; ++d) {
+    const std::size_t count = heavy_size(d);
+    if (count > k_max_tabled) {
+      wide.push_back(static_cast<std::uint32_t>(d));
+      continue;
+    }
+    bounds.triples += static_cast<std::size_t>(k_triples_of[count]);
+    bounds.larger += static_cast<std::size_t>(k_subsets_of[count] - k_triples_of[count]);
+  }
+
+  // The pair counts and the subsets other memories hold. The light pass and the subsets read the
+  // same tables and each writes its own, so where both are large they run side by side, the light
+  // pass on a second core: at 100,000 memories each takes tens of milliseconds, and the subsets
+  // grow faster than the vault (doc/performance.md, "The light pass beside the subsets").
+  std::vector<std::uint8_t> largest_held;
+  {
+    std::jthread beside;  // joined on the way out, also when the subsets throw
+    if (side_by_side == SideBySide::always ||
+        (side_by_side == SideBySide::when_worth_it &&
+         std::min(light_visits(postings_begin), bounds.triples + bounds.larger) >=
+             k_side_by_side_work &&
+         std::thread::hardware_concurrency() > 1)) {
+      try {
+        beside = std::jthread(light_pass);
+      } catch (const std::system_error&) {
+        // No thread to be had: the light pass runs in turn below.
+      }
+    }
+    PairCounts pairs(heavy_count);
     for (std::size_t d = 0; d < distinct; ++d) {
-      best[d] = seen[d].best;
+      if (heavy_size(d) <= k_max_tabled) {
+        pairs.add(heavy.data() + heavy_begin[d], heavy_size(d), multiplicity[d]);
+      }
+    }
+    largest_held = largest_held_subsets(heavy, heavy_begin, distinct, pairs, bounds);
+    if (beside.joinable()) {
+      beside.join();
+    } else {
+      light_pass();
     }
   }
+  std::vector<std::uint32_t> best(distinct);
+  for (std::size_t d = 0; d < distinct; ++d) {
+    best[d] = seen[d].best;
+  }
+  std::vector<Seen>().swap(seen);
 
   // Wide sets are compared with every set, both ways, 64 at a time: mask[k] has bit w when wide
   // set w holds heavy keyword k, so one read of a set's heavy ids counts its overlap with all 64.

@@ -113,7 +113,13 @@ inline constexpr std::string_view k_exempt_topic_prefix = "email/preferences/";
 // Callers pass active memories only. Exact, without comparing every pair: the cost grows with
 // the pairs that share an uncommon keyword, plus a few lookups per memory for the common ones
 // (core/scoring/duplicate.cpp explains how).
-[[nodiscard]] std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories);
+//
+// Where the vault is large, part of the work runs on a second core; `side_by_side` lets tests
+// take each way.
+enum class SideBySide : std::uint8_t { when_worth_it, always, never };
+[[nodiscard]] std::vector<double> duplicate_scores(
+    const std::vector<const Memory*>& memories,
+    SideBySide side_by_side = SideBySide::when_worth_it);
 
 // Scores every active memory (tombstoned ones are skipped and never count as "others" for the
 // duplicate score). Result sorted by id.
