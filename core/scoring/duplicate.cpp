@@ -36,12 +36,14 @@
 // most candidates are settled without counting it. An overlap is symmetric, so each pair is
 // counted once, by the set that comes first, and raises the best of both: half the visits of
 // counting it from each side. The light pass and the subsets share no table they write, so on a
-// large vault the light pass runs on a second core while the subsets are counted.
+// large vault the light pass runs on a second core while the subsets are counted, and the first
+// core joins it once the subsets are done.
 //
 // Keyword sets held by several memories score 1 (each is the other's full overlap), and a
 // keyword held by one memory only is left out (nobody shares it).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -517,63 +519,75 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
   //
   // Per set o, side by side so that a visit reads one place: while d is walked, the light
   // keywords o shares with d (`shared`, valid when `walker` is d + 1), and o's best so far.
+  //
+  // The walks are taken in runs of consecutive sets from a shared counter, so that two threads
+  // can share the pass (below): each keeps its own `seen` and its own bitmap, and a set's best is
+  // the larger of the two. A pair is still visited once, by whichever thread walks its first set;
+  // the bests either thread skips with are its own, never above the truth, so it skips no less
+  // safely than one thread would.
   struct Seen {
     std::uint32_t walker = 0;
     std::uint32_t shared = 0;
     std::uint32_t best = 0;
   };
-  std::vector<Seen> seen(distinct);
-  HeavyBits own_bits(heavy_count);  // the heavy keywords of the set being scored
+  // Fine enough that the thread that finishes first waits at most one run for the other: at
+  // 100,000 memories a run is about 0.2 ms of walks on average.
+  const std::size_t run_length = std::max<std::size_t>(1, distinct / 128);
+  std::atomic<std::size_t> next_run{0};
   // Writes `seen` and `own_bits` only, and allocates nothing: it may run on a thread of its own,
   // whose first allocation would open a heap of small pages beside the process's huge ones.
-  const auto light_pass = [&] {
-    for (std::size_t d = 0; d < distinct; ++d) {
-      const std::uint16_t* own = heavy.data() + heavy_begin[d];
-      const std::uint32_t own_size = heavy_size(d);
-      own_bits.assign(own, own_size, true);
-      std::uint32_t own_best = seen[d].best;
-      // Each id of another set that d holds too sets a bit of both signatures, and two such ids
-      // share a bit only if two of d's ids do: so the common bits, plus the ids d loses to such
-      // collisions, bound the heavy overlap from above.
-      const std::uint64_t own_signature = signature(own, own_size);
-      const std::uint32_t own_collisions = own_size - bit_count(own_signature);
-      const auto walker = static_cast<std::uint32_t>(d + 1);
-      // The lists this walk reads start at scattered places: ask for the starts two sets ahead,
-      // so that they are on their way while this set's lists are read.
-      if (d + k_prefetch_ahead < distinct) {
-        const std::size_t ahead = d + k_prefetch_ahead;
-        for (std::uint32_t at = light_begin[ahead]; at < light_begin[ahead + 1]; ++at) {
-          const char* start = reinterpret_cast<const char*>(postings.data() + light_at[at] + 1);
-          __builtin_prefetch(start);
-          __builtin_prefetch(start + 64);
-        }
-      }
-      for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
-        const Posting* end = postings.data() + postings_begin[light[at] + 1];
-        for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end;
-             ++posting) {
-          Seen& other = seen[posting->set];
-          other.shared = other.walker == walker ? other.shared + 1 : 1;
-          other.walker = walker;
-          const std::uint32_t light_shared = other.shared;
-          // The heavy part adds at most the smaller heavy set and at most what the signatures
-          // allow: count it only when that could beat the best of either.
-          const std::uint32_t heavy_bound = std::min<std::uint32_t>(
-              {own_size, posting->heavy_count,
-               bit_count(own_signature & posting->signature) + own_collisions});
-          std::uint32_t& other_best = other.best;
-          if (light_shared + heavy_bound > own_best || light_shared + heavy_bound > other_best) {
-            const std::uint32_t shared =
-                light_shared + (heavy_bound == 0
-                                    ? 0
-                                    : own_bits.count_in(heavy_of(*posting), posting->heavy_count));
-            own_best = std::max(own_best, shared);
-            other_best = std::max(other_best, shared);
+  const auto light_pass = [&](std::vector<Seen>& seen, HeavyBits& own_bits) {
+    for (std::size_t first = next_run.fetch_add(run_length, std::memory_order_relaxed);
+         first < distinct; first = next_run.fetch_add(run_length, std::memory_order_relaxed)) {
+      const std::size_t last = std::min(distinct, first + run_length);
+      for (std::size_t d = first; d < last; ++d) {
+        const std::uint16_t* own = heavy.data() + heavy_begin[d];
+        const std::uint32_t own_size = heavy_size(d);
+        own_bits.assign(own, own_size, true);
+        std::uint32_t own_best = seen[d].best;
+        // Each id of another set that d holds too sets a bit of both signatures, and two such ids
+        // share a bit only if two of d's ids do: so the common bits, plus the ids d loses to such
+        // collisions, bound the heavy overlap from above.
+        const std::uint64_t own_signature = signature(own, own_size);
+        const std::uint32_t own_collisions = own_size - bit_count(own_signature);
+        const auto walker = static_cast<std::uint32_t>(d + 1);
+        // The lists this walk reads start at scattered places: ask for the starts two sets ahead,
+        // so that they are on their way while this set's lists are read.
+        if (d + k_prefetch_ahead < distinct) {
+          const std::size_t ahead = d + k_prefetch_ahead;
+          for (std::uint32_t at = light_begin[ahead]; at < light_begin[ahead + 1]; ++at) {
+            const char* start = reinterpret_cast<const char*>(postings.data() + light_at[at] + 1);
+            __builtin_prefetch(start);
+            __builtin_prefetch(start + 64);
           }
         }
+        for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
+          const Posting* end = postings.data() + postings_begin[light[at] + 1];
+          for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end;
+               ++posting) {
+            Seen& other = seen[posting->set];
+            other.shared = other.walker == walker ? other.shared + 1 : 1;
+            other.walker = walker;
+            const std::uint32_t light_shared = other.shared;
+            // The heavy part adds at most the smaller heavy set and at most what the signatures
+            // allow: count it only when that could beat the best of either.
+            const std::uint32_t heavy_bound = std::min<std::uint32_t>(
+                {own_size, posting->heavy_count,
+                 bit_count(own_signature & posting->signature) + own_collisions});
+            std::uint32_t& other_best = other.best;
+            if (light_shared + heavy_bound > own_best || light_shared + heavy_bound > other_best) {
+              const std::uint32_t shared =
+                  light_shared +
+                  (heavy_bound == 0 ? 0
+                                    : own_bits.count_in(heavy_of(*posting), posting->heavy_count));
+              own_best = std::max(own_best, shared);
+              other_best = std::max(other_best, shared);
+            }
+          }
+        }
+        seen[d].best = own_best;
+        own_bits.assign(own, own_size, false);
       }
-      seen[d].best = own_best;
-      own_bits.assign(own, own_size, false);
     }
   };
 
@@ -593,7 +607,12 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
   // The pair counts and the subsets other memories hold. The light pass and the subsets read the
   // same tables and each writes its own, so where both are large they run side by side, the light
   // pass on a second core: at 100,000 memories each takes tens of milliseconds, and the subsets
-  // grow faster than the vault (doc/performance.md, "The light pass beside the subsets").
+  // grow faster than the vault. The subsets take about half as long, so this thread then walks
+  // the runs the other has not reached, in tables of its own (doc/performance.md, "The light
+  // pass beside the subsets").
+  std::vector<Seen> seen(distinct);
+  HeavyBits own_bits(heavy_count);  // the heavy keywords of the set being walked
+  std::vector<Seen> seen_here;      // this thread's tables, when the pass is shared
   std::vector<std::uint8_t> largest_held;
   {
     std::jthread beside;  // joined on the way out, also when the subsets throw
@@ -603,7 +622,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
              k_side_by_side_work &&
          std::thread::hardware_concurrency() > 1)) {
       try {
-        beside = std::jthread(light_pass);
+        beside = std::jthread([&] { light_pass(seen, own_bits); });
       } catch (const std::system_error&) {
         // No thread to be had: the light pass runs in turn below.
       }
@@ -615,17 +634,20 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
       }
     }
     largest_held = largest_held_subsets(heavy, heavy_begin, distinct, pairs, bounds);
-    if (beside.joinable()) {
-      beside.join();
-    } else {
-      light_pass();
+    if (!beside.joinable()) {
+      light_pass(seen, own_bits);
+    } else if (next_run.load(std::memory_order_relaxed) < distinct) {
+      seen_here.resize(distinct);
+      HeavyBits bits_here(heavy_count);
+      light_pass(seen_here, bits_here);
     }
   }
   std::vector<std::uint32_t> best(distinct);
   for (std::size_t d = 0; d < distinct; ++d) {
-    best[d] = seen[d].best;
+    best[d] = seen_here.empty() ? seen[d].best : std::max(seen[d].best, seen_here[d].best);
   }
   std::vector<Seen>().swap(seen);
+  std::vector<Seen>().swap(seen_here);
 
   // Wide sets are compared with every set, both ways, 64 at a time: mask[k] has bit w when wide
   // set w holds heavy keyword k, so one read of a set's heavy ids counts its overlap with all 64.
