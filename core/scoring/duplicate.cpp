@@ -534,59 +534,60 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
   // 100,000 memories a run is about 0.2 ms of walks on average.
   const std::size_t run_length = std::max<std::size_t>(1, distinct / 128);
   std::atomic<std::size_t> next_run{0};
-  // Writes `seen` and `own_bits` only, and allocates nothing: it may run on a thread of its own,
-  // whose first allocation would open a heap of small pages beside the process's huge ones.
+  // One set's walk. Writes `seen` and `own_bits` only, and allocates nothing: it may run on a
+  // thread of its own, whose first allocation would open a heap of small pages beside the
+  // process's huge ones.
+  const auto walk = [&](std::size_t d, std::vector<Seen>& seen, HeavyBits& own_bits) {
+    const std::uint16_t* own = heavy.data() + heavy_begin[d];
+    const std::uint32_t own_size = heavy_size(d);
+    own_bits.assign(own, own_size, true);
+    std::uint32_t own_best = seen[d].best;
+    // Each id of another set that d holds too sets a bit of both signatures, and two such ids
+    // share a bit only if two of d's ids do: so the common bits, plus the ids d loses to such
+    // collisions, bound the heavy overlap from above.
+    const std::uint64_t own_signature = signature(own, own_size);
+    const std::uint32_t own_collisions = own_size - bit_count(own_signature);
+    const auto walker = static_cast<std::uint32_t>(d + 1);
+    // The lists this walk reads start at scattered places: ask for the starts two sets ahead,
+    // so that they are on their way while this set's lists are read.
+    if (d + k_prefetch_ahead < distinct) {
+      const std::size_t ahead = d + k_prefetch_ahead;
+      for (std::uint32_t at = light_begin[ahead]; at < light_begin[ahead + 1]; ++at) {
+        const char* start = reinterpret_cast<const char*>(postings.data() + light_at[at] + 1);
+        __builtin_prefetch(start);
+        __builtin_prefetch(start + 64);
+      }
+    }
+    for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
+      const Posting* end = postings.data() + postings_begin[light[at] + 1];
+      for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end; ++posting) {
+        Seen& other = seen[posting->set];
+        other.shared = other.walker == walker ? other.shared + 1 : 1;
+        other.walker = walker;
+        const std::uint32_t light_shared = other.shared;
+        // The heavy part adds at most the smaller heavy set and at most what the signatures
+        // allow: count it only when that could beat the best of either.
+        const std::uint32_t heavy_bound = std::min<std::uint32_t>(
+            {own_size, posting->heavy_count,
+             bit_count(own_signature & posting->signature) + own_collisions});
+        std::uint32_t& other_best = other.best;
+        if (light_shared + heavy_bound > own_best || light_shared + heavy_bound > other_best) {
+          const std::uint32_t shared =
+              light_shared +
+              (heavy_bound == 0 ? 0 : own_bits.count_in(heavy_of(*posting), posting->heavy_count));
+          own_best = std::max(own_best, shared);
+          other_best = std::max(other_best, shared);
+        }
+      }
+    }
+    seen[d].best = own_best;
+    own_bits.assign(own, own_size, false);
+  };
   const auto light_pass = [&](std::vector<Seen>& seen, HeavyBits& own_bits) {
     for (std::size_t first = next_run.fetch_add(run_length, std::memory_order_relaxed);
          first < distinct; first = next_run.fetch_add(run_length, std::memory_order_relaxed)) {
-      const std::size_t last = std::min(distinct, first + run_length);
-      for (std::size_t d = first; d < last; ++d) {
-        const std::uint16_t* own = heavy.data() + heavy_begin[d];
-        const std::uint32_t own_size = heavy_size(d);
-        own_bits.assign(own, own_size, true);
-        std::uint32_t own_best = seen[d].best;
-        // Each id of another set that d holds too sets a bit of both signatures, and two such ids
-        // share a bit only if two of d's ids do: so the common bits, plus the ids d loses to such
-        // collisions, bound the heavy overlap from above.
-        const std::uint64_t own_signature = signature(own, own_size);
-        const std::uint32_t own_collisions = own_size - bit_count(own_signature);
-        const auto walker = static_cast<std::uint32_t>(d + 1);
-        // The lists this walk reads start at scattered places: ask for the starts two sets ahead,
-        // so that they are on their way while this set's lists are read.
-        if (d + k_prefetch_ahead < distinct) {
-          const std::size_t ahead = d + k_prefetch_ahead;
-          for (std::uint32_t at = light_begin[ahead]; at < light_begin[ahead + 1]; ++at) {
-            const char* start = reinterpret_cast<const char*>(postings.data() + light_at[at] + 1);
-            __builtin_prefetch(start);
-            __builtin_prefetch(start + 64);
-          }
-        }
-        for (std::uint32_t at = light_begin[d]; at < light_begin[d + 1]; ++at) {
-          const Posting* end = postings.data() + postings_begin[light[at] + 1];
-          for (const Posting* posting = postings.data() + light_at[at] + 1; posting != end;
-               ++posting) {
-            Seen& other = seen[posting->set];
-            other.shared = other.walker == walker ? other.shared + 1 : 1;
-            other.walker = walker;
-            const std::uint32_t light_shared = other.shared;
-            // The heavy part adds at most the smaller heavy set and at most what the signatures
-            // allow: count it only when that could beat the best of either.
-            const std::uint32_t heavy_bound = std::min<std::uint32_t>(
-                {own_size, posting->heavy_count,
-                 bit_count(own_signature & posting->signature) + own_collisions});
-            std::uint32_t& other_best = other.best;
-            if (light_shared + heavy_bound > own_best || light_shared + heavy_bound > other_best) {
-              const std::uint32_t shared =
-                  light_shared +
-                  (heavy_bound == 0 ? 0
-                                    : own_bits.count_in(heavy_of(*posting), posting->heavy_count));
-              own_best = std::max(own_best, shared);
-              other_best = std::max(other_best, shared);
-            }
-          }
-        }
-        seen[d].best = own_best;
-        own_bits.assign(own, own_size, false);
+      for (std::size_t d = first; d < std::min(distinct, first + run_length); ++d) {
+        walk(d, seen, own_bits);
       }
     }
   };
