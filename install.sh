@@ -8,7 +8,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 packages=(g++ cmake make pkg-config git libgit2-dev libssl-dev zlib1g-dev libcli11-dev nlohmann-json3-dev
-  libyaml-cpp-dev libfmt-dev catch2)
+  libyaml-cpp-dev libfmt-dev libstemmer-dev catch2)
 
 if [[ $(id -u) -eq 0 ]]; then
   sudo=()
