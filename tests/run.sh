@@ -2,18 +2,35 @@
 # Builds git-vault with warnings as errors, AddressSanitizer and UBSan, and runs every test
 # (unit and end-to-end, the kill harness and the two-process lock tests included) through
 # ctest; then, when clang++ is installed, runs each libFuzzer target for FUZZ_SECONDS (20).
+# Each stage prints its time.
 #   SANITIZE=OFF           build without the sanitizers
 #   FUZZ=0                 skip the fuzz targets
 #   GIT_VAULT_KILL_LONG=1  kill every command at every fault point and kill each recovery too
+# ccache is used when installed (GIT_VAULT_CCACHE=0 turns it off).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+if [[ ${GIT_VAULT_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache  # CMake's default for every build below
+fi
+
+stage_start=$SECONDS
+stage() {
+  echo "tests: $1 ($((SECONDS - stage_start)) s)" >&2
+  stage_start=$SECONDS
+}
+
 "$here/tests/lint.sh"
+stage "lint"
 build="$here/build-test"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DGIT_VAULT_WERROR=ON \
   -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null
-cmake --build "$build" -j "$(nproc)"
-(cd "$build" && ctest --output-on-failure -j "$(nproc)")
+cmake --build "$build" -j "$jobs"
+stage "test build (Debug, ASan + UBSan, warnings as errors)"
+(cd "$build" && ctest --output-on-failure -j "$jobs")
+stage "ctest"
 if [ "${FUZZ:-1}" != 0 ]; then
   "$here/tests/fuzz/run.sh"
+  stage "fuzz targets"
 fi
