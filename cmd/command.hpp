@@ -53,6 +53,7 @@ Runner define_review(CLI::App& app);
 Runner define_search(CLI::App& app);
 Runner define_events(CLI::App& app);
 Runner define_show(CLI::App& app);
+Runner define_list(CLI::App& app);
 Runner define_context(CLI::App& app);
 Runner define_learn(CLI::App& app);
 Runner define_mcp(CLI::App& app);

@@ -43,7 +43,8 @@ constexpr std::array k_commands{
             k_repo | Need::parse_cache},
     // search opens the parse cache only for files its own search cache has not seen.
     Command{"search", "Find memories and working-memory entries", define_search, k_work_tree},
-    Command{"show", "Print memories by id", define_show, k_vault},
+    Command{"show", "Print memories and working-memory entries by id", define_show, k_work_tree},
+    Command{"list", "List memories with their metadata, filtered", define_list, k_vault},
     Command{"context", "The memory context block for a task, or a session briefing", define_context,
             k_vault},
     Command{"learn", "Create or update a memory from text, a file or stdin", define_learn, k_vault},

@@ -63,19 +63,4 @@ struct ContextSelection {
     const ContextSelection& selection,
     const std::function<std::optional<std::string>(const Memory&)>& read);
 
-// The session-start briefing: the working memory's active context and open loops, then the
-// memories used most (retrieval count with the journal's, then last retrieval, then id) with
-// their ages, cut to `token_budget` tokens (D3's 1.3 tokens per word) by dropping whole lines
-// from the end of each part in turn. `pending` holds the journal's counts.
-struct SessionBriefing {
-  std::string text;
-  std::vector<std::string> memories;  // ids listed, in order
-  std::int64_t tokens = 0;
-};
-[[nodiscard]] SessionBriefing session_briefing(const std::vector<Memory>& memories,
-                                               const Snapshot& snapshot, Date today,
-                                               const scoring::PendingRetrievalMap& pending,
-                                               std::int64_t token_budget,
-                                               std::size_t max_memories = 8);
-
 }  // namespace gv::agent

@@ -18,8 +18,9 @@
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
+#include "core/memory/stop_words.hpp"
+#include "core/search/analyzer.hpp"
 #include "core/search/search.hpp"
-#include "core/search/terms.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
@@ -47,12 +48,10 @@ using util::trim;
 // Normalized words of `terms`, each term split the way search splits text.
 std::set<std::string> term_set(const std::vector<std::string>& terms) {
   std::set<std::string> out;
-  std::string normalized;
   for (const std::string& term : terms) {
-    search::for_each_word(term, [&](std::string_view word, std::size_t) {
-      search::normalize_term(word, normalized);
-      out.insert(normalized);
-    });
+    for (std::string& analyzed : search::analyze(term)) {
+      out.insert(std::move(analyzed));
+    }
   }
   return out;
 }
@@ -369,7 +368,7 @@ std::vector<std::string> extract_key_terms(std::string_view text, std::size_t co
       continue;
     }
     const std::string word = lower(text.substr(begin, end - begin));
-    if (search::is_stop_word(word)) {
+    if (is_stop_word(word)) {
       continue;
     }
     Stat& stat = stats[word];

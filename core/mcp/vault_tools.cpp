@@ -8,8 +8,12 @@
 #include <initializer_list>
 #include <limits>
 
+#include "core/agent/briefing.hpp"
 #include "core/agent/context.hpp"
 #include "core/agent/learn.hpp"
+#include "core/agent/listing.hpp"
+#include "core/agent/lookup.hpp"
+#include "core/agent/ranked_context.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/util/text.hpp"
@@ -240,9 +244,11 @@ std::vector<ToolSpec> VaultTools::tools() const {
        true, false, true, false});
   tools.push_back(
       {"get_memory", "Read memories",
-       "Read one or more memories by id (e.g. MEM-requests-retry): frontmatter as an object, "
-       "the Markdown body, token count and path. An unknown id is answered with the closest "
-       "ids." +
+       "Read memories and working-memory entries by what search returned: a memory id (e.g. "
+       "MEM-requests-retry), a unique start of one, its path, or an entry id (^tr0123456789). "
+       "A memory comes with its frontmatter as an object, the Markdown body, token count and "
+       "path; an entry with its file, line, tier and heading. An unknown id is answered with "
+       "the closest ids." +
            std::string(m_options.record
                            ? " Each read counts as a retrieval in the per-clone journal (never a "
                              "tracked file)."
@@ -254,16 +260,17 @@ std::vector<ToolSpec> VaultTools::tools() const {
        true, false, true, false});
   tools.push_back(
       {"build_context", "Build task context",
-       "Build the <memory-context> block for a task, as the original auto-retrieval does: "
-       "keywords from the task text, a topic/category bonus for `type`, at most five memories "
-       "and 2,000 tokens. With `session: true`, a short session-start briefing instead (open "
-       "loops, active context, most-used memories with their ages).",
+       "Build the <memory-context> block for a task: the memories search ranks first for it "
+       "(at most five and 2,000 tokens) and the working-memory entries that match, or nothing "
+       "when nothing is relevant enough. Call it once at the start of a task. With "
+       "`session: true`, a short session-start briefing instead (active context, open loops, "
+       "decisions in effect, preferences, most-used memories).",
        schema({{"task", property("string", "What the task is about (alias `query`, `q`)")},
                {"query", property("string", "Alias of `task`")},
                {"q", property("string", "Alias of `task`")},
                {"type", property("string",
-                                 "Task type: a topic or a category (e.g. neovim, "
-                                 "PATTERN); exact topic +2, category +1")},
+                                 "Task type: a topic (e.g. neovim); memories of that "
+                                 "topic or under it rank higher")},
                {"session", json{{"type", "boolean"},
                                 {"default", false},
                                 {"description", "Session-start briefing instead of task context"}}},
@@ -394,51 +401,49 @@ std::optional<std::string> VaultTools::record_quietly(const std::vector<std::str
 }
 
 ToolResult VaultTools::get(const json& arguments, const Clock& clock) {
-  const std::vector<std::string> ids = ids_arg(arguments);
-  std::vector<std::string> unknown;
-  std::vector<std::string> unreadable;
-  for (const std::string& id : ids) {
-    if (m_vault.find(id) != nullptr) {
-      continue;
-    }
-    // A file that is there but cannot be read is not "no memory": say what is wrong with it,
-    // which otherwise only a person reading stderr would learn.
-    const std::string path = memory_path(id);
-    const std::vector<Finding>& findings = m_vault.vault().findings;
-    const auto broken = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) {
-      return f.severity == Severity::error && f.path == path;
-    });
-    if (broken != findings.end()) {
-      unreadable.push_back(broken->line
-                               ? fmt::format("{}:{}: {}", path, *broken->line, broken->message)
-                               : fmt::format("{}: {}", path, broken->message));
-      continue;
-    }
-    const std::vector<std::string> closest = m_vault.closest_ids(id);
-    unknown.push_back(
-        closest.empty() ? id : fmt::format("{} (closest: {})", id, fmt::join(closest, ", ")));
+  const std::vector<std::string> names = ids_arg(arguments);
+  std::vector<agent::Found> found;
+  try {
+    found =
+        agent::resolve_names(names, agent::list_memory_ids(m_repo.workdir()), m_vault.snapshot());
+  } catch (const Error& e) {
+    throw ToolInputError(e.what());
   }
-  if (!unreadable.empty()) {
-    throw ToolInputError(
-        fmt::format("cannot read {}; fix the file (`git vault check` lists what "
-                    "is wrong), then ask again",
-                    fmt::join(unreadable, "; ")));
-  }
-  if (!unknown.empty()) {
-    throw ToolInputError(fmt::format("no memory with id {}", fmt::join(unknown, "; ")));
-  }
-  ordered_json out{{"memories", ordered_json::array()}};
+  ordered_json out{{"memories", ordered_json::array()}, {"entries", ordered_json::array()}};
   std::vector<std::string> active;
-  std::string text;
-  for (const std::string& id : ids) {
-    const Memory& memory = *m_vault.find(id);
-    const std::optional<std::string> bytes = m_vault.snapshot().read(memory.path);
-    if (!bytes) {
-      throw Error("{}: cannot read", memory.path);
+  for (const agent::Found& item : found) {
+    if (item.kind == agent::Found::Kind::entry) {
+      const agent::FoundEntry& entry = *item.entry;
+      out["entries"].push_back(ordered_json{{"id", entry.id},
+                                            {"path", entry.path},
+                                            {"line", entry.line},
+                                            {"tier", entry.tier},
+                                            {"heading", entry.heading},
+                                            {"text", entry.text}});
+      continue;
     }
-    out["memories"].push_back(agent::memory_json(memory, *bytes));
-    if (memory.active()) {
-      active.push_back(memory.id);
+    const Memory* memory = m_vault.find(item.memory_id);
+    if (memory == nullptr) {
+      // A file that is there but cannot be read is not "no memory": say what is wrong with it,
+      // which otherwise only a person reading stderr would learn.
+      const std::string path = memory_path(item.memory_id);
+      const std::vector<Finding>& findings = m_vault.vault().findings;
+      const auto broken = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) {
+        return f.severity == Severity::error && f.path == path;
+      });
+      throw ToolInputError(fmt::format(
+          "cannot read {}; fix the file (`git vault check` lists what is wrong), then ask again",
+          broken == findings.end() ? path
+          : broken->line           ? fmt::format("{}:{}: {}", path, *broken->line, broken->message)
+                                   : fmt::format("{}: {}", path, broken->message)));
+    }
+    const std::optional<std::string> bytes = m_vault.snapshot().read(memory->path);
+    if (!bytes) {
+      throw Error("{}: cannot read", memory->path);
+    }
+    out["memories"].push_back(agent::memory_json(*memory, *bytes));
+    if (memory->active()) {
+      active.push_back(memory->id);
     }
   }
   if (m_options.record && !active.empty()) {
@@ -462,28 +467,41 @@ ToolResult VaultTools::context(const json& arguments, const Clock& clock) {
     result.structured = json{{"memories", briefing.memories}, {"tokens", briefing.tokens}};
     return result;
   }
-  const agent::ContextSelection selection =
-      agent::select_context(m_vault.vault().memories, *task, type);
+  agent::ContextLimits limits;
+  limits.task_type = type;
+  const agent::RankedContext ranked = agent::select_ranked_context(
+      m_vault.index(), m_vault.snapshot(), *task, limits, m_vault.pending_counts());
   ToolResult result;
   json memories = json::array();
   std::vector<std::string> ids;
-  for (const agent::ContextPick& pick : selection.picked) {
-    memories.push_back(json{{"id", pick.memory->id},
-                            {"title", pick.memory->title},
-                            {"tokens", pick.memory->token_count}});
-    ids.push_back(pick.memory->id);
+  for (const agent::ContextMemory& memory : ranked.memories) {
+    memories.push_back(json{{"id", memory.id},
+                            {"title", memory.title},
+                            {"relevance", memory.relevance},
+                            {"tokens", memory.tokens}});
+    ids.push_back(memory.id);
   }
-  result.structured = json{{"memories", memories}, {"tokens", selection.tokens}};
-  if (selection.picked.empty()) {
+  json entries = json::array();
+  for (const agent::ContextEntry& entry : ranked.entries) {
+    entries.push_back(json{{"id", entry.id.empty() ? json(nullptr) : json(entry.id)},
+                           {"path", entry.path},
+                           {"line", entry.line},
+                           {"tier", entry.tier},
+                           {"text", entry.text}});
+  }
+  result.structured = json{{"memories", memories}, {"entries", entries}, {"tokens", ranked.tokens}};
+  if (ranked.empty()) {
     result.text = fmt::format(
-        "No memory matches this task (keywords: {}). Try search_memories with other words.",
-        selection.keywords.empty() ? std::string("none")
-                                   : fmt::format("{}", fmt::join(selection.keywords, ", ")));
+        "No memory or working-memory entry is relevant enough to this task (terms: {}). Try "
+        "search_memories with other words.",
+        ranked.terms.empty() ? std::string("none")
+                             : fmt::format("{}", fmt::join(ranked.terms, ", ")));
+    result.structured["context"] = nullptr;
     return result;
   }
-  result.text = agent::render_context_block(
-      selection, [&](const Memory& memory) { return m_vault.snapshot().read(memory.path); });
-  if (m_options.record) {
+  result.text = agent::render_ranked_context(ranked);
+  result.structured["context"] = result.text;
+  if (m_options.record && !ids.empty()) {
     if (std::optional<std::string> warning = record_quietly(ids, clock)) {
       result.text += fmt::format("\n\n(warning: {})", *warning);
       result.structured["warning"] = std::move(*warning);
@@ -495,52 +513,23 @@ ToolResult VaultTools::context(const json& arguments, const Clock& clock) {
 ToolResult VaultTools::list(const json& arguments) {
   const std::string category = string_arg(arguments, {"category"}, false).value_or("");
   const std::string topic = string_arg(arguments, {"topic"}, false).value_or("");
-  const std::string status = string_arg(arguments, {"status"}, false).value_or("active");
-  if (status != "active" && status != "tombstoned" && status != "all") {
+  agent::ListFilter filter;
+  filter.category = category;
+  filter.topic = topic;
+  filter.status = string_arg(arguments, {"status"}, false).value_or("active");
+  if (filter.status != "active" && filter.status != "tombstoned" && filter.status != "all") {
     throw ToolInputError("argument `status` must be active, tombstoned or all");
   }
   const std::int64_t limit =
       int_arg(arguments, {"limit", "max_results"}, k_default_list_limit, 1, k_max_list_limit);
   const std::int64_t offset =
       int_arg(arguments, {"offset"}, 0, 0, std::numeric_limits<std::int32_t>::max());
-  const scoring::PendingRetrievalMap pending = m_vault.pending();
+  const std::vector<agent::ListedMemory> rows =
+      agent::list_memories(m_vault.vault().memories, filter, m_vault.pending());
   ordered_json out{{"memories", ordered_json::array()}, {"total", 0}};
-  std::int64_t total = 0;
-  for (const Memory& memory : m_vault.vault().memories) {
-    if ((status == "active" && !memory.active()) || (status == "tombstoned" && memory.active())) {
-      continue;
-    }
-    if (!category.empty() && category_key(memory) != category_key(std::string_view(category))) {
-      continue;
-    }
-    if (!topic.empty() && memory.topic != topic &&
-        !std::string_view(memory.topic).starts_with(topic + "/")) {
-      continue;
-    }
-    ++total;
-    if (total <= offset || static_cast<std::int64_t>(out["memories"].size()) >= limit) {
-      continue;
-    }
-    std::int64_t count = memory.retrieval_count;
-    std::optional<Date> last = memory.last_retrieved;
-    if (const auto found = pending.find(memory.id); found != pending.end()) {
-      count += found->second.count;
-      if (found->second.last_retrieved && (!last || *last < *found->second.last_retrieved)) {
-        last = found->second.last_retrieved;
-      }
-    }
-    out["memories"].push_back(
-        ordered_json{{"id", memory.id},
-                     {"title", memory.title},
-                     {"category", category_key(memory)},
-                     {"topic", memory.topic},
-                     {"status", memory.active() ? "active" : "tombstoned"},
-                     {"created", format_date(memory.created)},
-                     {"modified", format_date(memory.modified)},
-                     {"retrieval_count", count},
-                     {"last_retrieved", last ? ordered_json(format_date(*last)) : nullptr},
-                     {"token_count", memory.token_count},
-                     {"summary", memory.summary}});
+  const auto total = static_cast<std::int64_t>(rows.size());
+  for (std::int64_t i = offset; i < total && i < offset + limit; ++i) {
+    out["memories"].push_back(agent::listed_json(rows[static_cast<std::size_t>(i)]));
   }
   out["total"] = total;
   const std::int64_t shown_to = offset + static_cast<std::int64_t>(out["memories"].size());

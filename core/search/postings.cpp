@@ -5,12 +5,10 @@
 #include <limits>
 #include <optional>
 
-#include "core/search/terms.hpp"
-
 namespace gv::search {
 
 std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std::string>& terms,
-                                  const RankingParams& params) {
+                                  const RankingParams& params, std::span<const double> weights) {
   if (terms.empty() || view.live == 0) {
     return {};
   }
@@ -60,28 +58,54 @@ std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std
     }
   }
   // Pass 2: BM25 saturation and the inverse document frequency.
+  // A term no document holds weighs as much as the rarest can: a task word the vault has never
+  // seen is part of what the task is about, and counts against every document's coverage.
   std::vector<double> idf(term_count, 0.0);
+  double query_mass = 0.0;
   for (std::size_t t = 0; t < term_count; ++t) {
     const double n = static_cast<double>(document_frequency[t]);
     idf[t] = std::log(1.0 + (static_cast<double>(view.live) - n + 0.5) / (n + 0.5));
+    // Coverage counts the query's own terms (weight 1), not the expansion's.
+    if (weights.empty() || weights[t] >= 1.0) {
+      query_mass += idf[t];
+    }
   }
   std::vector<Ranked> ranked;
   ranked.reserve(matched.size());
   for (const std::uint32_t document : matched) {
     Ranked entry;
     entry.document = document;
+    double held = 0.0;
     for (std::size_t t = 0; t < term_count; ++t) {
       const double tf = weighted[slot_of[document] * term_count + t];
       if (tf > 0) {
-        entry.score += idf[t] * tf * (params.k1 + 1.0) / (params.k1 + tf);
+        const double weight = weights.empty() ? 1.0 : weights[t];
+        entry.score += weight * idf[t] * tf * (params.k1 + 1.0) / (params.k1 + tf);
+        if (weight >= 1.0) {
+          held += idf[t];
+        }
         entry.terms.push_back(terms[t]);
       }
     }
+    entry.coverage = query_mass > 0 ? held / query_mass : 0.0;
     ranked.push_back(std::move(entry));
   }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
   return ranked;
+}
+
+std::size_t count_documents(std::span<const Posting> postings, const std::vector<bool>* dead) {
+  std::size_t count = 0;
+  std::uint32_t last = std::numeric_limits<std::uint32_t>::max();
+  for (const Posting& posting : postings) {
+    if (posting.document != last &&
+        (dead == nullptr || posting.document >= dead->size() || !(*dead)[posting.document])) {
+      ++count;
+    }
+    last = posting.document;
+  }
+  return count;
 }
 
 namespace {
@@ -161,14 +185,16 @@ std::vector<Posting>& InvertedIndex::postings_of(std::string_view term) {
 std::uint32_t InvertedIndex::add(const std::array<std::string_view, k_field_count>& fields) {
   // Each word becomes its term id and field in one number; sorting those numbers groups a
   // term's occurrences by field, so the counts come out in one pass without a map per document.
+  // A field's length counts its tokens: a compound (`max_time`) is one word of the text,
+  // however many terms it gives.
   std::array<std::uint32_t, k_field_count> lengths{};
   m_scratch.clear();
-  std::string normalized;
   for (std::size_t f = 0; f < k_field_count; ++f) {
-    for_each_word(fields[f], [&](std::string_view word, std::size_t) {
+    for_each_token(fields[f], [&](std::string_view token, std::size_t) {
       ++lengths[f];
-      normalize_term(word, normalized);
-      m_scratch.push_back(static_cast<std::uint64_t>(term_id(normalized)) << 3 | f);
+      for (const std::string_view term : m_analyzer.terms_of(token)) {
+        m_scratch.push_back(static_cast<std::uint64_t>(term_id(term)) << 3 | f);
+      }
     });
   }
   std::sort(m_scratch.begin(), m_scratch.end());
@@ -267,7 +293,8 @@ void InvertedIndex::reorder(const std::vector<std::uint32_t>& order) {
 }
 
 std::vector<Ranked> InvertedIndex::rank(const std::vector<std::string>& terms,
-                                        const RankingParams& params) const {
+                                        const RankingParams& params,
+                                        std::span<const double> weights) const {
   PostingView view;
   for (const std::string& term : terms) {
     const std::optional<std::uint32_t> id = find_term(term);
@@ -280,7 +307,12 @@ std::vector<Ranked> InvertedIndex::rank(const std::vector<std::string>& terms,
   view.lengths = m_lengths.data();
   view.stride = k_field_count;
   view.dead = &m_dead;
-  return rank_postings(view, terms, params);
+  return rank_postings(view, terms, params, weights);
+}
+
+std::size_t InvertedIndex::document_frequency(std::string_view term) const {
+  const std::optional<std::uint32_t> id = find_term(term);
+  return id ? count_documents(m_postings[*id], &m_dead) : 0;
 }
 
 std::vector<std::pair<std::string_view, std::span<const Posting>>> InvertedIndex::sorted_terms()

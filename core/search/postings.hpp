@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/search/analyzer.hpp"
 #include "core/search/bm25.hpp"
 
 // The inverted form of a set of documents: for every term, the documents holding it with its
@@ -39,18 +40,25 @@ struct PostingView {
   const std::vector<bool>* dead = nullptr;  // null: every document is live
 };
 
-// BM25F over the view: the same scores and order as rank() over the same documents
-// (doc/search.md). Ties keep document order.
+// How many distinct documents `postings` (sorted by document) names, skipping dead ones.
+[[nodiscard]] std::size_t count_documents(std::span<const Posting> postings,
+                                          const std::vector<bool>* dead = nullptr);
+
+// BM25F over the view (doc/search.md, "Ranking"), best first; ties keep document order.
+// `weights`, when given, is parallel to `terms` and scales each term's contribution (expansion
+// terms weigh less than the task's own words); empty means 1 for every term. Each result's
+// `coverage` is the share of the weight-1 terms' idf it holds.
 [[nodiscard]] std::vector<Ranked> rank_postings(const PostingView& view,
                                                 const std::vector<std::string>& terms,
-                                                const RankingParams& params = {});
+                                                const RankingParams& params = {},
+                                                std::span<const double> weights = {});
 
 // A mutable inverted index. Documents are numbered in the order they are added; removing one
 // leaves its number dead (skipped by ranking, its postings kept) until compact().
 class InvertedIndex {
  public:
-  // Adds a document made of the fields' texts, split into terms (normalize_term) and counted;
-  // returns its number.
+  // Adds a document made of the fields' texts, split into terms (Analyzer) and counted; returns
+  // its number.
   std::uint32_t add(const std::array<std::string_view, k_field_count>& fields);
   void remove(std::uint32_t document);
 
@@ -67,7 +75,11 @@ class InvertedIndex {
   void reorder(const std::vector<std::uint32_t>& order);
 
   [[nodiscard]] std::vector<Ranked> rank(const std::vector<std::string>& terms,
-                                         const RankingParams& params = {}) const;
+                                         const RankingParams& params = {},
+                                         std::span<const double> weights = {}) const;
+
+  // How many live documents hold `term` in any field.
+  [[nodiscard]] std::size_t document_frequency(std::string_view term) const;
 
   // Every term with its postings, sorted by term; for writing the index out (after compact(),
   // so no dead document is written).
@@ -99,6 +111,7 @@ class InvertedIndex {
   std::vector<std::uint64_t> m_scratch;          // add(): (term id << 3 | field) of every word
   std::vector<bool> m_dead;
   std::size_t m_dead_count = 0;
+  Analyzer m_analyzer;  // add()'s scratch
   std::array<double, k_field_count> m_total_length{};
 };
 

@@ -11,14 +11,14 @@ namespace {
 
 // Bumped whenever the layout, parse_memory's output or the terms' rules change, so a newer
 // binary never trusts what an older one saved.
-constexpr std::string_view k_magic = "git-vault search-cache 3\n";
+constexpr std::string_view k_magic = "git-vault search-cache 4\n";
 constexpr std::size_t k_header_at = 32;  // the magic, padded with zero bytes
 constexpr std::size_t k_data_at = k_header_at + 10 * 8;
 
 // Fixed-size records, so the n-th is found by arithmetic. Offsets into each:
 constexpr std::size_t k_memory_size = 96;  // path(off u64, len u32), meta len u32, meta off u64,
                                            // stamp @24, lengths @64 (u32 x 5), count @88
-constexpr std::size_t k_skip_size = 56;    // path(off u64, len u32), pad u32, stamp @16
+constexpr std::size_t k_skip_size = 56;    // path(off u64, len u32), unreadable u32, stamp @16
 constexpr std::size_t k_term_size = 24;    // term(off u64, len u32), postings u32, first u64
 constexpr std::size_t k_stamp_size = 40;
 static_assert(k_skip_size == 16 + k_stamp_size, "a skip record ends with its stamp");
@@ -149,7 +149,7 @@ std::string write_saved_index(const std::vector<SavedMemory>& memories, const In
   for (const SavedSkip& skip : skipped) {
     out.u64(strings.add(skip.path));
     out.u32(static_cast<std::uint32_t>(skip.path.size()));
-    out.u32(0);
+    out.u32(skip.unreadable ? 1U : 0U);
     out.stamp(skip.stamp);
   }
   std::uint64_t first = 0;
@@ -262,6 +262,10 @@ std::string_view SavedIndex::skipped_path(std::uint32_t skipped) const {
   return text(m_skipped_at + skipped * k_skip_size);
 }
 
+bool SavedIndex::skipped_unreadable(std::uint32_t skipped) const {
+  return u32(m_skipped_at + skipped * k_skip_size + 12) != 0;
+}
+
 SavedStamp SavedIndex::skipped_stamp(std::uint32_t skipped) const {
   return stamp_at(m_skipped_at + skipped * k_skip_size + 16);
 }
@@ -348,8 +352,14 @@ std::vector<Posting> SavedIndex::postings(std::uint32_t term) const {
   return out;
 }
 
+std::size_t SavedIndex::document_frequency(std::string_view term) const {
+  const std::optional<std::uint32_t> id = find_term(term);
+  return id ? count_documents(postings(*id)) : 0;
+}
+
 std::vector<Ranked> SavedIndex::rank(const std::vector<std::string>& terms,
-                                     const RankingParams& params) const {
+                                     const RankingParams& params,
+                                     std::span<const double> weights) const {
   std::vector<std::vector<Posting>> lists;
   lists.reserve(terms.size());
   for (const std::string& term : terms) {
@@ -365,7 +375,7 @@ std::vector<Ranked> SavedIndex::rank(const std::vector<std::string>& terms,
   view.total_length = m_total_length;
   view.lengths = m_lengths.data();
   view.stride = k_field_count;
-  return rank_postings(view, terms, params);
+  return rank_postings(view, terms, params, weights);
 }
 
 void SavedIndex::for_each_term(

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,7 @@ struct SavedMemory {
 struct SavedSkip {
   std::string path;
   SavedStamp stamp;
+  bool unreadable = false;  // not a readable memory (false: tombstoned)
 };
 
 // Writes the file. `memories` sorted by path; document d of `index` is memories[d] (the index
@@ -74,12 +76,17 @@ class SavedIndex {
   [[nodiscard]] std::int64_t retrieval_count(std::uint32_t document) const;
   [[nodiscard]] std::string_view skipped_path(std::uint32_t skipped) const;
   [[nodiscard]] SavedStamp skipped_stamp(std::uint32_t skipped) const;
+  [[nodiscard]] bool skipped_unreadable(std::uint32_t skipped) const;
   // Everything the file holds of one memory.
   [[nodiscard]] SavedMemory memory(std::uint32_t document) const;
 
   // BM25F over the saved documents: the same ranking InvertedIndex::rank gives them.
   [[nodiscard]] std::vector<Ranked> rank(const std::vector<std::string>& terms,
-                                         const RankingParams& params = {}) const;
+                                         const RankingParams& params = {},
+                                         std::span<const double> weights = {}) const;
+
+  // How many memories hold `term` in any field.
+  [[nodiscard]] std::size_t document_frequency(std::string_view term) const;
 
   // Every term with its postings (copied out), in term order.
   void for_each_term(

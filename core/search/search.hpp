@@ -47,6 +47,8 @@ struct Hit {
   std::string snippet;
   std::vector<std::string> terms;  // the query words it holds (lower-cased), in query order
   std::string tier;                // entries: `working`, `register` or `archive`
+  // The share of the query's weight (idf) the hit holds in its own collection (Ranked::coverage).
+  double coverage = 0.0;
 };
 
 // `<common git dir>/git-vault/search-cache`: refresh_cached()'s file, beside the parse cache.
@@ -73,6 +75,31 @@ class SearchIndex {
       std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
       const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {},
       std::size_t* matched = nullptr) const;
+
+  // What a memory hit shows besides its score: its file and the frontmatter values snippets
+  // fall back to.
+  struct Shown {
+    std::string path;
+    std::string title;
+    std::string summary;
+    std::vector<std::string> keywords;
+    std::string topic;
+  };
+
+  // search() without snippets: what context selects from. `shown_memories` receives what each
+  // memory hit shows, by id.
+  [[nodiscard]] std::vector<Hit> rank(
+      std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
+      const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {},
+      std::size_t* matched = nullptr,
+      std::map<std::string, Shown, std::less<>>* shown_memories = nullptr) const;
+
+  // The memory files refresh_cached() found but could not read as memories (broken
+  // frontmatter, an older layout), by path: what a command that cannot offer them says.
+  [[nodiscard]] std::vector<std::string> unreadable_paths() const;
+
+  // Every indexed memory's id with the retrieval count its frontmatter had when indexed.
+  [[nodiscard]] std::vector<std::pair<std::string, std::int64_t>> retrieval_counts() const;
 
   [[nodiscard]] std::size_t memory_count() const {
     return m_saved ? m_saved->memory_count() : m_memory_slots.size();
@@ -117,23 +144,27 @@ class SearchIndex {
     int line = 0;
     std::string text;
   };
-  // What a memory hit shows besides its score: its file and the frontmatter values snippets
-  // fall back to.
-  struct Shown {
-    std::string path;
-    std::string title;
-    std::string summary;
-    std::vector<std::string> keywords;
-    std::string topic;
+
+  // The query terms ranking reads: the task's own (`original` of them, weight 1), then the
+  // expansion terms with their lower weights (doc/search.md, "Expansion").
+  struct Query {
+    std::vector<std::string> terms;
+    std::vector<double> weights;
+    std::size_t original = 0;
+    // Candidate expansion terms, best first, with weights relative to the best (1).
+    std::vector<std::pair<std::string, double>> expansion;
+    // This query plus the first `count` expansion terms at `beta` times their weight.
+    [[nodiscard]] Query with_expansion(std::size_t count, double beta) const;
   };
+  [[nodiscard]] Query expand(std::vector<std::string> terms, const Snapshot& snapshot) const;
 
   // The best `limit` memory hits, best first (score, then retrievals, then id), with what each
   // shows, by id; `matched` is set to how many memories matched.
   [[nodiscard]] std::vector<Hit> memory_hits(
-      const std::vector<std::string>& terms,
-      const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t limit,
-      std::map<std::string, Shown, std::less<>>& shown, std::size_t& matched) const;
-  [[nodiscard]] std::vector<Hit> entry_hits(const std::vector<std::string>& terms) const;
+      const Query& query, const std::unordered_map<std::string, std::int64_t>& extra_retrievals,
+      std::size_t limit, std::map<std::string, Shown, std::less<>>& shown,
+      std::size_t& matched) const;
+  [[nodiscard]] std::vector<Hit> entry_hits(const Query& query) const;
   void refresh_working(const Snapshot& snapshot);
   void compact();
   void set_memory(const Memory& memory, std::string_view body, Stamp stamp);
@@ -146,14 +177,18 @@ class SearchIndex {
   std::map<std::string, MemorySlot, std::less<>> m_memory_slots;  // by memory id
   // refresh_cached(): memory files that are not indexed (tombstoned or invalid), by path, so an
   // unchanged one is not read again.
-  std::map<std::string, Stamp, std::less<>> m_skipped;
+  struct Skipped {
+    Stamp stamp;
+    bool unreadable = false;  // not a readable memory (false: tombstoned)
+  };
+  std::map<std::string, Skipped, std::less<>> m_skipped;
   // refresh_cached() found the saved file current: memories are ranked and shown straight from
   // it (mapped, read in place) and the three members above stay empty.
   std::optional<util::MappedFile> m_saved_file;
   std::optional<SavedIndex> m_saved;
 
   std::vector<EntrySlot> m_entries;  // scan order, superseded ones left out
-  std::vector<Document> m_entry_documents;
+  InvertedIndex m_entry_index;       // document d is m_entries[d]
 };
 
 }  // namespace gv::search

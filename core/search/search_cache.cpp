@@ -127,7 +127,8 @@ void SearchIndex::thaw() {
     m_memory_index.add_postings(term, postings);
   });
   for (std::uint32_t s = 0; s < saved.skipped_count(); ++s) {
-    m_skipped.insert_or_assign(std::string(saved.skipped_path(s)), saved.skipped_stamp(s));
+    m_skipped.insert_or_assign(std::string(saved.skipped_path(s)),
+                               Skipped{saved.skipped_stamp(s), saved.skipped_unreadable(s)});
   }
   m_saved.reset();
   m_saved_file.reset();
@@ -165,8 +166,8 @@ std::string SearchIndex::save_cache() {
   }
   std::vector<SavedSkip> skipped;
   skipped.reserve(m_skipped.size());
-  for (const auto& [path, stamp] : m_skipped) {
-    skipped.push_back({path, stamp});
+  for (const auto& [path, skip] : m_skipped) {
+    skipped.push_back({path, skip.stamp, skip.unreadable});
   }
   return write_saved_index(memories, m_memory_index, skipped);
 }
@@ -219,7 +220,7 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
       continue;
     }
     if (const auto skipped = m_skipped.find(file.path);
-        skipped != m_skipped.end() && same_file(skipped->second, file.stamp)) {
+        skipped != m_skipped.end() && same_file(skipped->second.stamp, file.stamp)) {
       continue;
     }
     changed = true;
@@ -247,7 +248,7 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
       set_memory(*memory, searchable_body(split_frontmatter(*bytes).body(*bytes)), stamp);
     } else {
       drop_memory(id);
-      m_skipped[file.path] = stamp;
+      m_skipped[file.path] = Skipped{stamp, !memory.has_value()};
     }
   }
   std::vector<std::string> gone;
@@ -281,6 +282,24 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
     }
   }
   refresh_working(snapshot);
+}
+
+std::vector<std::string> SearchIndex::unreadable_paths() const {
+  std::vector<std::string> out;
+  if (m_saved) {
+    for (std::uint32_t s = 0; s < m_saved->skipped_count(); ++s) {
+      if (m_saved->skipped_unreadable(s)) {
+        out.emplace_back(m_saved->skipped_path(s));
+      }
+    }
+    return out;
+  }
+  for (const auto& [path, skip] : m_skipped) {
+    if (skip.unreadable) {
+      out.push_back(path);
+    }
+  }
+  return out;
 }
 
 }  // namespace gv::search

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/search/terms.hpp"
+#include "core/search/analyzer.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::search {
@@ -59,7 +59,7 @@ std::optional<Snippet> best_line(std::string_view text, const std::vector<std::s
                                  std::size_t width) {
   std::optional<Snippet> best;
   std::size_t best_count = 0;
-  std::string normalized;
+  Analyzer analyzer;
   std::size_t start = 0;
   int line_number = 0;
   while (start < text.size()) {
@@ -72,13 +72,14 @@ std::optional<Snippet> best_line(std::string_view text, const std::vector<std::s
     std::vector<bool> seen(terms.size(), false);
     std::size_t count = 0;
     std::size_t first_match = std::string_view::npos;
-    for_each_word(line, [&](std::string_view word, std::size_t offset) {
-      normalize_term(word, normalized);
-      for (std::size_t t = 0; t < terms.size(); ++t) {
-        if (!seen[t] && normalized == terms[t]) {
-          seen[t] = true;
-          ++count;
-          first_match = std::min(first_match, offset);
+    for_each_token(line, [&](std::string_view token, std::size_t offset) {
+      for (const std::string_view term : analyzer.terms_of(token)) {
+        for (std::size_t t = 0; t < terms.size(); ++t) {
+          if (!seen[t] && term == terms[t]) {
+            seen[t] = true;
+            ++count;
+            first_match = std::min(first_match, offset);
+          }
         }
       }
     });

@@ -49,7 +49,7 @@ TEST_CASE("an MCP session over a pipe: initialize, list, every tool, errors, shu
       "\n";
   session += call(3, "search_memories", {{"q", "gamma"}, {"max_results", 5}});
   session += call(4, "get_memory", {{"id", "MEM-gamma"}});
-  session += call(5, "build_context", {{"task", "anything"}, {"type", "python/x"}});
+  session += call(5, "build_context", {{"task", "the gamma notes"}, {"type", "python/x"}});
   session += call(6, "list_memories", {{"category", "pattern"}, {"limit", 2}});
   session += call(7, "record_retrieval", {{"ids", {"MEM-beta"}}});
   session += call(8, "write_memory", {{"title", "Kiwi facts"}, {"content", "Kiwis are birds."}});
@@ -99,7 +99,7 @@ TEST_CASE("an MCP session over a pipe: initialize, list, every tool, errors, shu
   CHECK(by_id["9"]["error"]["code"] == -32602);
   CHECK(by_id["10"]["result"]["isError"] == true);
   CHECK_THAT(by_id["10"]["result"]["content"][0]["text"].get<std::string>(),
-             Catch::Contains("closest: MEM-gamma"));
+             Catch::Contains("did you mean MEM-gamma"));
   CHECK(by_id["11"]["result"]["isError"] == true);
   CHECK(by_id["12"]["result"] == json::object());
 
@@ -292,7 +292,7 @@ TEST_CASE("get_memory of a file that cannot be read says what is wrong with it",
                  Catch::EndsWith("fix the file (`git vault check` lists what is wrong), then ask "
                                  "again"));
   CHECK_THAT(by_id["2"]["result"]["content"][0]["text"].get<std::string>(),
-             Catch::StartsWith("no memory with id MEM-nope"));
+             Catch::StartsWith("no memory or entry `MEM-nope`"));
 }
 
 TEST_CASE("write_memory's refusals name its arguments, never a command-line flag", "[mcp]") {

@@ -49,7 +49,8 @@ TEST_CASE("show names the closest ids for an unknown one", "[show]") {
   CHECK(result.code == 128);
   CHECK(result.out.empty());
   CHECK_THAT(result.err,
-             Catch::Contains("git-vault: error: no memory `MEM-gama` (did you mean MEM-gamma"));
+             Catch::Contains("git-vault: error: no memory or entry `MEM-gama` (did you mean "
+                             "MEM-gamma"));
   const auto bare = sandbox.vault({"show", "alpha"});
   CHECK_THAT(bare.err, Catch::Contains("did you mean MEM-alpha"));
 }
@@ -73,4 +74,47 @@ TEST_CASE("show names a memory file that is there but cannot be read", "[show]")
   CHECK_THAT(result.err, Catch::Contains(".memory/10-Memories/MEM-old.md:1: MEM-old cannot be "
                                          "read: unreadable: no frontmatter"));
   CHECK_THAT(result.err, Catch::Contains("git vault migrate"));
+}
+
+TEST_CASE("show opens entries by id, memories by a unique start, and each thing once", "[show]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write("memory/registers/decisions.md",
+                "# Decisions\n\n## Store fields\n- **Decision**: do not add readonly "
+                "^tr0123456789\n- **Status**: in-effect\n");
+  sandbox.write("memory/.recall/metadata.json",
+                "{\n  \"tr0123456789\": {\n    \"created_at\": \"2026-11-01T00:00:00Z\",\n"
+                "    \"pinned\": true,\n    \"status\": \"active\",\n"
+                "    \"tier\": \"register\"\n  }\n}\n");
+  sandbox.commit_all();
+
+  const auto entry = sandbox.vault({"show", "^tr0123456789"});
+  INFO(entry.err);
+  REQUIRE(entry.code == 0);
+  CHECK(entry.out ==
+        "memory/registers/decisions.md:4: [register] ^tr0123456789\n## Store fields\n"
+        "- **Decision**: do not add readonly ^tr0123456789\n- **Status**: in-effect\n"
+        "(status active, created 2026-11-01T00:00:00Z, pinned)\n");
+
+  const auto json_result =
+      sandbox.vault({"show", "tr0123456789", "MEM-gam", "MEM-gamma.md", "--json"});
+  INFO(json_result.err);
+  REQUIRE(json_result.code == 0);
+  const json document = json::parse(json_result.out);
+  REQUIRE(document["memories"].size() == 1);
+  CHECK(document["memories"][0]["id"] == "MEM-gamma");
+  REQUIRE(document["entries"].size() == 1);
+  CHECK(document["entries"][0]["tier"] == "register");
+  CHECK(document["entries"][0]["heading"] == "Store fields");
+  CHECK(document["entries"][0]["metadata"]["pinned"] == true);
+
+  const auto ambiguous = sandbox.vault({"show", "MEM-"});
+  CHECK(ambiguous.code == 128);
+  CHECK_THAT(ambiguous.err, Catch::Contains("`MEM-` is the start of 5 ids"));
+  const auto missing = sandbox.vault({"show", "^tr9999999999"});
+  CHECK(missing.code == 128);
+  CHECK_THAT(missing.err, Catch::Contains("`^tr9999999999` (no working-memory entry has this id)"));
+  const auto huge = sandbox.vault({"show", std::string(100000, 'x')});
+  CHECK(huge.code == 128);
+  CHECK_THAT(huge.err, Catch::Contains("a name of 100000 bytes"));
 }

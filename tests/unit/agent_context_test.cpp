@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "core/agent/briefing.hpp"
 #include "core/agent/context.hpp"
 #include "core/vault/vault.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "core/memory/body.hpp"
+#include "core/search/analyzer.hpp"
 #include "core/search/bm25.hpp"
 #include "core/search/snippet.hpp"
-#include "core/search/terms.hpp"
 #include "core/vault/vault.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
@@ -42,35 +42,6 @@ std::vector<Hit> run(const MapSnapshot& snapshot, std::string_view query,
 }
 
 }  // namespace
-
-TEST_CASE("search terms are lower-cased and plurals fold to the singular", "[search]") {
-  using gv::search::normalize_term;
-  CHECK(normalize_term("Retries") == "retry");
-  CHECK(normalize_term("retry") == "retry");
-  for (const auto& [plural, singular] : {std::pair{"caches", "cache"},
-                                         {"matches", "match"},
-                                         {"boxes", "box"},
-                                         {"hooks", "hook"},
-                                         {"trees", "tree"},
-                                         {"uses", "use"},
-                                         {"Codes", "code"}}) {
-    INFO(plural);
-    CHECK(normalize_term(plural) == normalize_term(singular));
-  }
-  CHECK(normalize_term("hooks") == "hook");
-  CHECK(gv::search::normalize_term("class") == "class");
-  CHECK(gv::search::normalize_term("status") == "status");
-  CHECK(gv::search::normalize_term("analysis") == "analysis");
-  CHECK(gv::search::normalize_term("gas") == "gas");
-  CHECK(gv::search::term_prefix("retry") == "retr");
-}
-
-TEST_CASE("query terms drop the stop words unless nothing else is left", "[search]") {
-  CHECK(gv::search::query_terms("How does the Retries work with hooks?") ==
-        std::vector<std::string>{"retry", "work", "hook"});
-  CHECK(gv::search::query_terms("the the") == std::vector<std::string>{"the"});
-  CHECK(gv::search::query_terms("  ").empty());
-}
 
 TEST_CASE("a title match outranks a keyword, a summary and a body-only match", "[search]") {
   MapSnapshot snapshot({
