@@ -20,6 +20,7 @@
 #include "core/git/fault.hpp"
 #include "core/git/handle.hpp"
 #include "core/git/lock.hpp"
+#include "core/git/ref_lock.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/signature.hpp"
 #include "core/util/message.hpp"
@@ -744,11 +745,13 @@ void finish_cleanup(Repo& repo) {
 // With the vault lock held: settles a leftover journal, or clears leftover temp files.
 bool recover_locked(Repo& repo) {
   const fs::path git_dir = repo.git_dir();
+  const std::optional<struct stat> journal_stat = lstat_of(journal_path(git_dir));
   const std::optional<Journal> journal = read_journal(git_dir);
   if (!journal) {
     remove_temp_dir(temp_dir(git_dir));  // a run stopped before its journal: nothing landed
     return false;
   }
+  const std::int64_t journal_written = journal_stat ? stamp_of(*journal_stat).mtime_ns : 0;
   bool forward = false;
   bool moved_elsewhere = false;
   if (journal->commit) {
@@ -766,6 +769,7 @@ bool recover_locked(Repo& repo) {
     if (held && held->st_ino == journal->index_lock_inode) {
       ::unlink(lock_path.c_str());
     }
+    settle_ref_lock(repo, *journal, true, journal_written);
     finish_cleanup(repo);
     util::print_warning(fmt::format(
         "an interrupted git-vault run ({}) was found, but {} has moved since; nothing was "
@@ -775,6 +779,8 @@ bool recover_locked(Repo& repo) {
   }
   settle_worktree(repo, *journal, forward, settled);
   settle_index(repo, *journal, forward);
+  // The ref's lock last: until it goes, git cannot move the branch past a half-settled state.
+  settle_ref_lock(repo, *journal, forward, journal_written);
   fault_point("recovered");
   finish_cleanup(repo);
   if (forward) {
@@ -1011,6 +1017,11 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   }
 
   const HeadState head = read_head(raw_repo);
+  // A lock on the branch that this run's recovery did not own: git's own commit fails on it
+  // too, so the landing would only be undone at its last step.
+  if (const fs::path ref_lock = ref_lock_path(repo, head.ref_name); lstat_of(ref_lock)) {
+    throw Error("{}", ref_lock_message(ref_lock, head.ref_name));
+  }
   const std::optional<std::string> old_head =
       head.old_id ? std::optional<std::string>(to_hex(*head.old_id)) : std::nullopt;
   if (options.read_state && options.read_state->head != old_head) {
@@ -1255,25 +1266,22 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
       options.before_ref_update();
     }
 
-    // The commit point. Compare-and-swap: the branch moves only if it still points where it
-    // did when we read it. libgit2 fsyncs the ref file and its folder for this one call.
+    // The commit point. Compare-and-swap under the ref's lock: the branch moves only if it
+    // still points where it did when we read it. libgit2 fsyncs the ref file and its folder for
+    // this one move. A kill while the lock exists leaves it; recovery owns it (settle_ref_lock).
     const std::string reflog =
         fmt::format("commit{}: {}", options.amend ? " (amend)" : (head.old_id ? "" : " (initial)"),
                     plan.subject);
     git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-    git_reference* raw_ref = nullptr;
-    const int rc = head.old_id
-                       ? git_reference_create_matching(&raw_ref, raw_repo, head.ref_name.c_str(),
-                                                       &commit_id, 1, &*head.old_id, reflog.c_str())
-                       : git_reference_create(&raw_ref, raw_repo, head.ref_name.c_str(), &commit_id,
-                                              0, reflog.c_str());
-    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
-    const ReferencePtr moved{raw_ref};
-    if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
-      throw Error("{} moved while git-vault was running; nothing was changed, run it again",
-                  head.ref_name);
+    try {
+      RefMove move(raw_repo, head.ref_name, ref_lock_path(repo, head.ref_name));
+      fault_point("ref-lock");
+      move.move(old_head, commit_id, reflog);
+    } catch (...) {
+      git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+      throw;
     }
-    check(rc, "move " + head.ref_name);
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
   } catch (const Error&) {
     if (ref_target(raw_repo, head.ref_name) == new_id) {
       throw;  // cannot happen: the branch move is the last step that throws

@@ -19,6 +19,17 @@ void write_kill_fixture(Sandbox& sandbox);
 // Files and locks git-vault must never leave behind once a run has been settled.
 [[nodiscard]] std::string leftovers(const Sandbox& sandbox);
 
+// True when the newest entries of the branch's and HEAD's reflogs both name HEAD: a landing that
+// was undone left no line for a commit the branch never reached.
+[[nodiscard]] bool reflogs_agree(const Sandbox& sandbox);
+
+// The names of the fault points a `GIT_VAULT_FAULT=count` run passed, from its stderr, in order.
+[[nodiscard]] std::vector<std::string> fault_point_names(const std::string& err);
+
+// The points (1-based) a kill harness run kills at: spread over at most 24 (all with `every`),
+// plus every `ref-lock` and `fold…` point.
+[[nodiscard]] std::vector<int> points_to_kill(const std::vector<std::string>& names, bool every);
+
 struct KillScenario {
   std::string name;
   std::string prepare;  // shell run before each attempt (after the reset to the fixture)

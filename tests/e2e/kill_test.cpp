@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tests/e2e/kill_support.hpp"
@@ -138,4 +139,87 @@ TEST_CASE("a commit after a killed run is blocked until git-vault settles it", "
   CHECK(again.code == 0);
   CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out == "notes.txt\n");
   CHECK(sandbox.git({"status", "--porcelain", "--", ".memory"}).out.empty());
+}
+
+// libgit2 moves the branch by creating refs/heads/main.lock, appending the reflog lines, writing
+// the new id into the lock and renaming it over the branch (a link, which finds the branch there,
+// then a rename). A kill at each of those system calls, injected with strace where our fault
+// points cannot reach: the next command settles the landing, removes the lock and the reflog
+// lines of a commit the branch never reached, and plain git commits again.
+TEST_CASE("a purge killed inside the branch move leaves no lock and no reflog line", "[kill]") {
+  Sandbox sandbox;
+  if (sandbox.sh("command -v strace >/dev/null 2>&1").code != 0) {
+    WARN("strace is not installed; skipped");
+    return;
+  }
+  gv::test::write_kill_fixture(sandbox);
+  const std::string base = sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 40);
+  const auto reset = [&] {
+    REQUIRE(sandbox
+                .sh(fmt::format("rm -rf .git/vault-journal .git/vault-tmp .git/index.lock "
+                                ".git/refs/heads/main.lock && git reset -q --hard {} && "
+                                "git clean -qfdx",
+                                base))
+                .code == 0);
+  };
+  const std::string before = gv::test::repository_state(sandbox);
+  REQUIRE(sandbox.vault({"distill", "--purge", "--all"}).code == 0);
+  const std::string after = gv::test::repository_state(sandbox);
+
+  struct Window {
+    const char* syscall;
+    const char* lands;  // where the repository must end up
+  };
+  for (const Window window :
+       {Window{"write", "before"}, Window{"link", "before"}, Window{"rename", "before"}}) {
+    INFO("killed at the " << window.syscall << " of refs/heads/main.lock");
+    reset();
+    const Result killed = sandbox.sh(
+        fmt::format("strace -f -qq -o /dev/null -P \"$PWD/.git/refs/heads/main.lock\" -e trace={0} "
+                    "-e inject={0}:signal=KILL:when=1 git vault distill --purge --all </dev/null",
+                    window.syscall));
+    INFO(killed.err);
+    CHECK(killed.code != 0);
+    REQUIRE(sandbox.exists(".git/refs/heads/main.lock"));
+
+    const Result settled = sandbox.vault({"distill", "--json"});
+    INFO(settled.err);
+    CHECK(settled.code == 0);
+    CHECK_FALSE(sandbox.exists(".git/refs/heads/main.lock"));
+    CHECK(gv::test::leftovers(sandbox).empty());
+    CHECK(gv::test::repository_state(sandbox) ==
+          (std::string_view(window.lands) == "before" ? before : after));
+    CHECK(gv::test::reflogs_agree(sandbox));
+    const Result commit = sandbox.git({"commit", "-q", "--allow-empty", "-m", "x"});
+    INFO(commit.err);
+    CHECK(commit.code == 0);
+    CHECK(sandbox.vault({"check"}).code == 0);
+  }
+}
+
+// A lock on the branch that no git-vault run left (a git command killed while it moved the
+// branch): check reports it with the fix, and an action refuses up front saying what holds it.
+TEST_CASE("check reports a branch lock nothing explains, and an action names it", "[kill]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  REQUIRE(sandbox.vault({"check"}).code == 0);
+  sandbox.write(".git/refs/heads/main.lock", "");
+  const std::string before = gv::test::repository_state(sandbox);
+
+  const Result check = sandbox.vault({"check"});
+  CHECK(check.code == 1);
+  CHECK_THAT(check.out, Catch::Contains(".git/refs/heads/main.lock"));
+  CHECK_THAT(check.out, Catch::Contains("rm .git/refs/heads/main.lock"));
+
+  const Result purge = sandbox.vault({"distill", "--purge", "--all"});
+  CHECK(purge.code == 128);
+  CHECK_THAT(purge.err, Catch::Contains("refs/heads/main.lock exists: another git command is "
+                                        "updating refs/heads/main"));
+  CHECK_THAT(purge.err, Catch::Contains("remove that file"));
+  CHECK(gv::test::repository_state(sandbox) == before);
+  CHECK(sandbox.exists(".git/refs/heads/main.lock"));
+
+  REQUIRE(sandbox.sh("rm .git/refs/heads/main.lock").code == 0);
+  CHECK(sandbox.vault({"check"}).code == 0);
+  CHECK(sandbox.vault({"distill", "--purge", "--all"}).code == 0);
 }
