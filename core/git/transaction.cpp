@@ -24,6 +24,7 @@
 #include "core/git/repo.hpp"
 #include "core/git/signature.hpp"
 #include "core/util/message.hpp"
+#include "core/util/shared_log.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::git {
@@ -207,6 +208,23 @@ std::optional<std::string> ref_target(git_repository* repo, const std::string& r
   }
   check(rc, "resolve " + ref_name);
   return to_hex(id);
+}
+
+// Whether `ref` points at `commit` or at a commit built on it.
+bool descends_from(git_repository* repo, const std::string& ref, const std::string& commit) {
+  const std::optional<std::string> now = ref_target(repo, ref);
+  if (!now) {
+    return false;
+  }
+  if (*now == commit) {
+    return true;
+  }
+  git_oid tip{};
+  git_oid base{};
+  if (git_oid_fromstr(&tip, now->c_str()) != 0 || git_oid_fromstr(&base, commit.c_str()) != 0) {
+    return false;
+  }
+  return git_graph_descendant_of(repo, &tip, &base) == 1;
 }
 
 // git_signature_default in libgit2 1.5 reads only user.name/user.email from config; git itself
@@ -761,6 +779,13 @@ bool recover_locked(Repo& repo) {
   }
   const std::string what = journal->subject.empty() ? "an update" : journal->subject;
   Settled settled;
+  // The records the commit folded leave their log once the commit stands; a second recovery
+  // finds the log replaced and drops nothing.
+  const auto drop_consumed = [&] {
+    if (journal->consumes) {
+      (void)util::drop_prefix(*journal->consumes, [] { fault_point("fold-rename"); });
+    }
+  };
   if (moved_elsewhere) {
     // The branch moved on since (a commit, reset or fetch after the interruption): neither side
     // is the repository's state any more, so only our locks and files are cleared.
@@ -770,6 +795,9 @@ bool recover_locked(Repo& repo) {
       ::unlink(lock_path.c_str());
     }
     settle_ref_lock(repo, *journal, true, journal_written);
+    if (journal->new_head && descends_from(repo.raw(), journal->ref, *journal->new_head)) {
+      drop_consumed();
+    }
     finish_cleanup(repo);
     util::print_warning(fmt::format(
         "an interrupted git-vault run ({}) was found, but {} has moved since; nothing was "
@@ -781,6 +809,9 @@ bool recover_locked(Repo& repo) {
   settle_index(repo, *journal, forward);
   // The ref's lock last: until it goes, git cannot move the branch past a half-settled state.
   settle_ref_lock(repo, *journal, forward, journal_written);
+  if (forward) {
+    drop_consumed();
+  }
   fault_point("recovered");
   finish_cleanup(repo);
   if (forward) {
@@ -963,6 +994,36 @@ bool recover_interrupted_landing(Repo& repo) {
   return lock && recover_locked(repo);
 }
 
+std::vector<util::FilePrefix> landed_consumptions(const Repo& repo) {
+  // Each work tree's journal: the main one's in the common dir, a linked one's under worktrees/.
+  std::vector<fs::path> dirs = {repo.common_dir()};
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(repo.common_dir() / "worktrees", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    dirs.push_back(it->path());
+  }
+  std::vector<util::FilePrefix> landed;
+  for (const fs::path& dir : dirs) {
+    if (!lstat_of(journal_path(dir))) {
+      continue;
+    }
+    try {
+      const std::optional<Journal> journal = read_journal(dir);
+      // A detached HEAD is its own work tree's: only this one's can be read here.
+      if (!journal || !journal->commit || !journal->consumes || !journal->new_head ||
+          (journal->ref == "HEAD" && dir != repo.git_dir())) {
+        continue;
+      }
+      if (ref_target(repo.raw(), journal->ref) == journal->new_head) {
+        landed.push_back(*journal->consumes);
+      }
+    } catch (const Error&) {
+      continue;
+    }
+  }
+  return landed;
+}
+
 bool landing_in_progress(const Repo& repo) {
   if (repo.is_bare() || !fs::exists(journal_path(repo.git_dir()))) {
     return false;
@@ -1026,6 +1087,9 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
       head.old_id ? std::optional<std::string>(to_hex(*head.old_id)) : std::nullopt;
   if (options.read_state && options.read_state->head != old_head) {
     throw Error(describe_mismatch("HEAD"));
+  }
+  if (options.consumes && !util::prefix_present(*options.consumes)) {
+    throw Error(describe_mismatch(options.consumes->path));
   }
   const TreePtr base = head.old_id ? tree_of_commit(raw_repo, *head.old_id) : TreePtr{};
 
@@ -1149,6 +1213,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   journal.old_head = old_head;
   journal.new_head = new_id;
   journal.index_path = index_path.string();
+  journal.consumes = options.consumes;
   std::set<std::string> created;
   std::map<std::string, FileStamp> stamps;  // work tree files as this run found them
   {
@@ -1299,6 +1364,23 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   }
   fault_point("ref");
   defer.landed(new_id);
+
+  // The records the commit folded leave their log before the journal goes: a kill from here on
+  // is completed by the recovery, which drops them if this run did not.
+  if (journal.consumes) {
+    fault_point("fold");
+    try {
+      (void)util::drop_prefix(*journal.consumes, [] { fault_point("fold-rename"); });
+    } catch (const Error& e) {
+      // The commit stands; the journal stays, so the next git-vault command drops them.
+      index_lock.reset();
+      util::print_warning(fmt::format(
+          "{}; the records the commit {} folded are dropped by the next git-vault command",
+          e.what(), new_id.substr(0, 12)));
+      return new_id;
+    }
+    fault_point("fold-dropped");
+  }
 
   // Done: the lock goes before the journal, so a stale lock always has a journal naming it.
   index_lock.reset();

@@ -64,6 +64,11 @@ struct ApplyOptions {
   // The command has an `--allow-dirty` flag, so the refusal names it as the way on (a commit
   // that init's new files block is otherwise a dead end: the gate stops `git commit` too).
   bool offers_allow_dirty = true;
+  // The prefix of an append-only log whose records the commit folds (the retrieval journal):
+  // apply refuses when the log no longer begins with it (another run folded it first), records
+  // it in the journal, and drops it from the log once the branch has moved, inside the landing,
+  // so that a kill or a signal between the commit and the drop never counts the records twice.
+  std::optional<util::FilePrefix> consumes;
 };
 
 // Applies `plan` as exactly one commit (doc/decisions.md, D7) and returns its id; with
@@ -94,6 +99,13 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
 // interruption is kept and named in a warning. Returns false when there was nothing to do or
 // another git-vault run is active. Throws gv::Error when the journal cannot be read.
 bool recover_interrupted_landing(Repo& repo);
+
+// The prefixes of logs that a landing has committed but not yet dropped (ApplyOptions::consumes):
+// a landing, in this work tree or a linked one, whose journal is still there although its branch
+// has moved (alive between its commit point and the drop, or killed there). A reader of such a
+// log counts only what follows the prefix; the frontmatter it reads holds the rest. Never
+// throws: an unreadable journal names nothing.
+[[nodiscard]] std::vector<util::FilePrefix> landed_consumptions(const Repo& repo);
 
 // True while another git-vault run, alive and holding the vault lock, is half-way through landing
 // a commit: its journal is in the git dir, so the branch, the index and the work tree may each be

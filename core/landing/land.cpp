@@ -174,6 +174,7 @@ Landed apply_plan(git::Repo& repo, Built built, const Target& target) {
   options.guarded_paths = target.guarded_paths;
   options.amend = target.amend;
   options.read_state = target.read_state;
+  options.consumes = target.consumes;
   if (!target.commit) {
     (void)git::apply(repo, landed.plan, options);
     for (const auto& [path, bytes] : landed.plan.changes) {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
 
@@ -167,6 +168,56 @@ bool reflogs_agree(const Sandbox& sandbox) {
   lines >> head >> branch_log >> head_log;
   INFO("HEAD " << head << ", main@{0} " << branch_log << ", HEAD@{0} " << head_log);
   return ids.code == 0 && head.size() == 40 && branch_log == head && head_log == head;
+}
+
+std::string fixture_retrievals() {
+  std::string lines;
+  for (const char* id : {"MEM-r", "MEM-s", "MEM-r", "MEM-s", "MEM-r"}) {
+    lines += fmt::format("{{\"id\":\"{}\",\"date\":\"2026-11-20\",\"via\":\"show\"}}\n", id);
+  }
+  return lines;
+}
+
+std::map<std::string, std::int64_t> visible_retrievals(const Sandbox& sandbox) {
+  const std::string session =
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}})"
+      "\n"
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+      "\n"
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_memories","arguments":{"status":"all","limit":100}}})"
+      "\n";
+  const Result served = sandbox.vault({"mcp"}, session);
+  INFO(served.err);
+  REQUIRE(served.code == 0);
+  std::map<std::string, std::int64_t> counts;
+  std::istringstream lines(served.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const nlohmann::json message = nlohmann::json::parse(line);
+    if (message.value("id", 0) != 2) {
+      continue;
+    }
+    for (const nlohmann::json& memory : message["result"]["structuredContent"]["memories"]) {
+      counts[memory["id"].get<std::string>()] = memory["retrieval_count"].get<std::int64_t>();
+    }
+  }
+  REQUIRE_FALSE(counts.empty());
+  return counts;
+}
+
+std::map<std::string, std::int64_t> frontmatter_retrievals(const Sandbox& sandbox) {
+  const Result found = sandbox.sh(
+      "for f in .memory/10-Memories/MEM-*.md; do id=$(basename \"$f\" .md);"
+      " n=$(sed -n 's/^retrieval_count: //p' \"$f\" | head -1); echo \"$id ${n:-0}\"; done");
+  REQUIRE(found.code == 0);
+  std::map<std::string, std::int64_t> counts;
+  std::istringstream lines(found.out);
+  std::string id;
+  std::int64_t count = 0;
+  while (lines >> id >> count) {
+    counts[id] = count;
+  }
+  return counts;
 }
 
 std::string leftovers(const Sandbox& sandbox) {

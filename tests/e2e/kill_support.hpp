@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,15 @@ void write_kill_fixture(Sandbox& sandbox);
 // The points (1-based) a kill harness run kills at: spread over at most 24 (all with `every`),
 // plus every `ref-lock` and `fold…` point.
 [[nodiscard]] std::vector<int> points_to_kill(const std::vector<std::string>& names, bool every);
+
+// Retrievals recorded for the kill fixture's memories before a fold: MEM-r three times, MEM-s
+// twice, as `.git/git-vault/retrievals.jsonl` holds them.
+[[nodiscard]] std::string fixture_retrievals();
+// Each memory's retrieval count as an agent sees it (frontmatter plus the journal's records not
+// yet folded), from the MCP server's list_memories.
+[[nodiscard]] std::map<std::string, std::int64_t> visible_retrievals(const Sandbox& sandbox);
+// Each memory's `retrieval_count` as its file in the work tree says (absent: 0).
+[[nodiscard]] std::map<std::string, std::int64_t> frontmatter_retrievals(const Sandbox& sandbox);
 
 struct KillScenario {
   std::string name;

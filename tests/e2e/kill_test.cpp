@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -222,4 +223,71 @@ TEST_CASE("check reports a branch lock nothing explains, and an action names it"
   REQUIRE(sandbox.sh("rm .git/refs/heads/main.lock").code == 0);
   CHECK(sandbox.vault({"check"}).code == 0);
   CHECK(sandbox.vault({"distill", "--purge", "--all"}).code == 0);
+}
+
+// The fold of the retrieval journal and the emptying of it are one step: a kill anywhere in
+// `distill --record` (the fold's commit, then the report's) leaves every retrieval counted once,
+// whether the agent reads it right away or the next fold moves it into frontmatter, and a
+// retrieval recorded after the kill is kept.
+TEST_CASE("a fold killed at any point counts every retrieval exactly once", "[kill][retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  const std::string base = sandbox.git({"rev-parse", "HEAD"}).out.substr(0, 40);
+  const auto reset = [&] {
+    REQUIRE(sandbox
+                .sh(fmt::format("rm -rf .git/vault-journal .git/vault-tmp .git/index.lock "
+                                ".git/vault.lock .git/git-vault/retrievals.jsonl* && git reset -q "
+                                "--hard {} && git clean -qfdx",
+                                base))
+                .code == 0);
+    sandbox.write(".git/git-vault/retrievals.jsonl", gv::test::fixture_retrievals());
+  };
+  reset();
+  std::map<std::string, std::int64_t> expected = gv::test::frontmatter_retrievals(sandbox);
+  expected["MEM-r"] += 3;
+  expected["MEM-s"] += 2;
+  REQUIRE(gv::test::visible_retrievals(sandbox) == expected);
+  const std::vector<std::string> args = {"distill", "--record"};
+  sandbox.set_env("GIT_VAULT_FAULT", "count");
+  const Result reference = sandbox.vault(args);
+  sandbox.set_env("GIT_VAULT_FAULT", "");
+  INFO(reference.err);
+  REQUIRE(reference.code == 0);
+  REQUIRE(gv::test::frontmatter_retrievals(sandbox) == expected);
+  const std::vector<std::string> names = gv::test::fault_point_names(reference.err);
+  REQUIRE(std::count(names.begin(), names.end(), "fold") == 1);
+  std::map<std::string, std::int64_t> with_one_more = expected;
+  with_one_more["MEM-r"] += 1;
+
+  for (const int point : gv::test::points_to_kill(names, false)) {
+    INFO("killed at fault point " << point << " (" << names[static_cast<std::size_t>(point - 1)]
+                                  << ") of " << names.size());
+    reset();
+    sandbox.set_env("GIT_VAULT_FAULT", std::to_string(point));
+    const Result killed = sandbox.vault(args);
+    sandbox.set_env("GIT_VAULT_FAULT", "");
+    INFO(killed.err);
+    REQUIRE(killed.code == 128 + 9);
+    CHECK(gv::test::visible_retrievals(sandbox) == expected);
+    // The agent reads MEM-r once more before anything else runs.
+    REQUIRE(sandbox.vault({"show", "MEM-r", "--record"}).code == 0);
+    CHECK(gv::test::visible_retrievals(sandbox) == with_one_more);
+    const Result settled = sandbox.vault({"check"});
+    INFO(settled.err);
+    CHECK(gv::test::leftovers(sandbox).empty());
+    CHECK_FALSE(sandbox.exists(".git/git-vault/retrievals.jsonl.new"));
+    CHECK(gv::test::reflogs_agree(sandbox));
+    // The next fold moves what is left into frontmatter: each retrieval once.
+    const Result again = sandbox.vault(args);
+    INFO(again.err);
+    CHECK(again.code == 0);
+    CHECK(gv::test::frontmatter_retrievals(sandbox) == with_one_more);
+    CHECK(gv::test::visible_retrievals(sandbox) == with_one_more);
+    CHECK(sandbox.read(".git/git-vault/retrievals.jsonl").empty());
+    CHECK(sandbox.sh("git fsck --no-dangling --no-progress 2>&1").out.empty());
+    const Result unrelated = sandbox.sh(
+        "echo unrelated > unrelated.txt && git add unrelated.txt && git commit -qm unrelated &&"
+        " git diff --name-only HEAD~1 HEAD");
+    CHECK(unrelated.out == "unrelated.txt\n");
+  }
 }

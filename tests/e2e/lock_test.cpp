@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "tests/e2e/kill_support.hpp"
@@ -187,4 +189,44 @@ TEST_CASE("a signal that waited for a landing says the commit it let through", "
                              " was made; it stands (undo with `git vault revert " + commit + "`)"));
   CHECK(gv::test::leftovers(sandbox).empty());
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+// A fold stopped after its commit, before it drops what it folded from the journal: a reader in
+// between (which cannot settle a live run) counts each retrieval once, and so does the fold
+// itself once it is let go.
+TEST_CASE("a reader while a fold lands counts each retrieval once", "[lock][retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  sandbox.write(".git/git-vault/retrievals.jsonl", gv::test::fixture_retrievals());
+  std::map<std::string, std::int64_t> expected = gv::test::frontmatter_retrievals(sandbox);
+  expected["MEM-r"] += 3;
+  expected["MEM-s"] += 2;
+  start_stopped(sandbox, "fold", "distill --record");
+  CHECK(gv::test::frontmatter_retrievals(sandbox) == expected);  // the fold's commit stands
+  CHECK(gv::test::visible_retrievals(sandbox) == expected);
+  CHECK(resume(sandbox) == 0);
+  CHECK(gv::test::visible_retrievals(sandbox) == expected);
+  CHECK(sandbox.read(".git/git-vault/retrievals.jsonl").empty());
+  CHECK(gv::test::leftovers(sandbox).empty());
+}
+
+// SIGTERM (or Ctrl-C) waits while a landing runs: a fold interrupted after its commit still
+// empties the journal before the signal ends it, so the next fold counts nothing twice.
+TEST_CASE("a fold interrupted by SIGTERM after its commit empties the journal first",
+          "[lock][retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  sandbox.write(".git/git-vault/retrievals.jsonl", gv::test::fixture_retrievals());
+  std::map<std::string, std::int64_t> expected = gv::test::frontmatter_retrievals(sandbox);
+  expected["MEM-r"] += 3;
+  expected["MEM-s"] += 2;
+  start_stopped(sandbox, "fold", "distill --record");
+  REQUIRE(sandbox.sh("kill -TERM $(cat .git/bg.pid)").code == 0);
+  CHECK(resume(sandbox) == 128 + 15);
+  CHECK_THAT(sandbox.read(".git/bg.err"), Catch::Contains("interrupted after the commit"));
+  CHECK(sandbox.read(".git/git-vault/retrievals.jsonl").empty());
+  CHECK(gv::test::leftovers(sandbox).empty());
+  CHECK(gv::test::visible_retrievals(sandbox) == expected);
+  REQUIRE(sandbox.vault({"distill", "--record"}).code == 0);
+  CHECK(gv::test::frontmatter_retrievals(sandbox) == expected);
 }
