@@ -920,7 +920,7 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
         throw Error(describe_mismatch(*what));
       }
     }
-  } catch (const Error&) {
+  } catch (...) {
     finish_cleanup(repo);
     throw;
   }
@@ -944,7 +944,7 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
       fault_point("worktree");
     }
     sync_file_system(git_dir);
-  } catch (const Error&) {
+  } catch (...) {
     Settled settled;
     settle_worktree(repo, journal, false, settled);
     finish_cleanup(repo);
@@ -1347,7 +1347,9 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
       throw;
     }
     git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
-  } catch (const Error&) {
+  } catch (...) {
+    // Any failure, out of memory too: the work tree and the index go back as they were (what
+    // cannot be put back now, the journal's recovery does).
     if (ref_target(raw_repo, head.ref_name) == new_id) {
       throw;  // cannot happen: the branch move is the last step that throws
     }
