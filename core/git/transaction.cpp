@@ -23,6 +23,7 @@
 #include "core/git/ref_lock.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/signature.hpp"
+#include "core/util/file.hpp"
 #include "core/util/message.hpp"
 #include "core/util/shared_log.hpp"
 #include "core/util/text.hpp"
@@ -760,9 +761,55 @@ void finish_cleanup(Repo& repo) {
   remove_temp_dir(temp_dir(repo.git_dir()));
 }
 
+// libgit2 writes a loose object as `objects/tmp_object_git2_*` and renames it into place; a run
+// killed in between leaves the temporary. Only landings write objects, each under its work
+// tree's vault lock: when no landing holds one in any work tree of the clone (this run holds its
+// own), the temporaries are left over.
+void remove_temporary_objects(const Repo& repo) {
+  std::vector<VaultLock> held;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(repo.common_dir() / "worktrees", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const fs::path dir = it->path();
+    if (dir == repo.git_dir() || !lstat_of(dir / "vault.lock")) {
+      continue;
+    }
+    std::optional<VaultLock> other = VaultLock::try_take(dir / "vault.lock");
+    if (!other) {
+      return;  // a landing in another work tree may be writing one now
+    }
+    held.push_back(std::move(*other));
+  }
+  if (repo.common_dir() != repo.git_dir() && lstat_of(repo.common_dir() / "vault.lock")) {
+    std::optional<VaultLock> main = VaultLock::try_take(repo.common_dir() / "vault.lock");
+    if (!main) {
+      return;
+    }
+    held.push_back(std::move(*main));
+  }
+  for (auto it = fs::directory_iterator(repo.common_dir() / "objects", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().filename().string().starts_with("tmp_object_git2_")) {
+      ::unlink(it->path().c_str());
+    }
+  }
+}
+
+// What runs killed before their journal leave: the journal's own temporary, libgit2's temporary
+// objects, and the temporaries of the files git-vault keeps in the git dir (parse cache, gate
+// baseline, stat cache, generated records). With the vault lock held.
+void remove_leftovers(const Repo& repo) {
+  ::unlink((repo.git_dir() / "vault-journal.new").c_str());
+  remove_temporary_objects(repo);
+  for (const fs::path& dir : {repo.git_dir() / "git-vault", repo.common_dir() / "git-vault"}) {
+    util::remove_orphaned_temp_files(dir);
+  }
+}
+
 // With the vault lock held: settles a leftover journal, or clears leftover temp files.
 bool recover_locked(Repo& repo) {
   const fs::path git_dir = repo.git_dir();
+  remove_leftovers(repo);
   const std::optional<struct stat> journal_stat = lstat_of(journal_path(git_dir));
   const std::optional<Journal> journal = read_journal(git_dir);
   if (!journal) {
