@@ -1007,7 +1007,10 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
 ReadState capture_read_state(Repo& repo, const std::vector<std::string>& paths) {
   if (!repo.is_bare()) {
     const DeferSignals defer;
-    const std::optional<VaultLock> lock = VaultLock::try_take(repo.git_dir() / "vault.lock");
+    // A landing under way finishes first (a moment, as a rule): what is read is then its result,
+    // and this run's own landing does not find its read state moved by it.
+    const std::optional<VaultLock> lock =
+        VaultLock::take_within(repo.git_dir() / "vault.lock", VaultLock::k_default_wait);
     if (lock) {
       recover_locked(repo);
     }

@@ -142,7 +142,7 @@ TEST_CASE("a gc that read the vault before a purge committed refuses instead of 
   CHECK(sandbox.vault({"check"}).code == 0);
 }
 
-TEST_CASE("an action refuses while a git command holds index.lock, and git waits for an action",
+TEST_CASE("an action refuses while a git command holds index.lock, and git refuses during one",
           "[lock]") {
   Sandbox sandbox;
   gv::test::write_kill_fixture(sandbox);
@@ -159,7 +159,7 @@ TEST_CASE("an action refuses while a git command holds index.lock, and git waits
     CHECK(gv::test::leftovers(sandbox).empty());
     CHECK(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
   }
-  SECTION("an action in progress: `git add` waits for it (index.lock) and then sees it whole") {
+  SECTION("an action in progress: `git add` fails on index.lock, then sees the action whole") {
     start_stopped(sandbox, "index", "distill --purge --select MEM-delta");
     sandbox.write("notes.txt", "mine\n");
     const Result add = sandbox.git({"add", "notes.txt"});
@@ -229,4 +229,22 @@ TEST_CASE("a fold interrupted by SIGTERM after its commit empties the journal fi
   CHECK(gv::test::visible_retrievals(sandbox) == expected);
   REQUIRE(sandbox.vault({"distill", "--record"}).code == 0);
   CHECK(gv::test::frontmatter_retrievals(sandbox) == expected);
+}
+
+// A run that finds the vault lock held waits a moment for it, as git waits for a ref's lock:
+// a learn started while a purge lands goes through once the purge is done, on top of it.
+TEST_CASE("a learn started while a purge lands waits for it and then lands", "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "distill --purge --select MEM-delta");
+  // The purge goes on half a second after the learn has started.
+  const Result learn = sandbox.sh(
+      "(sleep 0.5; kill -CONT $(cat .git/bg.pid)) & git vault learn --title 'Circuit breakers' "
+      "--as new --text 'Open the circuit after five failures.'; code=$?; wait; exit $code");
+  INFO(learn.err);
+  CHECK(learn.code == 0);
+  CHECK(resume(sandbox) == 0);
+  CHECK(sandbox.git({"log", "-2", "--format=%s"}).out.find("vault(purge): tombstone MEM-delta") !=
+        std::string::npos);
+  CHECK(gv::test::leftovers(sandbox).empty());
 }
