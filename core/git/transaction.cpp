@@ -1090,6 +1090,17 @@ std::string dirty_refusal(const std::vector<std::string>& dirty, bool offers_all
                          : "");
 }
 
+std::string dirty_refusal(const Repo& repo, const std::vector<std::string>& dirty,
+                          bool offers_allow_dirty) {
+  if (landing_in_progress(repo)) {
+    return fmt::format(
+        "another git-vault run is landing a commit ({} is its lock): the changes in {} are its "
+        "own, not yours; wait for it to finish and run this again",
+        (repo.git_dir() / "vault.lock").string(), join_paths(dirty, 5));
+  }
+  return dirty_refusal(dirty, offers_allow_dirty);
+}
+
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options) {
   if (repo.is_bare()) {
     throw Error("{}: a bare repository has no work tree to keep a vault in",

@@ -92,6 +92,10 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
 // changes; a command asks it up front, before it prints what it would do.
 [[nodiscard]] std::string dirty_refusal(const std::vector<std::string>& dirty,
                                         bool offers_allow_dirty);
+// The same asked before the vault lock is taken: while another git-vault run is landing a
+// commit (landing_in_progress), the changes are that run's, not the user's, and it says so.
+[[nodiscard]] std::string dirty_refusal(const Repo& repo, const std::vector<std::string>& dirty,
+                                        bool offers_allow_dirty);
 
 // When an earlier landing was interrupted (its journal is in the git dir and no live git-vault
 // holds the vault lock), finishes it if its branch had moved and undoes it otherwise, prints

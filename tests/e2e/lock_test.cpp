@@ -231,6 +231,22 @@ TEST_CASE("a fold interrupted by SIGTERM after its commit empties the journal fi
   CHECK(gv::test::frontmatter_retrievals(sandbox) == expected);
 }
 
+// The files a landing in progress has written are its own: a second run that finds them says so
+// instead of calling them the user's uncommitted changes.
+TEST_CASE("a run that meets another's landing blames the landing, not uncommitted changes",
+          "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "recall maintain --apply-all");
+  const Result second = sandbox.vault({"recall", "maintain", "--apply-all"});
+  CHECK(second.code == 128);
+  CHECK_THAT(second.err, Catch::Contains("another git-vault run is landing a commit") ||
+                             Catch::Contains("another git-vault run is in progress"));
+  CHECK_THAT(second.err, !Catch::Contains("uncommitted changes"));
+  CHECK(resume(sandbox) == 0);
+  CHECK(gv::test::leftovers(sandbox).empty());
+}
+
 // A run that finds the vault lock held waits a moment for it, as git waits for a ref's lock:
 // a learn started while a purge lands goes through once the purge is done, on top of it.
 TEST_CASE("a learn started while a purge lands waits for it and then lands", "[lock]") {
