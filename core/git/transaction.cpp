@@ -811,7 +811,12 @@ bool recover_locked(Repo& repo) {
   const fs::path git_dir = repo.git_dir();
   remove_leftovers(repo);
   const std::optional<struct stat> journal_stat = lstat_of(journal_path(git_dir));
-  const std::optional<Journal> journal = read_journal(git_dir);
+  std::optional<Journal> journal;
+  try {
+    journal = read_journal(git_dir);
+  } catch (const Error& e) {
+    throw Error("{}", unreadable_journal_advice(repo, e.what()));
+  }
   if (!journal) {
     remove_temp_dir(temp_dir(git_dir));  // a run stopped before its journal: nothing landed
     return false;
@@ -1042,6 +1047,19 @@ bool recover_interrupted_landing(Repo& repo) {
   const DeferSignals defer;
   const std::optional<VaultLock> lock = VaultLock::try_take(repo.git_dir() / "vault.lock");
   return lock && recover_locked(repo);
+}
+
+std::string unreadable_journal_advice(const Repo& repo, std::string_view why) {
+  const auto shown = [&](const fs::path& path) {
+    const std::string relative = path.lexically_relative(repo.workdir()).generic_string();
+    return relative.empty() || relative.starts_with("..") ? path.string() : relative;
+  };
+  const std::string journal = shown(journal_path(repo.git_dir()));
+  return fmt::format(
+      "{}: the interrupted git-vault run it records can be neither finished nor undone from it. "
+      "Move it aside (mv {} {}.broken), remove {}.lock if no git command is running, then `git "
+      "status` shows what that run changed and `git restore` puts back what you do not want",
+      why, journal, journal, shown(repo.index_path()));
 }
 
 std::vector<util::FilePrefix> landed_consumptions(const Repo& repo) {

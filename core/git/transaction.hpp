@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/git/journal.hpp"
@@ -110,6 +111,11 @@ bool recover_interrupted_landing(Repo& repo);
 // log counts only what follows the prefix; the frontmatter it reads holds the rest. Never
 // throws: an unreadable journal names nothing.
 [[nodiscard]] std::vector<util::FilePrefix> landed_consumptions(const Repo& repo);
+
+// What to do about a journal that cannot be read (`why`, read_journal's error naming it): the
+// run it records can be neither finished nor undone from it, so the user looks at what it
+// changed and moves the journal aside. The recovery throws this; the commit hook prints it.
+[[nodiscard]] std::string unreadable_journal_advice(const Repo& repo, std::string_view why);
 
 // True while another git-vault run, alive and holding the vault lock, is half-way through landing
 // a commit: its journal is in the git dir, so the branch, the index and the work tree may each be

@@ -349,3 +349,49 @@ TEST_CASE("a journal's temporary left by a kill goes with the next landing", "[k
   CHECK(again.code == 0);
   CHECK(gv::test::leftovers(sandbox).empty());
 }
+
+// A journal that cannot be read (damaged outside git-vault) can be neither finished nor undone:
+// every way in (a command, check, the commit hook) names it and the way out, and following that
+// way works.
+TEST_CASE("a journal that cannot be read names the way out, and the way works", "[kill]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  REQUIRE(sandbox.vault({"hooks", "install"}).code == 0);
+  const std::string delta = sandbox.read(".memory/10-Memories/MEM-delta.md");
+  const Result killed =
+      sandbox.sh("GIT_VAULT_FAULT=worktree:1 git vault distill --purge --select MEM-delta");
+  REQUIRE(killed.code != 0);
+  sandbox.write(".git/vault-journal", "git-vault journal 1\nsubject x\nbogus line\n");
+
+  const std::string way_out =
+      "mv .git/vault-journal .git/vault-journal.broken), remove .git/index.lock if no git "
+      "command is running";
+  const Result check = sandbox.vault({"check"});
+  CHECK(check.code == 128);
+  CHECK_THAT(check.err, Catch::Contains(".git/vault-journal:3: cannot read this journal line") &&
+                            Catch::Contains(way_out));
+  const Result report = sandbox.vault({"distill", "--json"});
+  CHECK(report.code == 128);
+  CHECK_THAT(report.err, Catch::Contains(way_out));
+  // git's own advice is to remove index.lock; the commit hook then names the way out too.
+  sandbox.write("notes.txt", "mine\n");
+  const Result commit =
+      sandbox.sh("rm -f .git/index.lock && git add notes.txt && git commit -qm x");
+  CHECK(commit.code != 0);
+  CHECK_THAT(commit.err, Catch::Contains("commit blocked") &&
+                             Catch::Contains("mv .git/vault-journal .git/vault-journal.broken"));
+
+  // The way out: move the journal aside, restore what the run changed.
+  REQUIRE(sandbox
+              .sh("mv .git/vault-journal .git/vault-journal.broken &&"
+                  " git restore --staged --worktree .memory")
+              .code == 0);
+  CHECK(sandbox.read(".memory/10-Memories/MEM-delta.md") == delta);
+  CHECK(sandbox.vault({"check"}).code == 0);
+  const Result again = sandbox.sh("git commit -qm mine");
+  INFO(again.err);
+  CHECK(again.code == 0);
+  CHECK(sandbox.git({"show", "--name-only", "--format=", "HEAD"}).out == "notes.txt\n");
+  REQUIRE(sandbox.sh("rm .git/vault-journal.broken").code == 0);
+  CHECK(gv::test::leftovers(sandbox).empty());
+}
