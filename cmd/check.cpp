@@ -126,6 +126,37 @@ std::vector<Finding> ref_lock_findings(const git::Repo& repo) {
   return {std::move(finding)};
 }
 
+// A `.memory` that is a symbolic link, staged or on disk: git-vault neither reads nor writes
+// through a link, so the vault would read as empty and pass every check.
+std::vector<Finding> linked_vault_findings(const git::Repo& repo) {
+  // vault_path::k_root without its slash: the folder itself.
+  const std::string folder(vault_path::k_root.substr(0, vault_path::k_root.size() - 1));
+  bool linked = false;
+  if (!repo.is_bare()) {
+    std::error_code ec;
+    linked = std::filesystem::is_symlink(repo.workdir() / folder, ec);
+  }
+  if (const std::optional<git::IndexFile> index = git::IndexFile::read(repo.index_path())) {
+    for (const git::IndexFile::Entry& entry : index->entries()) {
+      linked = linked || (entry.path() == folder && (entry.mode() & 0170000) == 0120000);
+    }
+  }
+  if (!linked) {
+    return {};
+  }
+  Finding finding;
+  finding.check = "vault-link";
+  finding.path = folder;
+  finding.message =
+      "is a symbolic link: git-vault reads and writes the vault only in a real folder, so "
+      "through this link the vault reads as empty and nothing in it is checked";
+  finding.fix = fmt::format(
+      "replace the link with the folder it points to (git rm --cached {} "
+      "and move the folder there), then git vault check",
+      folder);
+  return {std::move(finding)};
+}
+
 int run_check(const CheckOptions& check, Session& session) {
   if (static_cast<int>(check.staged) + static_cast<int>(check.worktree) +
           static_cast<int>(check.range.has_value()) >
@@ -184,6 +215,8 @@ int run_check(const CheckOptions& check, Session& session) {
     const std::vector<Finding> locked = ref_lock_findings(repo);
     findings.insert(findings.end(), locked.begin(), locked.end());
   }
+  const std::vector<Finding> linked = linked_vault_findings(repo);
+  findings.insert(findings.begin(), linked.begin(), linked.end());
   print(session.output().json
             ? util::dump_json(findings_json(findings))
             : format_findings(findings, {session.output().limit, session.output().color_stdout}));
