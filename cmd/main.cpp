@@ -161,6 +161,9 @@ std::string help_target(const CLI::App& app) {
   }
 }
 
+// The command being run, for the one line that says it ran out of memory.
+std::string g_command;
+
 int run(int argc, char** argv) {
   if (const std::optional<int> code = run_installed_hook(argc, argv)) {
     return *code;
@@ -259,6 +262,7 @@ int run(int argc, char** argv) {
     session.provide(needs.at(sub));
     session.resolve_color();
     globals.session = &session;
+    g_command = sub->get_name();
     return runners.at(sub)(globals);
   }
   return exit_code::k_usage;
@@ -302,6 +306,14 @@ int main(int argc, char** argv) {
   try {
     gv::git::Library library;
     return gv::cmd::run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Whatever ran out, the command ends here with one line, as any fatal error; a landing it
+    // interrupted was put back on the way (core/git/transaction.hpp). The pieces are printed one
+    // by one: the heap may have nothing left for a formatted string.
+    std::fputs("git-vault: error: out of memory while running git vault ", stderr);
+    std::fputs(gv::cmd::g_command.empty() ? "(starting)" : gv::cmd::g_command.c_str(), stderr);
+    std::fputs(" (a larger memory limit, `ulimit -v`, lets it finish)\n", stderr);
+    return gv::exit_code::k_fatal;
   } catch (const gv::UsageError& e) {
     std::fputs(fmt::format("git-vault: error: {}\n", e.what()).c_str(), stderr);
     return gv::exit_code::k_usage;

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/memory/frontmatter.hpp"
 #include "core/util/text.hpp"
 
@@ -167,7 +168,8 @@ LiveVault::LiveVault(const git::Repo& repo, ParseCache* cache)
     : LiveVault(repo, [cache] { return cache; }) {}
 
 LiveVault::LiveVault(const git::Repo& repo, std::function<ParseCache*()> cache)
-    : m_journal(journal_path(repo.common_dir())),
+    : m_repo(&repo),
+      m_journal(journal_path(repo.common_dir())),
       m_search_cache(search::search_cache_path(repo.common_dir())),
       m_snapshot(repo.workdir()),
       m_cache(std::move(cache)) {}
@@ -264,7 +266,7 @@ std::vector<std::string> LiveVault::closest_ids(std::string_view id, std::size_t
 
 scoring::PendingRetrievalMap LiveVault::pending() const {
   try {
-    return read_journal(m_journal).by_id;
+    return read_journal(m_journal, git::landed_consumptions(*m_repo)).by_id;
   } catch (const Error&) {
     return {};
   }

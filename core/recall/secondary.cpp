@@ -209,8 +209,7 @@ std::vector<Contradiction> find_contradictions(
   // pairwise loop gives (first claim, then second, in scan order):
   // - a superseded claim matches only a claim with the same normalised text;
   // - two active claims need values on both sides and a content Jaccard overlap of at least
-  //   k_min_overlap, so they share at least ceil(k_min_overlap * |content|) tokens of either's
-  //   content, hence one of the |content| - that + 1 rarest: only those are looked up.
+  //   k_min_overlap: only claims whose prefixes share a token are compared (below).
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   const auto consider = [&](std::size_t i, std::size_t j) {
     if (i > j) {
@@ -233,6 +232,16 @@ std::vector<Contradiction> find_contradictions(
     }
   };
 
+  // Claims come in scan order, so each file's claims are one run of indices: claims of other
+  // files are the indices before its run and after it. Entries of one file never contradict each
+  // other, and a vault keeps most of its entries in one file: skipping that file's run keeps a
+  // working memory of 100,000 entries from costing 10^10 comparisons (doc/performance.md,
+  // "Working memory of 50,000 entries").
+  std::vector<std::size_t> file_end(files.size(), 0);
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    file_end[claims[i].file] = i + 1;
+  }
+
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_text;
   for (std::size_t i = 0; i < claims.size(); ++i) {
     if (!claims[i].normalised.empty()) {
@@ -240,51 +249,84 @@ std::vector<Contradiction> find_contradictions(
     }
   }
   for (const auto& [text, group] : by_text) {
+    // Only a superseded claim and an active one of another file can be flagged: each superseded
+    // claim meets the active ones of the group outside its own file's run.
+    std::vector<std::size_t> active;
+    for (const std::size_t j : group) {
+      if (!claims[j].superseded) {
+        active.push_back(j);
+      }
+    }
     for (const std::size_t i : group) {
-      if (!claims[i].superseded) {
+      if (!claims[i].superseded || active.empty()) {
         continue;
       }
-      for (const std::size_t j : group) {
-        if (!claims[j].superseded) {
-          consider(i, j);
-        }
+      const std::size_t own_end = file_end[claims[i].file];
+      const auto own_begin = std::lower_bound(
+          active.begin(), active.end(), own_end,
+          [&](std::size_t j, std::size_t) { return claims[j].file < claims[i].file; });
+      for (auto it = active.begin(); it != own_begin; ++it) {
+        consider(i, *it);
+      }
+      for (auto it = std::lower_bound(active.begin(), active.end(), own_end); it != active.end();
+           ++it) {
+        consider(i, *it);
       }
     }
   }
 
-  std::vector<std::vector<std::size_t>> holders(numbers.size());  // by content token
-  for (std::size_t i = 0; i < claims.size(); ++i) {
-    const Claim& claim = claims[i];
-    if (!claim.superseded && !claim.values.empty()) {
+  // Prefix filtering, as all-pairs similarity joins do it: with every claim's content tokens in
+  // one order, rarest first, two claims whose Jaccard overlap reaches k_min_overlap share a token
+  // among the first |x| - ceil(k_min_overlap * |x|) + 1 of each (they share at least
+  // ceil(k_min_overlap * |x|) tokens of either). Only those prefixes are indexed and probed: a
+  // word most entries hold lands in few prefixes, so a claim meets the claims it may match and
+  // not every claim that shares a common word with it.
+  std::vector<std::size_t> frequency(numbers.size(), 0);
+  const auto eligible = [](const Claim& claim) {
+    return !claim.superseded && !claim.values.empty() && !claim.content.empty();
+  };
+  for (const Claim& claim : claims) {
+    if (eligible(claim)) {
       for (const std::uint32_t token : claim.content) {
-        holders[token].push_back(i);
+        ++frequency[token];
       }
     }
   }
-  std::vector<std::uint32_t> rarest;
-  std::vector<std::size_t> seen(claims.size(), claims.size());
+  std::vector<std::size_t> prefix_begin(claims.size() + 1, 0);
+  std::vector<std::uint32_t> prefixes;
+  std::vector<std::vector<std::size_t>> holders(numbers.size());  // claims by prefix token
+  std::vector<std::uint32_t> ordered;
   for (std::size_t i = 0; i < claims.size(); ++i) {
+    prefix_begin[i] = prefixes.size();
     const Claim& claim = claims[i];
-    if (claim.superseded || claim.values.empty() || claim.content.empty()) {
+    if (!eligible(claim)) {
       continue;
     }
-    rarest = claim.content;
-    std::sort(rarest.begin(), rarest.end(), [&](std::uint32_t x, std::uint32_t y) {
-      const std::size_t nx = holders[x].size();
-      const std::size_t ny = holders[y].size();
-      return nx < ny || (nx == ny && x < y);
+    ordered = claim.content;
+    std::sort(ordered.begin(), ordered.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return frequency[x] < frequency[y] || (frequency[x] == frequency[y] && x < y);
     });
-    // One shared token fewer than the bound: rounding can never drop a pair. Any that many
-    // tokens would do; the rarest are the fewest claims to look at.
+    // One token more than the bound: rounding can never drop a pair.
     const auto needed = static_cast<std::size_t>(
         std::ceil(k_min_overlap * static_cast<double>(claim.content.size())));
-    const std::size_t shared_min = needed > 1 ? needed - 1 : 1;
-    const std::size_t probe = rarest.size() - shared_min + 1;
-    for (std::size_t k = 0; k < probe; ++k) {
-      for (const std::size_t j : holders[rarest[k]]) {
-        if (j > i && seen[j] != i) {
-          seen[j] = i;
-          consider(i, j);
+    const std::size_t length = std::min(ordered.size(), ordered.size() - needed + 2);
+    for (std::size_t k = 0; k < length; ++k) {
+      prefixes.push_back(ordered[k]);
+      holders[ordered[k]].push_back(i);
+    }
+  }
+  prefix_begin[claims.size()] = prefixes.size();
+  std::vector<std::size_t> seen(claims.size(), claims.size());
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    // Only later claims of other files: the holders after this claim's file's run.
+    const std::size_t after_own = file_end[claims[i].file];
+    for (std::size_t k = prefix_begin[i]; k < prefix_begin[i + 1]; ++k) {
+      const std::vector<std::size_t>& held = holders[prefixes[k]];
+      for (auto it = std::lower_bound(held.begin(), held.end(), after_own); it != held.end();
+           ++it) {
+        if (seen[*it] != i) {
+          seen[*it] = i;
+          consider(i, *it);
         }
       }
     }

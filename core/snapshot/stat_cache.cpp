@@ -339,7 +339,7 @@ bool StatCache::save() const {
 
   std::error_code ec;
   fs::create_directories(m_file.parent_path(), ec);
-  const fs::path temporary = m_file.string() + ".tmp" + std::to_string(::getpid());
+  const fs::path temporary = util::temp_sibling(m_file);
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file || !file.write(out.data(), static_cast<std::streamsize>(out.size()))) {
