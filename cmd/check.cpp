@@ -25,6 +25,7 @@
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
+#include "core/util/shell_word.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -93,10 +94,14 @@ std::vector<Finding> unmerged_vault_paths(const git::Repo& repo) {
     finding.message = "a merge conflict is not resolved (git holds this file unmerged)";
     const bool generated = path == vault_path::k_index_json || path == vault_path::k_index_md ||
                            path == vault_path::k_memories_readme;
-    finding.fix = generated
-                      ? "resolve the memories first, then: git vault index && git add :/.memory"
-                      : "resolve it (edit it, then git add it); then: git vault index && git add "
-                        ":/.memory";
+    // Only memories feed the index files; working memory has nothing to regenerate.
+    const bool vault_file = path.starts_with(vault_path::k_root);
+    finding.fix = generated    ? "resolve the memories first, then: git vault index && git add "
+                                 ":/.memory"
+                  : vault_file ? "resolve it (edit it, then git add it); then: git vault index && "
+                                 "git add :/.memory"
+                               : fmt::format("resolve it (edit it, then git add {}), then commit",
+                                             util::shell_word(path));
     findings.push_back(std::move(finding));
   }
   return findings;

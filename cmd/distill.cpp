@@ -294,18 +294,16 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
         automatic_shown = true;
       }
       indexes = distill::prompt_selection(set, stdio_terminal(), output.limit);
-    } else if (automatic) {
-      std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
-                             "selection.\n{}Pass --select with numbers (1,3-4), keys or `a`, or "
-                             "--all, to apply the others too.\n",
-                             mode.name(), distill::selection_help(set, k_keys_shown))
-                     .c_str(),
-                 stderr);
     } else {
+      // Off a terminal a run that would ask changes nothing until it is answered, automatic
+      // fixes included: a commit nobody chose is what the flags exist to prevent.
       std::fputs(fmt::format("git-vault: --{} needs a selection: nothing was changed.\n{}"
                              "Pass --select with numbers (1,3-4), keys or `a`, or --all, or run "
-                             "it on a terminal to choose.\n",
-                             mode.name(), distill::selection_help(set, k_keys_shown))
+                             "it on a terminal to choose.{}\n",
+                             mode.name(), distill::selection_help(set, k_keys_shown),
+                             automatic ? "\ngit vault distill --auto applies the Tier 1 fixes "
+                                         "alone."
+                                       : "")
                      .c_str(),
                  stderr);
       return exit_code::k_no;

@@ -108,7 +108,7 @@ std::size_t older_layout_memories(const git::Repo& repo, const Vault& existing) 
 std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors,
                         const std::vector<std::string>& created, std::size_t to_migrate) {
   const std::string counted = fmt::format(
-      "      the gate will block that commit until {} already in the repository {} "
+      "before committing: the gate blocks the commit until {} already in the repository {} "
       "fixed",
       util::plural(errors, "error", "errors"), errors == 1 ? "is" : "are");
   if (to_migrate > 0) {
@@ -152,7 +152,7 @@ std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors
   }
   if (init_ids) {
     out +=
-        fmt::format("        {}   (tags the entries without an id, for that commit)\n", k_init_ids);
+        fmt::format("        {}   (tags the entries without an id, for the commit)\n", k_init_ids);
   }
   return out;
 }
@@ -347,11 +347,12 @@ int run(const Options& options, Session& session) {
       for (const std::string& path : to_commit) {
         to_add.push_back(util::path_from_cwd(repo.workdir(), path));
       }
-      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
-                         util::join(to_add, " "));
+      // What must run first is said first: the commit line is the last step.
       if (errors > 0) {
         out += gate_advice(blocking, static_cast<std::size_t>(errors), created, to_migrate);
       }
+      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
+                         util::join(to_add, " "));
     }
     std::fputs(out.c_str(), stdout);
   }

@@ -135,7 +135,7 @@ TEST_CASE("init regenerates a stale index an earlier tool left, keeping its retr
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-one.md"),
              Catch::Contains("retrieval_count: 3\n"));
   CHECK_THAT(sandbox.read(".memory/memory-index.json"), Catch::Contains("MEM-two"));
-  CHECK_FALSE(Catch::Contains("the gate will block").match(init.out));
+  CHECK_FALSE(Catch::Contains("the gate blocks").match(init.out));
 
   // The commit init suggests passes its own pre-commit hook.
   const std::size_t at = init.out.rfind("next: ");
@@ -154,10 +154,11 @@ TEST_CASE("init says when what the repository already holds will block the commi
   const auto init = sandbox.vault({"init"});
   INFO(init.out << init.err);
   REQUIRE(init.code == 0);
-  CHECK_THAT(init.out, Catch::Contains("the gate will block that commit until 1 error already in "
-                                       "the repository is fixed; first run:\n        git vault "
-                                       "recall init-ids   (tags the entries without an id, for "
-                                       "that commit)\n"));
+  // What runs first is printed first, each step as a command that works where it is run.
+  CHECK_THAT(init.out, Catch::Contains("before committing: the gate blocks the commit until 1 "
+                                       "error already in the repository is fixed; first run:\n"
+                                       "        git vault recall init-ids --yes   (tags the "
+                                       "entries without an id, for the commit)\nnext: "));
   const std::size_t at = init.out.rfind("next: ");
   REQUIRE(at != std::string::npos);
   const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
@@ -168,8 +169,8 @@ TEST_CASE("init says when what the repository already holds will block the commi
   CHECK(blocked.code != 0);
   CHECK_THAT(blocked.err, Catch::Contains("entry has no id"));
 
-  // Done in the order init gives, the commit it suggests goes through.
-  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  // Done in the order init gives, as printed, the commit it suggests goes through.
+  REQUIRE(sandbox.sh("git vault recall init-ids --yes").code == 0);
   const auto commit = sandbox.sh(suggested);
   INFO(commit.err);
   CHECK(commit.code == 0);
@@ -189,7 +190,7 @@ TEST_CASE("init --recall on a working memory with older ids gives the fixes in t
   CHECK_THAT(init.out,
              Catch::Contains("fixed; first run:\n        git vault recall doctor --fix "
                              "--allow-dirty   (one commit of what it fixes, beside the files init "
-                             "created)\n        git vault recall init-ids   "));
+                             "created)\n        git vault recall init-ids --yes   "));
   const std::size_t at = init.out.rfind("next: ");
   REQUIRE(at != std::string::npos);
   const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);

@@ -331,7 +331,7 @@ TEST_CASE("maintain refuses entries without ids, naming init-ids, and writes not
   CHECK(result.code == 1);
   CHECK(result.err ==
         "Cannot run maintain: 2 entries are missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "  malformed: CLAUDE.local.md line 3\n");
   CHECK_FALSE(sandbox.exists("memory/.recall/metadata.json"));
 }
@@ -346,7 +346,7 @@ TEST_CASE("ids in the older spelling send maintain and check to doctor --fix, wh
   CHECK(maintain.code == 1);
   CHECK(maintain.err ==
         "Cannot run maintain: 3 entries are missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "Before that, run git vault recall doctor --fix: 2 of them already have an id, in the "
         "older spelling or on another line, that init-ids would not keep.\n"
         "  malformed: CLAUDE.local.md line 1 (the older spelling; git vault recall doctor --fix "
@@ -610,7 +610,7 @@ TEST_CASE("recall maintain --decide takes a candidate's list number as well as i
                  "   \"Using Node 16 in production\" ^tr00000000aa\n"));
   const auto out_of_range = sandbox.vault({"recall", "maintain", "--decide", "2=keep"});
   CHECK(out_of_range.code == 129);
-  CHECK(contains(out_of_range.err, "--decide '2=keep': this run lists candidates 1 to 1"));
+  CHECK(contains(out_of_range.err, "--decide '2=keep': this run lists one candidate, number 1"));
   const auto by_number = sandbox.vault({"recall", "maintain", "--decide", "1=keep", "--no-commit"});
   INFO(by_number.err);
   CHECK(by_number.code == 0);

@@ -244,7 +244,7 @@ TEST_CASE("findings print as path:line lines with their fix and a count", "[gate
   missing.path = "CLAUDE.local.md";
   missing.line = 3;
   missing.message = "entry has no id: \"x\"";
-  missing.fix = "git vault recall init-ids";
+  missing.fix = "git vault recall init-ids --yes";
   Finding warning;
   warning.check = "dangling-link";
   warning.severity = Severity::warning;
@@ -254,17 +254,17 @@ TEST_CASE("findings print as path:line lines with their fix and a count", "[gate
   CHECK(gv::format_findings({}).empty());
   CHECK(gv::format_findings({missing, warning}) ==
         "CLAUDE.local.md:3: error: entry has no id: \"x\" [missing-id]\n"
-        "  fix: git vault recall init-ids\n"
+        "  fix: git vault recall init-ids --yes\n"
         ".memory/10-Memories/MEM-a.md: warning: link [[MEM-b]] names no memory [dangling-link]\n"
         "1 entry is missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "1 error, 1 warning\n");
 
   const auto json = gv::findings_json({missing, warning});
   CHECK(json.dump() ==
         R"({"schema":1,"ok":false,"findings":[)"
         R"({"check":"missing-id","severity":"error","path":"CLAUDE.local.md","line":3,"id":null,)"
-        R"("message":"entry has no id: \"x\"","fix":"git vault recall init-ids"},)"
+        R"("message":"entry has no id: \"x\"","fix":"git vault recall init-ids --yes"},)"
         R"({"check":"dangling-link","severity":"warning","path":".memory/10-Memories/MEM-a.md",)"
         R"("line":null,"id":null,"message":"link [[MEM-b]] names no memory","fix":null}]})");
   CHECK(gv::findings_json({warning})["ok"] == true);
