@@ -344,3 +344,31 @@ TEST_CASE("a finding's severity is coloured only when asked", "[gate][print]") {
   finding.severity = Severity::warning;
   CHECK(gv::format_finding_line(finding, true) == "a.md:1: \x1b[33mwarning\x1b[m: m [schema]");
 }
+
+TEST_CASE("a range finding the tip no longer has is a note naming the commit that fixed it",
+          "[gate][range]") {
+  Finding a;
+  a.check = "stale-index";
+  a.path = ".memory/memory-index.json";
+  a.message = "MEM-x is missing from the index";
+  a.fix = "git vault index && git add :/.memory";
+  Finding b = a;
+  b.message = "MEM-y is missing from the index";
+
+  // c1 introduces a, c2 adds b, c3 fixes a, c4 keeps b: the tip still has b.
+  const std::vector<gv::CommitFindings> checked = {
+      {"c1", {a}, {}}, {"c2", {a, b}, {}}, {"c3", {b}, {}}, {"c4", {b}, {}}};
+  std::vector<gv::CommitFindings> introduced = gv::first_introduced(checked);
+  gv::mark_fixed_later(introduced, checked);
+  REQUIRE(introduced.size() == 2);
+  CHECK(introduced[0].commit == "c1");
+  CHECK(introduced[0].findings[0].severity == Severity::note);
+  CHECK(introduced[0].findings[0].fix.empty());
+  CHECK(introduced[0].fixed_in == std::vector<std::string>{"c3"});
+  CHECK(introduced[1].commit == "c2");
+  CHECK(introduced[1].findings[0].severity == Severity::error);
+  CHECK(introduced[1].findings[0].fix == a.fix);
+  CHECK(introduced[1].fixed_in == std::vector<std::string>{""});
+  CHECK(gv::blocks(introduced[1].findings));
+  CHECK_FALSE(gv::blocks(introduced[0].findings));
+}
