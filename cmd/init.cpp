@@ -38,8 +38,9 @@ struct Options {
   bool recall = false;
   bool no_hooks = false;
   bool allow_global_hooks_path = false;
-  std::string ci;    // `github`: also write the CI workflow
-  bool mcp = false;  // also configure the MCP server for Claude Code (.mcp.json)
+  std::string ci;            // `github`: also write the CI workflow
+  bool mcp = false;          // also configure the MCP server for Claude Code (.mcp.json)
+  bool diff_driver = false;  // also the rendered memory diff for this clone (D21)
   ci::GithubWorkflowOptions workflow;
 };
 
@@ -222,11 +223,12 @@ int run(const Options& options, Session& session) {
   hooks::InstallOptions install_options;
   install_options.allow_global_hooks_path = options.allow_global_hooks_path;
   install_options.hooks = !options.no_hooks;
+  install_options.diff_driver = options.diff_driver;
   hooks::InstallReport report = hooks::install_hooks(repo, install_options);
   if (!report.refusal.empty()) {
-    // The hooks are refused (a hooks path shared by every repository), not the merge and diff
-    // drivers: they work whoever runs the hooks, and without them every merge of two vaults
-    // conflicts on the index files.
+    // The hooks are refused (a hooks path shared by every repository), not the merge drivers: they
+    // work whoever runs the hooks, and without them every merge of two vaults conflicts on the
+    // index files.
     install_options.hooks = false;
     const hooks::InstallReport drivers = hooks::install_hooks(repo, install_options);
     report.notes = drivers.notes;
@@ -366,7 +368,7 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--recall", options->recall,
                "Also scaffold the tiered working memory (CLAUDE.local.md, memory/)");
   app.add_flag("--no-hooks", options->no_hooks,
-               "Do not install the git hooks (the merge and diff drivers are still set up), for "
+               "Do not install the git hooks (the merge drivers are still set up), for "
                "repositories whose hooks another tool runs (see `git vault hooks`)");
   app.add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
                "Install into a core.hooksPath set in global config (it serves every repository)");
@@ -377,6 +379,9 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--mcp", options->mcp,
                "Also add the git-vault MCP server to .mcp.json (Claude Code), merging with an "
                "existing file");
+  app.add_flag("--diff-driver", options->diff_driver,
+               "Also make git diff and git log -p of this clone show memory files one "
+               "frontmatter field per line (git vault diff does it once)");
   app.add_option("--ci-source", options->workflow.source,
                  "URL of the git-vault sources the workflow builds (default: the repository "
                  "variable GIT_VAULT_SOURCE)");

@@ -39,6 +39,8 @@ constexpr std::array k_commands{
     Command{"recall", "Working-memory ids and maintenance", define_recall, k_work_tree},
     Command{"log", "The distill log with each entry's commit", define_log, k_work_tree},
     Command{"revert", "Undo one maintenance action as a new commit", define_revert, k_vault},
+    Command{"diff", "git diff with memory files shown one frontmatter field per line", define_diff,
+            k_work_tree},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review,
             k_repo | Need::parse_cache},
     // search opens the parse cache only for files its own search cache has not seen.
@@ -162,6 +164,9 @@ std::string help_target(const CLI::App& app) {
 
 int run(int argc, char** argv) {
   if (const std::optional<int> code = run_installed_hook(argc, argv)) {
+    return *code;
+  }
+  if (const std::optional<int> code = run_rendered_diff_line(argc, argv)) {
     return *code;
   }
   CLI::App app{"git-vault: keep an agent's memory vault healthy inside git", "git vault"};
