@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -19,6 +20,9 @@
 #include "core/gate/print.hpp"
 #include "core/git/repo.hpp"
 #include "core/landing/land.hpp"
+#include "core/recall/maintain.hpp"
+#include "core/recall/scan.hpp"
+#include "core/recall/summary.hpp"
 #include "core/scoring/render.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -69,6 +73,20 @@ void warn_findings(const std::vector<Finding>& findings) {
   }
 }
 
+// The working memory's section of the report (doc/sub-modes.md, "report"): a repository's
+// second kind of memory is reported beside the first, and alone where it is the only one.
+std::string working_memory_section(const git::Repo& repo, const Snapshot& snapshot) {
+  int budget = recall::k_default_budget;
+  if (const std::optional<std::string> configured = repo.config_string("vault.recallBudget")) {
+    try {
+      budget = std::max(1, std::stoi(*configured));
+    } catch (const std::exception&) {
+      // `recall maintain` names a bad value; the report keeps the default.
+    }
+  }
+  return recall::render_markdown(recall::summarize(recall::scan_managed_files(snapshot)), budget);
+}
+
 int run_report(const Options& options, Session& session) {
   const OutputSettings& output = session.output();
   git::Repo& repo = session.repo();
@@ -78,8 +96,21 @@ int run_report(const Options& options, Session& session) {
   }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (!vault_present(repo.workdir())) {
-    throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
-                vault_path::k_root);
+    const std::string working =
+        options.record || output.json ? std::string() : working_memory_section(repo, snapshot);
+    if (working.empty()) {
+      throw Error(
+          "no memory vault in this repository ({} is missing or empty); run `git vault init`",
+          vault_path::k_root);
+    }
+    // A repository that keeps only a working memory gets its section alone.
+    session.page();
+    std::fputs(("## Working Memory Report\n\nNo memory vault here (.memory/ is missing); "
+                "`git vault init` adds one.\n" +
+                working.substr(working.find("\n###") + 1))
+                   .c_str(),
+               stdout);
+    return exit_code::k_ok;
   }
   const distill::VaultState state = distill::read_vault_state(
       snapshot, session.clock().today, session.parse_cache(), pending_retrievals(repo));
@@ -114,7 +145,9 @@ int run_report(const Options& options, Session& session) {
     });
     std::fputc('\n', stdout);  // a line of its own, as every other --json document ends
   } else {
-    std::fputs(scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
+    std::fputs((scoring::render_markdown(state.report, output.verbose, output.limit) +
+                working_memory_section(repo, snapshot))
+                   .c_str(),
                stdout);
   }
   return exit_code::k_ok;

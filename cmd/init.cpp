@@ -158,13 +158,30 @@ std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors
   return out;
 }
 
+// A working memory (CLAUDE.local.md, memory/registers/, memory/archive/) and no `.memory/`.
+bool keeps_working_memory_only(const git::Repo& repo) {
+  const std::filesystem::path root = repo.workdir();
+  std::error_code ec;
+  if (std::filesystem::exists(root / vault_path::k_root, ec)) {
+    return false;
+  }
+  return std::filesystem::exists(root / "CLAUDE.local.md", ec) ||
+         std::filesystem::is_directory(root / "memory" / "registers", ec) ||
+         std::filesystem::is_directory(root / "memory" / "archive", ec);
+}
+
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
   const OutputSettings& output = session.output();
   // A vault older tools made has memories and perhaps no index: the index written is theirs.
   const Vault existing = load_vault(WorktreeSnapshot(repo.workdir()));
   const std::size_t to_migrate = older_layout_memories(repo, existing);
-  std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, session.clock().today);
+  // A repository that keeps a working memory and no vault gets what it keeps: `--recall` there
+  // sets up the working memory's files and hooks, and `init` without it adds a vault.
+  const bool working_memory_only = options.recall && keeps_working_memory_only(repo);
+  std::vector<ScaffoldFile> files = working_memory_only
+                                        ? std::vector<ScaffoldFile>()
+                                        : vault_scaffold(existing.memories, session.clock().today);
   if (to_migrate > 0) {
     // `git vault migrate` converts those memories and writes the index files in one commit;
     // index files written now would be uncommitted changes that commit has to rewrite, and it
@@ -279,6 +296,11 @@ int run(const Options& options, Session& session) {
   }
   for (const std::string& line : report.notes) {
     done.push_back(line);
+  }
+  if (working_memory_only) {
+    done.emplace_back(
+        "no .memory/ vault created: this repository keeps a working memory only (`git vault "
+        "init` without --recall adds a vault)");
   }
   if (!report.refusal.empty()) {
     util::print_warning(fmt::format("hooks not installed: {}", report.refusal));

@@ -87,7 +87,7 @@ TEST_CASE("the health report is the Markdown template and changes nothing", "[di
   CHECK_THAT(result.out, Catch::Contains("**Score**: 85/100"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
-  CHECK_FALSE(sandbox.exists("specs/state.json"));
+  CHECK(sandbox.read("specs/state.json") == "{}\n");
 }
 
 TEST_CASE("the --today option changes the scores", "[distill][report]") {
@@ -167,7 +167,7 @@ TEST_CASE("distill --record refuses a vault with uncommitted changes", "[distill
   CHECK_THAT(result.err, Catch::Contains("MEM-alpha.md"));
   CHECK(result.out.empty());  // why it refused, not a report that was not recorded
   CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
-  CHECK_FALSE(sandbox.exists("specs/state.json"));
+  CHECK(sandbox.read("specs/state.json") == "{}\n");
 
   // With --allow-dirty: the report, then git's commit line, in that order on one stream.
   const auto allowed = sandbox.sh("git vault distill --record --allow-dirty >all.txt 2>&1");

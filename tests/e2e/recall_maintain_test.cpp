@@ -683,3 +683,44 @@ TEST_CASE("a review time that is not one is warned about once, at its line",
         "timestamp (`bogus`); treated as missing\n");
   CHECK(contains(result.out, "last reviewed: never (scored as 365 days)"));
 }
+
+TEST_CASE("a recall maintain commit is in git vault log, and git vault revert undoes it",
+          "[e2e][recall][maintain][revert]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const std::string before_registers = sandbox.read("memory/registers/tech-stack.md");
+  const auto run = sandbox.vault({"recall", "maintain", "--decide", "1=archive"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const std::string maintained = head(sandbox).substr(0, 40);
+  REQUIRE(sandbox.read("memory/registers/tech-stack.md") != before_registers);
+
+  const auto log = sandbox.vault({"log"});
+  INFO(log.out << log.err);
+  REQUIRE(log.code == 0);
+  CHECK(contains(log.out, "recall-maintain"));
+  CHECK(contains(log.out, maintained.substr(0, 7)));
+  const auto log_json = nlohmann::json::parse(sandbox.vault({"--json", "log"}).out);
+  REQUIRE_FALSE(log_json["entries"].empty());
+  const auto& entry = log_json["entries"].back();
+  CHECK(entry["type"] == "recall-maintain");
+  CHECK(entry["commit"] == maintained);
+  const std::string id = entry["id"].get<std::string>();
+  CHECK(id.starts_with("recall_"));
+
+  // Undone by the id the log shows, as one commit that git vault log lists too.
+  const auto revert = sandbox.vault({"revert", id});
+  INFO(revert.out << revert.err);
+  REQUIRE(revert.code == 0);
+  CHECK(contains(revert.err, "Reverted " + maintained.substr(0, 7)));
+  CHECK(sandbox.read("memory/registers/tech-stack.md") == before_registers);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(contains(sandbox.git({"log", "-1", "--format=%B"}).out,
+                 "This reverts commit " + maintained + "."));
+  CHECK(contains(sandbox.vault({"log"}).out, "recall-revert"));
+  CHECK_FALSE(sandbox.exists(".memory"));
+  CHECK_FALSE(sandbox.exists("specs/state.json"));
+  // Undone once: a second revert says so.
+  CHECK(sandbox.vault({"revert", id}).code == 1);
+}
