@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -18,10 +19,12 @@
 #include "core/hooks/installer.hpp"
 #include "core/landing/land.hpp"
 #include "core/memory/legacy.hpp"
+#include "core/memory/parse.hpp"
 #include "core/recall/doctor.hpp"
 #include "core/recall/gate.hpp"
 #include "core/session/session.hpp"
 #include "core/setup/gitignore.hpp"
+#include "core/setup/kept_prose.hpp"
 #include "core/setup/scaffold.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/file.hpp"
@@ -52,9 +55,55 @@ struct Options {
 struct KeptIndex {
   std::vector<std::string> regenerated;  // generated files rewritten that init had not created
   std::vector<std::string> carried;      // memory files given the old index's retrieval counts
+  std::vector<std::string> said;         // what init says about them, one line each
+  std::vector<std::string> kept;         // notes files init wrote with text it did not generate
 };
 
+// Where the text a person wrote into a generated file is kept when init regenerates it.
+std::string notes_path_for(std::string_view generated) {
+  return generated == k_index_json_path ? std::string()
+         : generated == k_index_md_path ? ".memory/20-Indices/index-notes.md"
+                                        : ".memory/20-Indices/memories-readme-notes.md";
+}
+
+// What init says about a generated file it replaced, with line counts, and the text of it that
+// no regeneration writes, kept in a notes file beside it (never overwritten: when that file
+// exists, init says the text is only in the history).
+void describe_replaced(const git::Repo& repo, const std::string& path, const std::string& before,
+                       const std::string& after, KeptIndex& kept) {
+  std::string line = fmt::format("replaced {} ({} → {}): it did not match the memories", path,
+                                 util::plural(line_count(before), "line", "lines"),
+                                 util::plural(line_count(after), "line", "lines"));
+  if (path == k_index_json_path && before.find("\"version\": 1,") != std::string::npos) {
+    line += "; version 1 is written \"1.0.0\"";
+  }
+  if (const std::optional<std::string> prose = prose_not_generated(before, after)) {
+    const std::string notes = notes_path_for(path);
+    if (!notes.empty() && util::create_file_exclusive(repo.workdir() / notes, *prose)) {
+      kept.kept.push_back(notes);
+      line += fmt::format("; the {} of it git-vault does not generate are kept in {}",
+                          util::plural(line_count(*prose), "line", "lines"), notes);
+    } else if (!notes.empty()) {
+      line += fmt::format(
+          "; {} of it are not generated and stay only in the history ({} "
+          "exists already)",
+          util::plural(line_count(*prose), "line", "lines"), notes);
+    }
+  }
+  kept.said.push_back(std::move(line));
+}
+
 KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>& created) {
+  // The generated files as they were, to say what replacing them changes.
+  std::map<std::string, std::string> before;
+  for (const std::string_view path : {k_index_json_path, k_index_md_path, k_memories_readme_path}) {
+    if (std::find(created.begin(), created.end(), path) == created.end()) {
+      if (std::optional<std::string> bytes =
+              util::read_file_if_exists(session.repo().workdir() / path)) {
+        before.emplace(path, std::move(*bytes));
+      }
+    }
+  }
   landing::Context context;
   context.clock = session.clock();
   context.cache = session.parse_cache();
@@ -75,6 +124,10 @@ KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>
     const bool generated =
         path == k_index_json_path || path == k_index_md_path || path == k_memories_readme_path;
     (generated ? kept.regenerated : kept.carried).push_back(path);
+    const auto old = before.find(path);
+    if (generated && old != before.end() && bytes) {
+      describe_replaced(session.repo(), path, old->second, *bytes, kept);
+    }
   }
   return kept;
 }
@@ -260,12 +313,18 @@ int run(const Options& options, Session& session) {
                                      util::plural(existing.memories.size(), "memory", "memories"))
                        : fmt::format("created {}", path));
   }
-  for (const std::string& path : kept.regenerated) {
-    done.push_back(fmt::format("regenerated {} (it did not match the memories)", path));
+  for (const std::string& line : kept.said) {
+    done.push_back(line);
   }
   if (!kept.carried.empty()) {
-    done.push_back(fmt::format("carried the retrieval counts the old index recorded into {}",
-                               util::plural(kept.carried.size(), "memory", "memories")));
+    std::vector<std::string> ids;
+    for (const std::string& path : kept.carried) {
+      ids.push_back(memory_id_from_path(path));
+    }
+    done.push_back(fmt::format(
+        "carried the retrieval counts the old index recorded into the frontmatter of {} "
+        "(retrieval_count and last_retrieved, and token_count where one was stated): {}",
+        util::plural(kept.carried.size(), "memory", "memories"), util::join(ids, ", ")));
   }
   if (!ignore_line.empty()) {
     done.push_back(ignore_line);
@@ -325,7 +384,7 @@ int run(const Options& options, Session& session) {
     // What init wrote is untracked until committed, and the gate and the merge drivers work on
     // what is committed: the next step, as a command to paste.
     std::set<std::string> to_commit;
-    for (const std::vector<std::string>* paths : {&kept.regenerated, &kept.carried}) {
+    for (const std::vector<std::string>* paths : {&kept.regenerated, &kept.carried, &kept.kept}) {
       for (const std::string& path : *paths) {
         to_commit.insert(path.substr(0, path.find('/')));
       }
