@@ -44,6 +44,7 @@ struct Command {
 Runner define_init(CLI::App& app);
 Runner define_hooks(CLI::App& app);
 Runner define_check(CLI::App& app);
+Runner define_status(CLI::App& app);
 Runner define_index(CLI::App& app);
 Runner define_distill(CLI::App& app);
 Runner define_recall(CLI::App& app);

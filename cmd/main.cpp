@@ -32,6 +32,7 @@ constexpr Need k_vault = Need::repository | Need::work_tree | Need::parse_cache;
 // Help order. Each subcommand lives in cmd/<name>.cpp and exports only define_<name>.
 constexpr std::array k_commands{
     Command{"init", "Scaffold a vault, its git attributes and hooks", define_init, k_work_tree},
+    Command{"status", "Where the vault stands, in one screen", define_status, k_vault},
     Command{"check", "Run the commit gates (ids, schema, stale index)", define_check, k_repo},
     Command{"index", "Regenerate the generated index files", define_index, k_vault},
     Command{"distill", "Health report, or one maintenance action as a commit", define_distill,
