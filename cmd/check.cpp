@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
+#include "core/gate/annotations.hpp"
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
 #include "core/gate/index_behind.hpp"
@@ -33,10 +35,14 @@
 namespace gv::cmd {
 namespace {
 
+enum class Format { text, json, github };
+
 struct CheckOptions {
   bool staged = false;
   bool worktree = false;
   std::optional<std::string> range;
+  bool every_commit = false;
+  std::string format;  // empty: not given
 };
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
@@ -45,20 +51,49 @@ int finish(const std::vector<Finding>& findings) {
   return blocks(findings) ? exit_code::k_no : exit_code::k_ok;
 }
 
+std::string short_id(const std::string& commit) { return commit.substr(0, 12); }
+
+// The line under a note in `--range`: which commit removed what an earlier one introduced.
+std::string fixed_line(const git::Repo& repo, const std::string& commit) {
+  return commit.empty()
+             ? std::string("a later commit of the range fixed it")
+             : fmt::format("fixed by {} {}", short_id(commit), repo.commit_info(commit).summary);
+}
+
+// The notes' closing line: they never fail the range, and which flag makes them.
+std::string notes_line(const std::vector<Finding>& findings) {
+  const auto notes = std::count_if(findings.begin(), findings.end(), [](const Finding& finding) {
+    return finding.severity == Severity::note;
+  });
+  if (notes == 0) {
+    return {};
+  }
+  return fmt::format(
+      "{} introduced and fixed again inside the range: {} not fail it (--every-commit makes "
+      "every commit's findings count)\n",
+      notes == 1 ? std::string("1 finding was") : fmt::format("{} findings were", notes),
+      notes == 1 ? "it does" : "they do");
+}
+
 int run_range(const git::Repo& repo, const std::string& range, const GateOptions& options,
-              const OutputSettings& output) {
+              const CheckOptions& check, Format format, const OutputSettings& output) {
+  RangeOptions range_options;
+  range_options.every_commit = check.every_commit;
   const std::vector<CommitFindings> commits =
-      run_range_gate(repo, range, gate_cache_file(repo), options);
+      run_range_gate(repo, range, gate_cache_file(repo), options, range_options);
   std::vector<Finding> all;
   for (const CommitFindings& commit : commits) {
     all.insert(all.end(), commit.findings.begin(), commit.findings.end());
   }
-  if (output.json) {
+  if (format == Format::json) {
     nlohmann::ordered_json document = findings_json(all);
     std::size_t at = 0;
     for (const CommitFindings& commit : commits) {
       for (std::size_t i = 0; i < commit.findings.size(); ++i, ++at) {
-        document["findings"][at]["commit"] = commit.commit;
+        nlohmann::ordered_json& item = document["findings"][at];
+        item["commit"] = commit.commit;
+        const std::string& fixed = commit.fixed_in.at(i);
+        item["fixed_in"] = fixed.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(fixed);
       }
     }
     print(util::dump_json(document));
@@ -66,11 +101,36 @@ int run_range(const git::Repo& repo, const std::string& range, const GateOptions
   }
   std::string out;
   for (const CommitFindings& commit : commits) {
-    out += fmt::format("commit {} {}\n", commit.commit.substr(0, 12),
-                       repo.commit_info(commit.commit).summary);
-    out += format_finding_lines(commit.findings, {output.limit, output.color_stdout});
+    const std::string heading = fmt::format("commit {} {}", short_id(commit.commit),
+                                            repo.commit_info(commit.commit).summary);
+    if (format == Format::github) {
+      for (std::size_t i = 0; i < commit.findings.size(); ++i) {
+        const Finding& finding = commit.findings[i];
+        std::string detail = "introduced by " + heading.substr(7);
+        if (finding.severity == Severity::note) {
+          detail += "; " + fixed_line(repo, commit.fixed_in.at(i));
+        }
+        out += format_github_annotation(finding, detail);
+      }
+      continue;
+    }
+    out += heading + "\n";
+    // Notes are printed apart from the rest, each with the commit that fixed it.
+    std::vector<Finding> delivered;
+    for (std::size_t i = 0; i < commit.findings.size(); ++i) {
+      if (commit.findings[i].severity != Severity::note) {
+        delivered.push_back(commit.findings[i]);
+      }
+    }
+    out += format_finding_lines(delivered, {output.limit, output.color_stdout});
+    for (std::size_t i = 0; i < commit.findings.size(); ++i) {
+      if (commit.findings[i].severity == Severity::note) {
+        out += format_finding_line(commit.findings[i], output.color_stdout) + "\n";
+        out += "  " + fixed_line(repo, commit.fixed_in.at(i)) + "\n";
+      }
+    }
   }
-  out += format_summary(all);
+  out += format_summary(all) + notes_line(all);
   print(out);
   return finish(all);
 }
@@ -96,10 +156,14 @@ std::vector<Finding> unmerged_vault_paths(const git::Repo& repo) {
     finding.message = "a merge conflict is not resolved (git holds this file unmerged)";
     const bool generated = path == vault_path::k_index_json || path == vault_path::k_index_md ||
                            path == vault_path::k_memories_readme;
-    finding.fix = generated
-                      ? "resolve the memories first, then: git vault index && git add :/.memory"
-                      : "resolve it (edit it, then git add it); then: git vault index && git add "
-                        ":/.memory";
+    // Only memories feed the index files; working memory has nothing to regenerate.
+    const bool vault_file = path.starts_with(vault_path::k_root);
+    finding.fix = generated    ? "resolve the memories first, then: git vault index && git add "
+                                 ":/.memory"
+                  : vault_file ? "resolve it (edit it, then git add it); then: git vault index && "
+                                 "git add :/.memory"
+                               : fmt::format("resolve it (edit it, then git add {}), then commit",
+                                             util::shell_word(path));
     findings.push_back(std::move(finding));
   }
   return findings;
@@ -157,16 +221,33 @@ std::vector<Finding> linked_vault_findings(const git::Repo& repo) {
   return {std::move(finding)};
 }
 
+// --format, or --json (the same as --format json).
+Format format_of(const CheckOptions& check, const OutputSettings& output) {
+  if (check.format.empty()) {
+    return output.json ? Format::json : Format::text;
+  }
+  if (output.json && check.format != "json") {
+    throw UsageError("check: --json and --format {} exclude each other", check.format);
+  }
+  return check.format == "github" ? Format::github
+         : check.format == "json" ? Format::json
+                                  : Format::text;
+}
+
 int run_check(const CheckOptions& check, Session& session) {
   if (static_cast<int>(check.staged) + static_cast<int>(check.worktree) +
           static_cast<int>(check.range.has_value()) >
       1) {
     throw UsageError("check: --staged, --worktree and --range exclude each other");
   }
+  if (check.every_commit && !check.range) {
+    throw UsageError("check: --every-commit judges the commits of a range; give --range A..B");
+  }
+  const Format format = format_of(check, session.output());
   // GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE as a hook sees them: `git commit -a` stages into
   // a temporary index, and that is what is being committed.
   git::Repo& repo = session.repo();
-  if (!session.output().json && std::getenv("GIT_INDEX_FILE") == nullptr) {
+  if (format == Format::text && std::getenv("GIT_INDEX_FILE") == nullptr) {
     session.page();  // not inside a hook: git's own output is on that terminal
   }
   // An interrupted landing is settled first, unless a hook runs this on git's own index.
@@ -186,7 +267,7 @@ int run_check(const CheckOptions& check, Session& session) {
     const hooks::SkipSpec skip = hooks::skip_from_environment(&repo);
     std::fputs(hooks::skip_notice(skip).c_str(), stderr);
     if (check.range) {
-      return run_range(repo, *check.range, skip.gate_options(), session.output());
+      return run_range(repo, *check.range, skip.gate_options(), check, format, session.output());
     }
     if (repo.is_bare()) {
       throw UsageError("check: --worktree needs a work tree; this repository is bare");
@@ -220,6 +301,17 @@ int run_check(const CheckOptions& check, Session& session) {
   print(session.output().json
             ? util::dump_json(findings_json(findings))
             : format_findings(findings, {session.output().limit, session.output().color_stdout}));
+  if (format == Format::json) {
+    print(util::dump_json(findings_json(findings)));
+  } else if (format == Format::github) {
+    std::string out;
+    for (const Finding& finding : findings) {
+      out += format_github_annotation(finding);
+    }
+    print(out + format_summary(findings));
+  } else {
+    print(format_findings(findings, {session.output().limit, session.output().color_stdout}));
+  }
   std::fflush(stdout);
   std::fputs(unstaged_note.c_str(), stderr);
   return finish(findings);
@@ -251,7 +343,14 @@ Runner define_check(CLI::App& app) {
                "Check the index being committed (default; honours GIT_INDEX_FILE)");
   app.add_flag("--worktree", options->worktree, "Check the files on disk");
   app.add_option("--range", options->range,
-                 "Check every commit in A..B, each finding under the commit that introduced it");
+                 "Check what the commits in A..B deliver: the tip, and each finding under the "
+                 "commit that introduced it (one a later commit removed is a note)");
+  app.add_flag("--every-commit", options->every_commit,
+               "With --range: every commit's findings count, not only what the tip still has");
+  app.add_option("--format", options->format,
+                 "text (default), json (the same as --json), or github (workflow commands that "
+                 "annotate a pull request's lines)")
+      ->check(CLI::IsMember(std::vector<std::string>{"text", "json", "github"}));
   app.footer("Exit status: 0 when nothing blocks (warnings allowed), 1 when a gate rejects.\n" +
              skip_help());
   return [options](const Globals& globals) -> int { return run_check(*options, *globals.session); };

@@ -44,12 +44,18 @@ struct Command {
 Runner define_init(CLI::App& app);
 Runner define_hooks(CLI::App& app);
 Runner define_check(CLI::App& app);
+Runner define_status(CLI::App& app);
 Runner define_index(CLI::App& app);
 Runner define_distill(CLI::App& app);
 Runner define_recall(CLI::App& app);
 Runner define_log(CLI::App& app);
 Runner define_revert(CLI::App& app);
 Runner define_review(CLI::App& app);
+Runner define_diff(CLI::App& app);
+// `git-vault diff [<git diff arguments>]` answered before the parser, so that every argument
+// (`--`, option-like paths) reaches git diff as it was typed (cmd/diff.cpp). nullopt for any
+// other command line, or one that asks for help.
+std::optional<int> run_rendered_diff_line(int argc, char** argv);
 Runner define_search(CLI::App& app);
 Runner define_events(CLI::App& app);
 Runner define_show(CLI::App& app);

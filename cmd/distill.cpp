@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -20,6 +21,9 @@
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
 #include "core/landing/land.hpp"
+#include "core/recall/maintain.hpp"
+#include "core/recall/scan.hpp"
+#include "core/recall/summary.hpp"
 #include "core/scoring/render.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -72,6 +76,20 @@ void warn_findings(const std::vector<Finding>& findings) {
   }
 }
 
+// The working memory's section of the report (doc/sub-modes.md, "report"): a repository's
+// second kind of memory is reported beside the first, and alone where it is the only one.
+std::string working_memory_section(const git::Repo& repo, const Snapshot& snapshot) {
+  int budget = recall::k_default_budget;
+  if (const std::optional<std::string> configured = repo.config_string("vault.recallBudget")) {
+    try {
+      budget = std::max(1, std::stoi(*configured));
+    } catch (const std::exception&) {
+      // `recall maintain` names a bad value; the report keeps the default.
+    }
+  }
+  return recall::render_markdown(recall::summarize(recall::scan_managed_files(snapshot)), budget);
+}
+
 int run_report(const Options& options, Session& session) {
   const OutputSettings& output = session.output();
   git::Repo& repo = session.repo();
@@ -81,8 +99,21 @@ int run_report(const Options& options, Session& session) {
   }
   const WorktreeSnapshot snapshot(repo.workdir());
   if (!vault_present(repo.workdir())) {
-    throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
-                vault_path::k_root);
+    const std::string working =
+        options.record || output.json ? std::string() : working_memory_section(repo, snapshot);
+    if (working.empty()) {
+      throw Error(
+          "no memory vault in this repository ({} is missing or empty); run `git vault init`",
+          vault_path::k_root);
+    }
+    // A repository that keeps only a working memory gets its section alone.
+    session.page();
+    std::fputs(("## Working Memory Report\n\nNo memory vault here (.memory/ is missing); "
+                "`git vault init` adds one.\n" +
+                working.substr(working.find("\n###") + 1))
+                   .c_str(),
+               stdout);
+    return exit_code::k_ok;
   }
   const distill::VaultState state = distill::read_vault_state(
       snapshot, session.clock().today, session.parse_cache(), pending_retrievals(repo));
@@ -117,7 +148,9 @@ int run_report(const Options& options, Session& session) {
     });
     std::fputc('\n', stdout);  // a line of its own, as every other --json document ends
   } else {
-    std::fputs(scoring::render_markdown(state.report, output.verbose, output.limit).c_str(),
+    std::fputs((scoring::render_markdown(state.report, output.verbose, output.limit) +
+                working_memory_section(repo, snapshot))
+                   .c_str(),
                stdout);
   }
   return exit_code::k_ok;
@@ -297,18 +330,16 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
         automatic_shown = true;
       }
       indexes = distill::prompt_selection(set, stdio_terminal(), output.limit);
-    } else if (automatic) {
-      std::fputs(fmt::format("git-vault: --{} applies only its automatic fixes without a "
-                             "selection.\n{}Pass --select with numbers (1,3-4), keys or `a`, or "
-                             "--all, to apply the others too.\n",
-                             mode.name(), distill::selection_help(set, k_keys_shown))
-                     .c_str(),
-                 stderr);
     } else {
+      // Off a terminal a run that would ask changes nothing until it is answered, automatic
+      // fixes included: a commit nobody chose is what the flags exist to prevent.
       std::fputs(fmt::format("git-vault: --{} needs a selection: nothing was changed.\n{}"
                              "Pass --select with numbers (1,3-4), keys or `a`, or --all, or run "
-                             "it on a terminal to choose.\n",
-                             mode.name(), distill::selection_help(set, k_keys_shown))
+                             "it on a terminal to choose.{}\n",
+                             mode.name(), distill::selection_help(set, k_keys_shown),
+                             automatic ? "\ngit vault distill --auto applies the Tier 1 fixes "
+                                         "alone."
+                                       : "")
                      .c_str(),
                  stderr);
       return exit_code::k_no;

@@ -159,6 +159,35 @@ std::string missing_advice(const hooks::HooksStatus& status, std::vector<std::st
   return out + "\n";
 }
 
+std::string_view diff_driver_key(hooks::DiffDriverState state) {
+  switch (state) {
+    case hooks::DiffDriverState::plain:
+      return "plain";
+    case hooks::DiffDriverState::rendered:
+      return "rendered";
+    case hooks::DiffDriverState::legacy:
+      return "legacy";
+  }
+  return "plain";
+}
+
+// The rendered memory diff is opt-in (D22): say which view `git diff` gives, and how to change it.
+std::string diff_driver_line(hooks::DiffDriverState state) {
+  switch (state) {
+    case hooks::DiffDriverState::plain:
+      return "off (git diff shows memory files as they are; git vault diff renders them, git "
+             "vault init --diff-driver always)";
+    case hooks::DiffDriverState::rendered:
+      return "on for this clone (git diff renders memory files; git vault hooks uninstall "
+             "turns it off)";
+    case hooks::DiffDriverState::legacy:
+      return "set by an earlier git-vault for every clone (git diff output of memory files "
+             "does not apply as a patch); git vault hooks install removes it, git vault init "
+             "--diff-driver keeps it";
+  }
+  return {};
+}
+
 int run_status(const Options& options, Session& session) {
   const hooks::HooksStatus status = hooks::hooks_status(session.repo());
   const bool bare = session.repo().is_bare();
@@ -184,6 +213,7 @@ int run_status(const Options& options, Session& session) {
     }
     doc["merge_drivers"] = status.merge_drivers_configured;
     doc["gitattributes"] = status.gitattributes_complete;
+    doc["diff_driver"] = diff_driver_key(status.diff_driver);
     doc["complete"] = code == exit_code::k_ok;
     util::print_json(doc);
     return code;
@@ -217,6 +247,7 @@ int run_status(const Options& options, Session& session) {
   if (!attributes_ok) {
     missing.emplace_back("the .gitattributes lines");
   }
+  out += fmt::format("diff driver: {}\n", diff_driver_line(status.diff_driver));
   out += missing_advice(status, missing);
   std::fputs(out.c_str(), stdout);
   return code;

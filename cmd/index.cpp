@@ -24,6 +24,7 @@
 #include "core/vault/generated_records.hpp"
 #include "core/vault/index_check.hpp"
 #include "core/vault/index_files.hpp"
+#include "core/vault/regenerate.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -180,8 +181,8 @@ int run(const Options& options, Session& session) {
   if (options.commit) {
     return run_commit(session, std::move(read_state));
   }
-  refuse_on_schema_errors(load_vault(snapshot, session.parse_cache()),
-                          {session.output().limit, session.output().color_stderr});
+  const Vault vault = load_vault(snapshot, session.parse_cache());
+  refuse_on_schema_errors(vault, {session.output().limit, session.output().color_stderr});
 
   // The same regeneration an action commit makes, retrieval carry-over included (D4), written
   // to the work tree only: `index` is the fix the gate names, and the user stages it. With
@@ -191,6 +192,10 @@ int run(const Options& options, Session& session) {
   context.clock = session.clock();
   context.cache = session.parse_cache();
   landing::IndexRegeneration draft;
+  // A memory edited by hand keeps the token_count its frontmatter stated; the index holds the
+  // count of its body (D3), and the frontmatter is brought to say the same.
+  const std::vector<std::string> refreshed =
+      refresh_stated_token_counts(draft.plan, snapshot, vault);
   landing::Target target;
   target.commit = false;
   target.allow_dirty = true;
@@ -212,6 +217,10 @@ int run(const Options& options, Session& session) {
           fmt::format("wrote {}: {}; stage them with `git add {}`",
                       util::plural(paths.size(), "file", "files"), util::join(paths, ", "),
                       util::path_from_cwd(session.repo().workdir(), vault_path::k_root)));
+      if (!refreshed.empty()) {
+        util::print_note(fmt::format("token_count refreshed to what the body counts in {}",
+                                     util::join(refreshed, ", ")));
+      }
     }
   }
   return exit_code::k_ok;

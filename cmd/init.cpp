@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -18,10 +19,12 @@
 #include "core/hooks/installer.hpp"
 #include "core/landing/land.hpp"
 #include "core/memory/legacy.hpp"
+#include "core/memory/parse.hpp"
 #include "core/recall/doctor.hpp"
 #include "core/recall/gate.hpp"
 #include "core/session/session.hpp"
 #include "core/setup/gitignore.hpp"
+#include "core/setup/kept_prose.hpp"
 #include "core/setup/scaffold.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/file.hpp"
@@ -38,8 +41,9 @@ struct Options {
   bool recall = false;
   bool no_hooks = false;
   bool allow_global_hooks_path = false;
-  std::string ci;    // `github`: also write the CI workflow
-  bool mcp = false;  // also configure the MCP server for Claude Code (.mcp.json)
+  std::string ci;            // `github`: also write the CI workflow
+  bool mcp = false;          // also configure the MCP server for Claude Code (.mcp.json)
+  bool diff_driver = false;  // also the rendered memory diff for this clone (D22)
   ci::GithubWorkflowOptions workflow;
 };
 
@@ -51,9 +55,55 @@ struct Options {
 struct KeptIndex {
   std::vector<std::string> regenerated;  // generated files rewritten that init had not created
   std::vector<std::string> carried;      // memory files given the old index's retrieval counts
+  std::vector<std::string> said;         // what init says about them, one line each
+  std::vector<std::string> kept;         // notes files init wrote with text it did not generate
 };
 
+// Where the text a person wrote into a generated file is kept when init regenerates it.
+std::string notes_path_for(std::string_view generated) {
+  return generated == k_index_json_path ? std::string()
+         : generated == k_index_md_path ? ".memory/20-Indices/index-notes.md"
+                                        : ".memory/20-Indices/memories-readme-notes.md";
+}
+
+// What init says about a generated file it replaced, with line counts, and the text of it that
+// no regeneration writes, kept in a notes file beside it (never overwritten: when that file
+// exists, init says the text is only in the history).
+void describe_replaced(const git::Repo& repo, const std::string& path, const std::string& before,
+                       const std::string& after, KeptIndex& kept) {
+  std::string line = fmt::format("replaced {} ({} → {}): it did not match the memories", path,
+                                 util::plural(line_count(before), "line", "lines"),
+                                 util::plural(line_count(after), "line", "lines"));
+  if (path == k_index_json_path && before.find("\"version\": 1,") != std::string::npos) {
+    line += "; version 1 is written \"1.0.0\"";
+  }
+  if (const std::optional<std::string> prose = prose_not_generated(before, after)) {
+    const std::string notes = notes_path_for(path);
+    if (!notes.empty() && util::create_file_exclusive(repo.workdir() / notes, *prose)) {
+      kept.kept.push_back(notes);
+      line += fmt::format("; the {} of it git-vault does not generate are kept in {}",
+                          util::plural(line_count(*prose), "line", "lines"), notes);
+    } else if (!notes.empty()) {
+      line += fmt::format(
+          "; {} of it are not generated and stay only in the history ({} "
+          "exists already)",
+          util::plural(line_count(*prose), "line", "lines"), notes);
+    }
+  }
+  kept.said.push_back(std::move(line));
+}
+
 KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>& created) {
+  // The generated files as they were, to say what replacing them changes.
+  std::map<std::string, std::string> before;
+  for (const std::string_view path : {k_index_json_path, k_index_md_path, k_memories_readme_path}) {
+    if (std::find(created.begin(), created.end(), path) == created.end()) {
+      if (std::optional<std::string> bytes =
+              util::read_file_if_exists(session.repo().workdir() / path)) {
+        before.emplace(path, std::move(*bytes));
+      }
+    }
+  }
   landing::Context context;
   context.clock = session.clock();
   context.cache = session.parse_cache();
@@ -74,6 +124,10 @@ KeptIndex regenerate_kept_index(Session& session, const std::vector<std::string>
     const bool generated =
         path == k_index_json_path || path == k_index_md_path || path == k_memories_readme_path;
     (generated ? kept.regenerated : kept.carried).push_back(path);
+    const auto old = before.find(path);
+    if (generated && old != before.end() && bytes) {
+      describe_replaced(session.repo(), path, old->second, *bytes, kept);
+    }
   }
   return kept;
 }
@@ -108,7 +162,7 @@ std::size_t older_layout_memories(const git::Repo& repo, const Vault& existing) 
 std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors,
                         const std::vector<std::string>& created, std::size_t to_migrate) {
   const std::string counted = fmt::format(
-      "      the gate will block that commit until {} already in the repository {} "
+      "before committing: the gate blocks the commit until {} already in the repository {} "
       "fixed",
       util::plural(errors, "error", "errors"), errors == 1 ? "is" : "are");
   if (to_migrate > 0) {
@@ -152,9 +206,21 @@ std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors
   }
   if (init_ids) {
     out +=
-        fmt::format("        {}   (tags the entries without an id, for that commit)\n", k_init_ids);
+        fmt::format("        {}   (tags the entries without an id, for the commit)\n", k_init_ids);
   }
   return out;
+}
+
+// A working memory (CLAUDE.local.md, memory/registers/, memory/archive/) and no `.memory/`.
+bool keeps_working_memory_only(const git::Repo& repo) {
+  const std::filesystem::path root = repo.workdir();
+  std::error_code ec;
+  if (std::filesystem::exists(root / vault_path::k_root, ec)) {
+    return false;
+  }
+  return std::filesystem::exists(root / "CLAUDE.local.md", ec) ||
+         std::filesystem::is_directory(root / "memory" / "registers", ec) ||
+         std::filesystem::is_directory(root / "memory" / "archive", ec);
 }
 
 int run(const Options& options, Session& session) {
@@ -163,7 +229,12 @@ int run(const Options& options, Session& session) {
   // A vault older tools made has memories and perhaps no index: the index written is theirs.
   const Vault existing = load_vault(WorktreeSnapshot(repo.workdir()));
   const std::size_t to_migrate = older_layout_memories(repo, existing);
-  std::vector<ScaffoldFile> files = vault_scaffold(existing.memories, session.clock().today);
+  // A repository that keeps a working memory and no vault gets what it keeps: `--recall` there
+  // sets up the working memory's files and hooks, and `init` without it adds a vault.
+  const bool working_memory_only = options.recall && keeps_working_memory_only(repo);
+  std::vector<ScaffoldFile> files = working_memory_only
+                                        ? std::vector<ScaffoldFile>()
+                                        : vault_scaffold(existing.memories, session.clock().today);
   if (to_migrate > 0) {
     // `git vault migrate` converts those memories and writes the index files in one commit;
     // index files written now would be uncommitted changes that commit has to rewrite, and it
@@ -222,11 +293,12 @@ int run(const Options& options, Session& session) {
   hooks::InstallOptions install_options;
   install_options.allow_global_hooks_path = options.allow_global_hooks_path;
   install_options.hooks = !options.no_hooks;
+  install_options.diff_driver = options.diff_driver;
   hooks::InstallReport report = hooks::install_hooks(repo, install_options);
   if (!report.refusal.empty()) {
-    // The hooks are refused (a hooks path shared by every repository), not the merge and diff
-    // drivers: they work whoever runs the hooks, and without them every merge of two vaults
-    // conflicts on the index files.
+    // The hooks are refused (a hooks path shared by every repository), not the merge drivers: they
+    // work whoever runs the hooks, and without them every merge of two vaults conflicts on the
+    // index files.
     install_options.hooks = false;
     const hooks::InstallReport drivers = hooks::install_hooks(repo, install_options);
     report.notes = drivers.notes;
@@ -241,12 +313,18 @@ int run(const Options& options, Session& session) {
                                      util::plural(existing.memories.size(), "memory", "memories"))
                        : fmt::format("created {}", path));
   }
-  for (const std::string& path : kept.regenerated) {
-    done.push_back(fmt::format("regenerated {} (it did not match the memories)", path));
+  for (const std::string& line : kept.said) {
+    done.push_back(line);
   }
   if (!kept.carried.empty()) {
-    done.push_back(fmt::format("carried the retrieval counts the old index recorded into {}",
-                               util::plural(kept.carried.size(), "memory", "memories")));
+    std::vector<std::string> ids;
+    for (const std::string& path : kept.carried) {
+      ids.push_back(memory_id_from_path(path));
+    }
+    done.push_back(fmt::format(
+        "carried the retrieval counts the old index recorded into the frontmatter of {} "
+        "(retrieval_count and last_retrieved, and token_count where one was stated): {}",
+        util::plural(kept.carried.size(), "memory", "memories"), util::join(ids, ", ")));
   }
   if (!ignore_line.empty()) {
     done.push_back(ignore_line);
@@ -278,6 +356,11 @@ int run(const Options& options, Session& session) {
   for (const std::string& line : report.notes) {
     done.push_back(line);
   }
+  if (working_memory_only) {
+    done.emplace_back(
+        "no .memory/ vault created: this repository keeps a working memory only (`git vault "
+        "init` without --recall adds a vault)");
+  }
   if (!report.refusal.empty()) {
     util::print_warning(fmt::format("hooks not installed: {}", report.refusal));
   }
@@ -301,7 +384,7 @@ int run(const Options& options, Session& session) {
     // What init wrote is untracked until committed, and the gate and the merge drivers work on
     // what is committed: the next step, as a command to paste.
     std::set<std::string> to_commit;
-    for (const std::vector<std::string>* paths : {&kept.regenerated, &kept.carried}) {
+    for (const std::vector<std::string>* paths : {&kept.regenerated, &kept.carried, &kept.kept}) {
       for (const std::string& path : *paths) {
         to_commit.insert(path.substr(0, path.find('/')));
       }
@@ -347,11 +430,12 @@ int run(const Options& options, Session& session) {
       for (const std::string& path : to_commit) {
         to_add.push_back(util::path_from_cwd(repo.workdir(), path));
       }
-      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
-                         util::join(to_add, " "));
+      // What must run first is said first: the commit line is the last step.
       if (errors > 0) {
         out += gate_advice(blocking, static_cast<std::size_t>(errors), created, to_migrate);
       }
+      out += fmt::format("next: git add {} && git commit -m \"Add the memory vault\"\n",
+                         util::join(to_add, " "));
     }
     std::fputs(out.c_str(), stdout);
   }
@@ -365,7 +449,7 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--recall", options->recall,
                "Also scaffold the tiered working memory (CLAUDE.local.md, memory/)");
   app.add_flag("--no-hooks", options->no_hooks,
-               "Do not install the git hooks (the merge and diff drivers are still set up), for "
+               "Do not install the git hooks (the merge drivers are still set up), for "
                "repositories whose hooks another tool runs (see `git vault hooks`)");
   app.add_flag("--allow-global-hooks-path", options->allow_global_hooks_path,
                "Install into a core.hooksPath set in global config (it serves every repository)");
@@ -376,6 +460,9 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--mcp", options->mcp,
                "Also add the git-vault MCP server to .mcp.json (Claude Code), merging with an "
                "existing file");
+  app.add_flag("--diff-driver", options->diff_driver,
+               "Also make git diff and git log -p of this clone show memory files one "
+               "frontmatter field per line (git vault diff does it once)");
   app.add_option("--ci-source", options->workflow.source,
                  "URL of the git-vault sources the workflow builds (default: the repository "
                  "variable GIT_VAULT_SOURCE)");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "core/distill/log_resolve.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/landing/revert_search.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
@@ -79,6 +81,49 @@ Json entry_json(const distill::ResolvedEntry& entry, bool verify) {
   return out;
 }
 
+// A working-memory maintenance commit: it keeps no distill log, so history is its log.
+struct RecallCommit {
+  std::string id;  // its Vault-Log-Id (recall_<seconds>), else the commit's short id
+  std::string type;
+  std::string timestamp;
+  git::CommitInfo commit;
+};
+
+// The recall commits in HEAD's history and the commits reverting them, oldest first.
+std::vector<RecallCommit> recall_commits(const git::Repo& repo) {
+  std::vector<RecallCommit> out;
+  if (!repo.head_commit()) {
+    return out;
+  }
+  const auto by_action = repo.trailer_index(k_trailer_action);
+  for (const std::string_view type :
+       {std::string_view("recall-maintain"), std::string_view("recall-doctor"),
+        landing::k_recall_revert_action}) {
+    const auto found = by_action.find(std::string(type));
+    if (found == by_action.end()) {
+      continue;
+    }
+    for (const std::string& id : found->second) {
+      git::CommitInfo info = repo.commit_info(id);
+      RecallCommit& commit = out.emplace_back();
+      commit.id =
+          find_trailer(info.trailers, k_trailer_log_id).value_or(landing::short_id(info.id));
+      commit.type = std::string(type);
+      commit.timestamp = format_instant(Instant{info.time});
+      commit.commit = std::move(info);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const RecallCommit& a, const RecallCommit& b) {
+    return a.commit.time != b.commit.time ? a.commit.time < b.commit.time : a.id < b.id;
+  });
+  return out;
+}
+
+std::string recall_line(const RecallCommit& commit) {
+  return fmt::format("{}  {}  {}  {}  {}", commit.id, commit.type, commit.timestamp,
+                     commit.commit.id.substr(0, 7), one_line(commit.commit.summary));
+}
+
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
   const WorktreeSnapshot snapshot(repo.workdir());
@@ -102,10 +147,19 @@ int run(const Options& options, Session& session) {
   }
   const int code = options.verify && with_problems > 0 ? exit_code::k_no : exit_code::k_ok;
 
+  const std::vector<RecallCommit> recall = recall_commits(repo);
   if (session.output().json) {
     Json out{{"schema", 1}, {"entries", Json::array()}};
     for (const distill::ResolvedEntry& entry : entries) {
       out["entries"].push_back(entry_json(entry, options.verify));
+    }
+    for (const RecallCommit& commit : recall) {
+      out["entries"].push_back({{"id", commit.id},
+                                {"type", commit.type},
+                                {"timestamp", commit.timestamp},
+                                {"commit", commit.commit.id},
+                                {"affected_memories", Json::array()},
+                                {"summary", commit.commit.summary}});
     }
     if (options.verify) {
       out["ok"] = with_problems == 0;
@@ -114,8 +168,18 @@ int run(const Options& options, Session& session) {
     return code;
   }
 
-  if (!text) {
+  // Working-memory maintenance is listed after the distill log, from history.
+  std::string recall_lines;
+  for (const RecallCommit& commit : recall) {
+    recall_lines += recall_line(commit) + "\n";
+  }
+  if (!text && recall.empty()) {
     std::fputs(fmt::format("No distill log ({}).\n", distill::k_log_path).c_str(), stdout);
+    return code;
+  }
+  if (entries.empty() && !recall.empty()) {
+    session.page();
+    std::fputs(recall_lines.c_str(), stdout);
     return code;
   }
   if (entries.empty()) {
@@ -170,7 +234,7 @@ int run(const Options& options, Session& session) {
             : fmt::format("; {} written before commits were recorded, not checked.\n", unchecked);
   }
   session.page();
-  std::fputs(lines.c_str(), stdout);
+  std::fputs((lines + recall_lines).c_str(), stdout);
   return code;
 }
 

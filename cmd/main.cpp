@@ -32,6 +32,7 @@ constexpr Need k_vault = Need::repository | Need::work_tree | Need::parse_cache;
 // Help order. Each subcommand lives in cmd/<name>.cpp and exports only define_<name>.
 constexpr std::array k_commands{
     Command{"init", "Scaffold a vault, its git attributes and hooks", define_init, k_work_tree},
+    Command{"status", "Where the vault stands, in one screen", define_status, k_vault},
     Command{"check", "Run the commit gates (ids, schema, stale index)", define_check, k_repo},
     Command{"index", "Regenerate the generated index files", define_index, k_vault},
     Command{"distill", "Health report, or one maintenance action as a commit", define_distill,
@@ -39,6 +40,8 @@ constexpr std::array k_commands{
     Command{"recall", "Working-memory ids and maintenance", define_recall, k_work_tree},
     Command{"log", "The distill log with each entry's commit", define_log, k_work_tree},
     Command{"revert", "Undo one maintenance action as a new commit", define_revert, k_vault},
+    Command{"diff", "git diff with memory files shown one frontmatter field per line", define_diff,
+            k_work_tree},
     Command{"review", "What a branch changes in the vault, for a pull request", define_review,
             k_repo | Need::parse_cache},
     // search opens the parse cache only for files its own search cache has not seen.
@@ -166,6 +169,9 @@ std::string g_command;
 
 int run(int argc, char** argv) {
   if (const std::optional<int> code = run_installed_hook(argc, argv)) {
+    return *code;
+  }
+  if (const std::optional<int> code = run_rendered_diff_line(argc, argv)) {
     return *code;
   }
   CLI::App app{"git-vault: keep an agent's memory vault healthy inside git", "git vault"};

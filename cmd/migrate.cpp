@@ -185,11 +185,18 @@ int run(const Options& options, Session& session) {
              : unreadable.empty() ? "Nothing to migrate: every memory is in the current layout.\n"
                                   : "Nothing migrate can convert; the files above need an edit.\n";
     } else if (options.dry_run) {
+      // The command to run next must work as printed: a vault with uncommitted files (the ones
+      // `init` just wrote, say) is refused without --allow-dirty.
+      const std::vector<std::string> dirty = repo.dirty_paths({std::string(vault_path::k_root)});
       said = fmt::format(
-          "{} to convert (dry run: nothing written). `git vault migrate` converts {} and "
-          "regenerates the index files, as one commit.\n",
+          "{} to convert (dry run: nothing written). `git vault migrate{}` converts {} and "
+          "regenerates the index files, as one commit{}.\n",
           util::plural(converted.size(), "memory", "memories"),
-          converted.size() == 1 ? "it" : "them");
+          dirty.empty() ? "" : " --allow-dirty", converted.size() == 1 ? "it" : "them",
+          dirty.empty() ? std::string()
+                        : fmt::format("; --allow-dirty, since {} under .memory/ {} uncommitted",
+                                      util::plural(dirty.size(), "file", "files"),
+                                      dirty.size() == 1 ? "is" : "are"));
     } else if (landed.commit) {
       said = fmt::format("[{} {}] {}\nUndo with: git revert {}\n", repo.head_branch(),
                          landed.commit->substr(0, 7), landed.plan.subject,

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/landing/land.hpp"
+#include "core/landing/land_recall.hpp"
 #include "core/landing/revert_search.hpp"
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
@@ -26,6 +27,34 @@ struct Options {
 };
 
 using landing::short_id;
+
+// A working-memory maintenance commit keeps no distill log: its revert restores its files as
+// one commit of their own, which `git vault log` lists beside it.
+int revert_recall(Session& session, const Snapshot& snapshot, const landing::RevertSearch& search,
+                  const Options& options) {
+  git::Repo& repo = session.repo();
+  landing::RecallOptions recall;
+  recall.commit = !options.landing.no_commit;
+  recall.allow_dirty = options.landing.allow_dirty;
+  recall.read_state = git::capture_read_state(repo, landing::recall_guarded_paths());
+  const Plan plan = landing::recall_revert_plan(search);
+  const std::size_t files = plan.changes.size();
+  const landing::RecallOutcome outcome =
+      landing::land_recall_maintain(repo, snapshot, plan, recall);
+  if (session.output().quiet) {
+    return exit_code::k_ok;
+  }
+  std::string said = fmt::format("Reverted {} ({}): restored {}.\n", short_id(search.action.id),
+                                 search.action.summary, util::plural(files, "file", "files"));
+  if (outcome.commit) {
+    said += fmt::format("[{} {}] {}\nUndo with: git revert {}\n", repo.head_branch(),
+                        outcome.commit->substr(0, 7), plan.subject, outcome.commit->substr(0, 12));
+  } else {
+    said += "Written to the work tree, not committed.\n";
+  }
+  std::fputs(said.c_str(), stderr);
+  return exit_code::k_ok;
+}
 
 int run(const Options& options, Session& session) {
   git::Repo& repo = session.repo();
@@ -66,6 +95,9 @@ int run(const Options& options, Session& session) {
   }
 
   const WorktreeSnapshot snapshot(repo.workdir());
+  if (search.recall) {
+    return revert_recall(session, snapshot, search, options);
+  }
   // A file the action created is removed, not restored: say which the revert did.
   std::size_t removed = 0;
   for (const auto& [path, bytes] : search.request.restored) {
@@ -103,7 +135,9 @@ int run(const Options& options, Session& session) {
 
 Runner define_revert(CLI::App& app) {
   auto options = std::make_shared<Options>();
-  app.add_option("target", options->target, "A distill log id (distill_...) or an action commit")
+  app.add_option("target", options->target,
+                 "A distill log id (distill_..., recall_...) or an action commit, a working-memory "
+                 "maintenance commit included")
       ->required();
   app.add_flag("--force", options->force,
                "Restore the files even when later commits changed them (their changes are lost)");

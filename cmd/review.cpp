@@ -59,7 +59,20 @@ Ends resolve_ends(const git::Repo& repo, const std::string& range) {
           "no origin/HEAD, main, master or upstream to compare with; name a range "
           "(git vault review BASE...HEAD)");
     }
-    return {merge_base_of(repo, base->commit, head), head};
+    const std::string merge_base = merge_base_of(repo, base->commit, head);
+    if (merge_base == head) {
+      // On the default branch itself (or behind it) the branch adds nothing to review: say
+      // which range to give instead of printing an empty review.
+      const bool has_parent = !repo.commit_info(head).parents.empty();
+      throw UsageError(
+          "nothing to review: HEAD is where {} is, so it adds no commit to it; name a range{}",
+          base->rev,
+          has_parent ? " (from a branch: git vault review " + base->rev +
+                           "...<branch>), e.g. for the last commit: git vault review HEAD~1..HEAD"
+                     : std::string(": HEAD is the first commit, so there is nothing before it to "
+                                   "compare"));
+    }
+    return {merge_base, head};
   }
   if (const std::size_t dots = range.find("..."); dots != std::string::npos) {
     const std::string head = commit_of(repo, range.substr(dots + 3));

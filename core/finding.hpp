@@ -5,7 +5,10 @@
 
 namespace gv {
 
-enum class Severity { error, warning };
+// An error blocks; a warning never does. A note is what `check --range` says of a finding a commit
+// of the range introduced and a later one removed (doc/decisions.md, D21): reported, never
+// blocking, and no check ever gives one itself.
+enum class Severity { error, warning, note };
 
 // One thing wrong with the vault, found by a parser or a gate. Findings are data, not
 // exceptions: commands decide whether they mean exit code 1.

@@ -1,3 +1,6 @@
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -8,11 +11,37 @@
 #include "core/git/journal.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
+#include "core/hooks/auto_index.hpp"
 #include "core/hooks/commit_gate.hpp"
 #include "core/session/session.hpp"
 #include "hooks/hooks.hpp"
 
 namespace gv::hooks {
+namespace {
+
+// True when the findings block and every error is a stale generated file.
+bool only_stale_index_blocks(const std::vector<Finding>& findings) {
+  return blocks(findings) &&
+         std::all_of(findings.begin(), findings.end(), [](const Finding& finding) {
+           return finding.severity != Severity::error || finding.check == "stale-index";
+         });
+}
+
+// The one line that says what the gate added to the commit, as formatters in pre-commit
+// report the files they changed.
+std::string regenerated_line(const AutoIndex& done) {
+  std::string names;
+  for (std::size_t i = 0; i < done.regenerated.size(); ++i) {
+    const bool last = i + 1 == done.regenerated.size();
+    names += (i == 0 ? "" : last ? " and " : ", ") + done.regenerated[i];
+  }
+  return fmt::format(
+      "git-vault: regenerated {} from the staged memories into this commit "
+      "(git config vault.autoIndex false blocks instead)\n",
+      names);
+}
+
+}  // namespace
 
 int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   (void)git_args;  // pre-commit takes no arguments
@@ -47,7 +76,26 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
     return 1;
   }
   // The same function as `git vault check --staged`: same input, same answer.
-  const CommitGate gate = run_commit_gate(repo);
+  CommitGate gate = run_commit_gate(repo);
+  // Stale index files are derived: regenerated into the commit when they are all that blocks it
+  // and that is safe (D20), then the gate runs again over what will be committed.
+  std::string refusal;
+  const bool stale =
+      std::any_of(gate.findings.begin(), gate.findings.end(),
+                  [](const Finding& finding) { return finding.check == "stale-index"; });
+  if (stale && auto_index_enabled(repo)) {
+    if (!only_stale_index_blocks(gate.findings)) {
+      refusal = "the index files are regenerated into the commit once nothing else blocks it";
+    } else {
+      const AutoIndex done =
+          regenerate_into_commit(repo, session.clock().today, session.parse_cache());
+      refusal = done.refusal;
+      if (!done.regenerated.empty()) {
+        std::fputs(regenerated_line(done).c_str(), stderr);
+        gate = run_commit_gate(repo);
+      }
+    }
+  }
   std::fputs(skip_notice(gate.skip).c_str(), stderr);
   std::fputs(format_findings(gate.findings, {session.output().limit, session.output().color_stderr})
                  .c_str(),
@@ -56,6 +104,9 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
     return 0;
   }
   std::fputs(unstaged_fix_note(unstaged_blocked_files(repo, gate.findings)).c_str(), stderr);
+  if (!refusal.empty()) {
+    std::fputs(fmt::format("git-vault: note: {}\n", refusal).c_str(), stderr);
+  }
   std::fputs(
       "git-vault: commit blocked by the findings above. Fix them and commit again; "
       "GIT_VAULT_SKIP=<check> skips one check, `git commit --no-verify` skips them all\n",

@@ -24,7 +24,7 @@ declare -A layer=(
   [search]=9
   [review]=10 [ci]=10 [setup]=10 [session]=10 [landing]=10 [merge]=10
   [hooks]=11 [agent]=11
-  [mcp]=12
+  [mcp]=12 [status]=12
 )
 # Layers that compute on values only: no disk, no processes, no repository.
 pure=(memory scoring json merge)

@@ -13,13 +13,14 @@
 #include "core/distill/sub_mode.hpp"
 #include "core/scoring/report.hpp"
 #include "core/snapshot/overlay_snapshot.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
 namespace {
 
 constexpr std::string_view k_exemption_note =
-    "Auto mode applies only Tier 1 fixes, without a selection (exempt from the MANDATORY STOP);\n"
+    "Auto mode applies only Tier 1 fixes, which need no selection;\n"
     "run `git vault distill --refine` to review Tier 2 suggestions.\n";
 
 // Why auto leaves the other sub-modes alone, shown by the dry run.
@@ -30,7 +31,8 @@ constexpr std::string_view k_exclusions =
     "| Purge | Tombstoning decisions need user judgment |\n"
     "| Merge | Content combination needs user oversight |\n"
     "| Tier 2 Refine | Interactive fixes require user selection |\n"
-    "| Dream | Event-evidence-driven revision is a judgment call requiring human review |\n";
+    "| Revise, dream | Revising memories from recorded events or prompts needs a person's "
+    "judgment |\n";
 
 std::size_t count_fix(const std::vector<Tier1Fix>& fixes, std::string_view fix) {
   return static_cast<std::size_t>(std::count_if(
@@ -80,11 +82,11 @@ class Auto final : public SubMode {
                         {"after", fix.after}};
       set.candidates.push_back(std::move(candidate));
     }
-    set.dry_run_text =
-        fmt::format("[DRY RUN] Auto distill would apply {} Tier 1 fixes to {} memories:\n\n",
-                    fixes.tier1.size(), memory_count(fixes.tier1)) +
-        render_tier1_table(fixes.tier1) + "\n" + std::string(k_exemption_note) + "\n" +
-        std::string(k_exclusions) + "\nNo changes made.\n";
+    set.dry_run_text = fmt::format("[DRY RUN] Auto distill would apply {} to {}:\n\n",
+                                   util::plural(fixes.tier1.size(), "Tier 1 fix", "Tier 1 fixes"),
+                                   util::plural(memory_count(fixes.tier1), "memory", "memories")) +
+                       render_tier1_table(fixes.tier1) + "\n" + std::string(k_exemption_note) +
+                       "\n" + std::string(k_exclusions) + "\nNo changes made.\n";
     return set;
   }
 
@@ -106,8 +108,9 @@ class Auto final : public SubMode {
     }
     draft.plan.memories = edits.ids;
     draft.affected_memories = std::move(edits.affected);
-    draft.notes = fmt::format("auto mode - Tier 1 fixes only. Applied {} fixes to {} memories",
-                              edits.tier1_count, edits.ids.size());
+    draft.notes = fmt::format("auto mode - Tier 1 fixes only. Applied {} to {}",
+                              util::plural(edits.tier1_count, "fix", "fixes"),
+                              util::plural(edits.ids.size(), "memory", "memories"));
     draft.plan.subject =
         edits.ids.size() == 1
             ? fmt::format("vault(auto): Tier 1 fixes in {}", edits.ids.front())
@@ -125,11 +128,14 @@ class Auto final : public SubMode {
         "## Auto Distill Complete\n\n"
         "| Fix Type | Count | Details |\n"
         "|----------|-------|---------|\n"
-        "| Keyword dedup | {0} | Removed duplicates in {0} memories |\n"
-        "| Summary gen | {1} | Generated summaries for {1} memories |\n"
-        "| Topic normalize | {2} | Normalized topics in {2} memories |\n\n"
-        "**Total fixes**: {3} across {4} memories\n",
-        dedup, summaries, topics, edits.tier1_count, edits.ids.size());
+        "| Keyword dedup | {0} | Removed duplicates in {1} |\n"
+        "| Summary gen | {2} | Generated summaries for {3} |\n"
+        "| Topic normalize | {4} | Normalized topics in {5} |\n\n"
+        "**Total fixes**: {6} across {7}\n",
+        dedup, util::plural(dedup, "memory", "memories"), summaries,
+        util::plural(summaries, "memory", "memories"), topics,
+        util::plural(topics, "memory", "memories"), edits.tier1_count,
+        util::plural(edits.ids.size(), "memory", "memories"));
     execution.summary += health_line(report.health_score, report.status, "**");
     execution.summary += "\n" + std::string(k_exemption_note);
     return execution;

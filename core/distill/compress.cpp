@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/summarize.hpp"
 #include "core/distill/text_edits.hpp"
@@ -17,6 +18,7 @@
 #include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/row_limit.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -209,10 +211,9 @@ class Compress final : public SubMode {
     }
     const std::string rest = rows.rest_line();
     text += rest.empty() ? "" : "\n" + rest;
-    text += fmt::format(
-        "\n{} compress candidate(s) found.\n"
-        "Run git vault distill --compress without --dry-run to execute.\n",
-        ranked.size());
+    text += fmt::format("\n{} found.\n",
+                        util::plural(ranked.size(), "compress candidate", "compress candidates"));
+    text += run_hint("--compress", set);
     set.dry_run_text = std::move(text);
     return set;
   }
@@ -280,7 +281,8 @@ class Compress final : public SubMode {
       throw Error("no memory could be compressed: {}", fmt::join(skipped, "; "));
     }
     draft.extra["summarizer"] = external ? "external" : "built-in";
-    draft.notes = fmt::format("Compressed {} memories. Total tokens saved: {}", done, saved);
+    draft.notes = fmt::format("Compressed {}. Total tokens saved: {}",
+                              util::plural(done, "memory", "memories"), saved);
     if (!skipped.empty()) {
       draft.notes += fmt::format(". Skipped: {}", fmt::join(skipped, "; "));
     }

@@ -12,6 +12,7 @@
 #include "core/distill/telemetry_log.hpp"
 #include "core/distill/telemetry_support.hpp"
 #include "core/snapshot/snapshot.hpp"
+#include "core/util/text.hpp"
 
 namespace gv::distill {
 namespace {
@@ -97,7 +98,7 @@ std::string terminal_output(const DreamRun& run) {
   }
   if (result.themes.empty()) {
     out += fmt::format(
-        "Dream: no recurring theme without coverage in {} prompts (a theme needs three distinct "
+        "--dream: no recurring theme without coverage in {} prompts (a theme needs three distinct "
         "sessions).\n",
         result.prompts_scanned);
   }
@@ -130,9 +131,9 @@ class Dream final : public SubMode {
                                          "history.jsonl. Nothing to dream over yet.");
       return set;
     }
-    set.dry_run_text = fmt::format(
-        "[DRY RUN] Dream: {} recurring themes with no existing memory or task coverage:\n",
-        result.themes.size());
+    set.dry_run_text =
+        fmt::format("[DRY RUN] --dream: {} with no existing memory or task coverage:\n",
+                    util::plural(result.themes.size(), "recurring theme", "recurring themes"));
     for (const DreamTheme& theme : result.themes) {
       set.dry_run_text += fmt::format(
           "  - \"{}\" -- seen {} times across {} session(s), most recent {} [rule {}]\n"

@@ -83,6 +83,12 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
   refresh.status = std::string{scoring::health_status_label(done.post.status)};
   refresh.changed_memories = draft.changed_memories;
   const std::optional<std::string> state = before.read(k_state_path);
+  // specs/state.json is a file git-vault shares with other tools: refreshed where the repository
+  // keeps one (or keeps specs/ for them), never created as a new top-level folder (D8). The
+  // distill log holds the same numbers, and the telemetry cursors are read from it then.
+  if (!state && before.list("specs/").empty()) {
+    return done;
+  }
   done.plan.write(std::string{k_state_path},
                   refresh_memory_health(
                       state ? std::optional<std::string_view>(*state) : std::nullopt, refresh));

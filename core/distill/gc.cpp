@@ -16,6 +16,7 @@
 #include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/row_limit.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
@@ -147,8 +148,9 @@ class Gc final : public SubMode {
       return set;
     }
     set.dry_run_text =
-        fmt::format("[DRY RUN] Would permanently delete {} memories:\n{}{}\nNo changes made.\n",
-                    set.candidates.size(), set.dry_run_text, rows.rest_line());
+        fmt::format("[DRY RUN] Would permanently delete {}:\n{}{}\nNo changes made.\n",
+                    util::plural(set.candidates.size(), "memory", "memories"), set.dry_run_text,
+                    rows.rest_line());
     return set;
   }
 

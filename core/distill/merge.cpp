@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
@@ -583,10 +584,10 @@ class Merge final : public SubMode {
     }
     const std::string rest = rows.rest_line();
     text += rest.empty() ? "" : "\n" + rest;
-    text += fmt::format(
-        "\n{} merge candidate pair(s) found across {} cluster(s).\n"
-        "Run git vault distill --merge without --dry-run to execute.\n",
-        pairs.size(), clusters.size());
+    text += fmt::format("\n{} found across {}.\n",
+                        util::plural(pairs.size(), "merge candidate pair", "merge candidate pairs"),
+                        util::plural(clusters.size(), "cluster", "clusters"));
+    text += run_hint("--merge", set);
     set.dry_run_text = std::move(text);
     return set;
   }

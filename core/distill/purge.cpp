@@ -75,7 +75,8 @@ class Purge final : public SubMode {
           "No purge candidates found. All memories are healthy or already tombstoned.";
       return set;
     }
-    set.dry_run_text = fmt::format("[DRY RUN] Would tombstone {} memories:\n", ranked.size());
+    set.dry_run_text = fmt::format("[DRY RUN] Would tombstone {}:\n",
+                                   util::plural(ranked.size(), "memory", "memories"));
     util::RowLimit rows(context.limit);
     for (const scoring::PurgeCandidate& c : ranked) {
       Candidate candidate;
@@ -135,7 +136,8 @@ class Purge final : public SubMode {
       const std::string file = path.substr(path.rfind('/') + 1);
       warnings += fmt::format("{}{}->{}", warnings.empty() ? "" : ", ", file, target);
     }
-    draft.notes = fmt::format("Tombstoned {} memories. Link-scan warnings: {}", selected.size(),
+    draft.notes = fmt::format("Tombstoned {}. Link-scan warnings: {}",
+                              util::plural(selected.size(), "memory", "memories"),
                               warnings.empty() ? "none" : warnings);
     draft.plan.subject = selected.size() == 1
                              ? fmt::format("vault(purge): tombstone {}", selected.front().key)

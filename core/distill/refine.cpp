@@ -11,13 +11,14 @@
 #include "core/distill/refine_rules.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/util/row_limit.hpp"
+#include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
 namespace {
 
 constexpr std::string_view k_exemption_note =
-    "Tier 1 fixes are applied without a selection: they are exempt from the MANDATORY STOP.\n";
+    "Tier 1 fixes are applied without a selection: they are mechanical and need none.\n";
 
 std::vector<std::string> keys_of(const std::vector<Candidate>& selected) {
   std::vector<std::string> keys;
@@ -109,9 +110,10 @@ class Refine final : public SubMode {
     }
     draft.plan.memories = edits.ids;
     draft.affected_memories = std::move(edits.affected);
-    const std::string outcome =
-        fmt::format("Refined {} memories. Tier 1: {} fixes, Tier 2: {} fixes", edits.ids.size(),
-                    edits.tier1_count, edits.tier2_count);
+    const std::string outcome = fmt::format("Refined {}. Tier 1: {}, Tier 2: {}",
+                                            util::plural(edits.ids.size(), "memory", "memories"),
+                                            util::plural(edits.tier1_count, "fix", "fixes"),
+                                            util::plural(edits.tier2_count, "fix", "fixes"));
     draft.notes = outcome;
     const std::size_t fix_count = edits.tier1_count + edits.tier2_count;
     if (edits.ids.size() == 1) {

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "core/error.hpp"
+#include "core/util/shell_word.hpp"
 
 namespace gv::distill {
 namespace {
@@ -76,6 +77,16 @@ std::string selection_help(const CandidateSet& set, std::size_t shown) {
                         shown + 1, count);
   }
   return text;
+}
+
+std::string run_hint(std::string_view flag, const CandidateSet& set) {
+  if (set.candidates.empty()) {
+    return {};
+  }
+  return fmt::format(
+      "To carry it out: git vault distill {0} (on a terminal it asks which), or name them: git "
+      "vault distill {0} --select {1} (--all takes every one).\n",
+      flag, util::shell_word(set.candidates.front().key));
 }
 
 std::vector<std::size_t> prompt_selection(const CandidateSet& set, const Terminal& terminal,

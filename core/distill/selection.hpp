@@ -29,7 +29,12 @@ struct Selection {
 // not show keys.
 [[nodiscard]] std::string selection_help(const CandidateSet& set, std::size_t shown);
 
-// The terminal the MANDATORY STOP talks to, passed in by the command so that the prompt runs
+// The line a dry run of an action that needs a selection ends with: the commands that carry it
+// out as printed, on a terminal (which asks) and off one (`--select` with the first
+// candidate's key, or `--all`). `flag` is the sub-mode's, e.g. `--merge`.
+[[nodiscard]] std::string run_hint(std::string_view flag, const CandidateSet& set);
+
+// The terminal the selection prompt talks to, passed in by the command so that the prompt runs
 // the same against a test's script.
 struct Terminal {
   struct Line {
@@ -40,7 +45,7 @@ struct Terminal {
   std::function<Line()> read_line;
 };
 
-// The MANDATORY STOP: the candidates of `set` with their details, the first `shown` of them
+// The selection prompt: the candidates of `set` with their details, the first `shown` of them
 // (0: all) and then how many more there are, so that the prompt is not scrolled away by
 // thousands of lines; then one line of numbers, ranges, names or `a`, read from `terminal`,
 // which may name any candidate, shown or not. Asks again after a line it cannot read. Returns

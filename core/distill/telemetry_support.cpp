@@ -1,5 +1,10 @@
 #include "core/distill/telemetry_support.hpp"
 
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/distill/log.hpp"
 #include "core/distill/memory_health.hpp"
 #include "core/error.hpp"
 #include "core/snapshot/snapshot.hpp"
@@ -13,9 +18,44 @@ const TelemetryInputs& telemetry_of(const SubModeContext& context, std::string_v
   return *context.telemetry;
 }
 
+namespace {
+
+// The last run of sub-mode `type` the distill log records and no later revert undid: the
+// cursor of a repository without specs/state.json, which git-vault never creates (D8).
+std::optional<std::string> cursor_from_log(const Snapshot& snapshot, std::string_view type) {
+  const std::optional<std::string> text = snapshot.read(k_log_path);
+  if (!text) {
+    return std::nullopt;
+  }
+  std::vector<OperationView> operations;
+  try {
+    operations = DistillLog::parse(k_log_path, *text).operations();
+  } catch (const Error&) {
+    return std::nullopt;  // the gate names a log no command can read
+  }
+  std::set<std::string> reverted;
+  for (const OperationView& operation : operations) {
+    const auto reverts = operation.raw.find("reverts");
+    if (operation.type == "revert" && reverts != operation.raw.end() && reverts->is_string()) {
+      reverted.insert(reverts->get<std::string>());
+    }
+  }
+  for (auto it = operations.rbegin(); it != operations.rend(); ++it) {
+    if (it->type == type && !reverted.contains(it->id)) {
+      return it->timestamp;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> health_cursor(const SubModeContext& context, std::string_view cursor) {
   const std::optional<std::string> state = context.snapshot.read(k_state_path);
-  return read_health_cursor(state ? std::optional<std::string_view>(*state) : std::nullopt, cursor);
+  if (!state) {
+    return cursor_from_log(context.snapshot, cursor);
+  }
+  return read_health_cursor(*state, cursor);
 }
 
 ArchivedTasks read_archived_tasks(const Snapshot& snapshot) {

@@ -18,7 +18,28 @@ namespace gv {
 namespace {
 
 std::string_view severity_name(Severity severity) {
-  return severity == Severity::error ? "error" : "warning";
+  switch (severity) {
+    case Severity::error:
+      return "error";
+    case Severity::warning:
+      return "warning";
+    case Severity::note:
+      return "note";
+  }
+  return "error";
+}
+
+// Red for an error, yellow for a warning, cyan for a note.
+std::string_view severity_color(Severity severity) {
+  switch (severity) {
+    case Severity::error:
+      return "\x1b[1;31m";
+    case Severity::warning:
+      return "\x1b[33m";
+    case Severity::note:
+      return "\x1b[36m";
+  }
+  return "";
 }
 
 std::string plural(std::size_t count, std::string_view word) {
@@ -32,8 +53,7 @@ std::string format_finding_line(const Finding& finding, bool color) {
       finding.line ? fmt::format("{}:{}", finding.path, *finding.line) : finding.path;
   const std::string_view severity = severity_name(finding.severity);
   const std::string shown =
-      color ? fmt::format("{}{}\x1b[m",
-                          finding.severity == Severity::error ? "\x1b[1;31m" : "\x1b[33m", severity)
+      color ? fmt::format("{}{}\x1b[m", severity_color(finding.severity), severity)
             : std::string(severity);
   // The check's name lets a reader skip it: GIT_VAULT_SKIP=<check>.
   return fmt::format("{}: {}: {} [{}]", where, shown, finding.message, finding.check);
@@ -157,11 +177,13 @@ std::string format_finding_lines(const std::vector<Finding>& findings, FindingSt
 
 std::string format_summary(const std::vector<Finding>& findings) {
   std::size_t errors = 0;
+  std::size_t notes = 0;
   std::size_t missing = 0;
   std::size_t by_hand = 0;     // malformed ids that neither init-ids nor doctor rewrites
   bool respell_first = false;  // some of them are ids in the older spelling
   std::set<std::string> duplicate_ids;
   for (const Finding& finding : findings) {
+    notes += finding.severity == Severity::note ? 1 : 0;
     if (finding.severity == Severity::error) {
       ++errors;
       if (finding.check == "missing-id" || finding.check == "malformed-id") {
@@ -203,8 +225,9 @@ std::string format_summary(const std::vector<Finding>& findings) {
                        fmt::join(duplicate_ids, ", ^"));
   }
   if (!findings.empty()) {
-    out += fmt::format("{}, {}\n", plural(errors, "error"),
-                       plural(findings.size() - errors, "warning"));
+    out += fmt::format("{}, {}{}\n", plural(errors, "error"),
+                       plural(findings.size() - errors - notes, "warning"),
+                       notes == 0 ? std::string() : ", " + plural(notes, "note"));
   }
   return out;
 }

@@ -55,32 +55,120 @@ std::vector<CommitFindings> first_introduced(std::vector<CommitFindings> commits
   return out;
 }
 
+void mark_fixed_later(std::vector<CommitFindings>& introduced,
+                      const std::vector<CommitFindings>& checked) {
+  // Which checked commits have each finding, by identity.
+  std::vector<std::set<Identity>> present;
+  present.reserve(checked.size());
+  for (const CommitFindings& commit : checked) {
+    std::set<Identity>& has = present.emplace_back();
+    for (const Finding& finding : commit.findings) {
+      has.insert(identity(finding));
+    }
+  }
+  for (CommitFindings& commit : introduced) {
+    commit.fixed_in.assign(commit.findings.size(), std::string());
+    if (present.empty()) {
+      continue;
+    }
+    const auto at = std::find_if(checked.begin(), checked.end(), [&](const CommitFindings& c) {
+      return c.commit == commit.commit;
+    });
+    const std::size_t from = static_cast<std::size_t>(at - checked.begin());
+    for (std::size_t i = 0; i < commit.findings.size(); ++i) {
+      Finding& finding = commit.findings[i];
+      const Identity key = identity(finding);
+      if (present.back().contains(key)) {
+        continue;  // the tip still has it: the branch delivers it
+      }
+      finding.severity = Severity::note;
+      finding.fix.clear();  // a later commit already did it
+      for (std::size_t later = from + 1; later < checked.size(); ++later) {
+        if (!present[later].contains(key)) {
+          commit.fixed_in[i] = checked[later].commit;
+          break;
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+// The parents outside the range: what it starts from (A of A..B, and what a merge in the range
+// brings in). A finding those trees already have is not the range's doing. A single revision
+// has none and is checked in full.
+std::vector<Finding> base_findings(const git::Repo& repo, std::string_view range,
+                                   const std::vector<std::string>& ids,
+                                   const GateOptions& options) {
+  std::vector<Finding> baseline;
+  if (range.find("..") == std::string_view::npos) {
+    return baseline;
+  }
+  const std::set<std::string> in_range(ids.begin(), ids.end());
+  std::set<std::string> outside;
+  for (const std::string& id : ids) {
+    for (const std::string& parent : repo.commit_info(id).parents) {
+      if (!in_range.contains(parent) && outside.insert(parent).second) {
+        std::vector<Finding> found = run_gate(TreeSnapshot(repo, parent), options);
+        std::move(found.begin(), found.end(), std::back_inserter(baseline));
+      }
+    }
+  }
+  return baseline;
+}
+
+bool has_stale_index(const CommitFindings& commit) {
+  return std::any_of(commit.findings.begin(), commit.findings.end(), [](const Finding& finding) {
+    return finding.check == "stale-index" && finding.severity != Severity::note;
+  });
+}
+
+// The fix of each stale index file the range delivers: a merge at the tip needs the regeneration
+// its hook would have made; otherwise a commit on top repairs the tip, unless every commit must
+// pass, where an earlier commit can only be repaired by rewriting the branch.
+void name_stale_fixes(std::vector<CommitFindings>& introduced, const std::string& tip,
+                      bool tip_is_merge, std::string_view range, bool every_commit) {
+  const std::size_t dots = range.find("..");
+  const std::string base = dots == std::string_view::npos || dots == 0
+                               ? std::string("<base>")
+                               : std::string(range.substr(0, dots));
+  // Once a commit before the tip needs the rewrite, so does a stale index at a tip that is not a
+  // merge: a new commit on top would leave the earlier one failing.
+  const bool rewrite =
+      every_commit &&
+      std::any_of(introduced.begin(), introduced.end(), [&](const CommitFindings& commit) {
+        return commit.commit != tip && has_stale_index(commit);
+      });
+  for (CommitFindings& commit : introduced) {
+    for (Finding& finding : commit.findings) {
+      if (finding.check != "stale-index" || finding.severity == Severity::note) {
+        continue;
+      }
+      if (rewrite && (commit.commit != tip || !tip_is_merge)) {
+        finding.fix = fmt::format(fmt::runtime(k_stale_inner_fix), base);
+      } else if (tip_is_merge) {
+        finding.fix = std::string(k_stale_merge_fix);
+      } else {
+        finding.fix = std::string(k_stale_tip_fix);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_view range,
                                            const std::filesystem::path& cache_file,
-                                           GateOptions options) {
+                                           GateOptions options, RangeOptions range_options) {
   if (options.skip_all) {
     return {};
   }
   PersistentParseCache cache = load_gate_cache(cache_file, options);
   options.cache = &cache;
   const std::vector<std::string> ids = repo.resolve_range(range);
-  // What the range starts from: each parent outside it (A of A..B, and what a merge in the
-  // range brings in). A finding those trees already have is not the range's doing. A single
-  // revision is checked in full.
-  std::vector<Finding> baseline;
-  if (range.find("..") != std::string_view::npos) {
-    const std::set<std::string> in_range(ids.begin(), ids.end());
-    std::set<std::string> outside;
-    for (const std::string& id : ids) {
-      for (const std::string& parent : repo.commit_info(id).parents) {
-        if (!in_range.contains(parent) && outside.insert(parent).second) {
-          std::vector<Finding> found = run_gate(TreeSnapshot(repo, parent), options);
-          std::move(found.begin(), found.end(), std::back_inserter(baseline));
-        }
-      }
-    }
-  }
-  std::vector<CommitFindings> commits;
+  const std::vector<Finding> baseline = base_findings(repo, range, ids, options);
+  std::vector<CommitFindings> checked;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const bool tip = i + 1 == ids.size();  // oldest first: the range's end comes last
     const bool merge = repo.commit_info(ids[i]).parents.size() > 1;
@@ -88,46 +176,22 @@ std::vector<CommitFindings> run_range_gate(const git::Repo& repo, std::string_vi
       continue;
     }
     const TreeSnapshot snapshot(repo, ids[i]);
-    CommitFindings commit{ids[i], run_gate(snapshot, options)};
-    if (merge) {
-      for (Finding& finding : commit.findings) {
-        if (finding.check == "stale-index") {
-          finding.fix = std::string(k_stale_merge_fix);
-        }
-      }
-    }
-    commits.push_back(std::move(commit));
+    checked.push_back(CommitFindings{ids[i], run_gate(snapshot, options), {}});
   }
   (void)cache.save(cache_file);
-  std::vector<CommitFindings> introduced = first_introduced(std::move(commits), baseline);
-  // Before the tip, `git vault index && git add .memory` cannot fix a commit any more.
-  const std::size_t dots = range.find("..");
-  const std::string base = dots == std::string_view::npos || dots == 0
-                               ? std::string("<base>")
-                               : std::string(range.substr(0, dots));
   if (ids.empty()) {
-    return introduced;
+    return {};
   }
-  // Once a commit before the tip needs the rewrite, so does a stale index at a tip that is not a
-  // merge: a new commit on top would leave the earlier one failing.
-  const auto stale = [](const CommitFindings& commit) {
-    return std::any_of(commit.findings.begin(), commit.findings.end(),
-                       [](const Finding& finding) { return finding.check == "stale-index"; });
-  };
-  const bool rewrite = std::any_of(
-      introduced.begin(), introduced.end(),
-      [&](const CommitFindings& commit) { return commit.commit != ids.back() && stale(commit); });
+  std::vector<CommitFindings> introduced = first_introduced(checked, baseline);
+  if (range_options.every_commit) {
+    for (CommitFindings& commit : introduced) {
+      commit.fixed_in.assign(commit.findings.size(), std::string());
+    }
+  } else {
+    mark_fixed_later(introduced, checked);
+  }
   const bool tip_is_merge = repo.commit_info(ids.back()).parents.size() > 1;
-  for (CommitFindings& commit : introduced) {
-    if (commit.commit == ids.back() && (!rewrite || tip_is_merge)) {
-      continue;
-    }
-    for (Finding& finding : commit.findings) {
-      if (finding.check == "stale-index") {
-        finding.fix = fmt::format(fmt::runtime(k_stale_inner_fix), base);
-      }
-    }
-  }
+  name_stale_fixes(introduced, ids.back(), tip_is_merge, range, range_options.every_commit);
   return introduced;
 }
 

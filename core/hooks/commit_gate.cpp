@@ -10,6 +10,7 @@
 #include "core/gate/cached_gate.hpp"
 #include "core/gate/gate.hpp"
 #include "core/git/repo.hpp"
+#include "core/recall/metadata.hpp"
 #include "core/snapshot/index_snapshot.hpp"
 #include "core/util/file.hpp"
 #include "core/util/shell_word.hpp"
@@ -95,6 +96,20 @@ std::vector<std::string> unstaged_blocked_files(const git::Repo& repo,
       out.push_back(path);
     }
   }
+  // `recall init-ids` records every id it writes in the metadata beside them: a commit of the
+  // entries without their records would leave ids no record names.
+  const bool working = std::any_of(out.begin(), out.end(), [](const std::string& path) {
+    return path == "CLAUDE.local.md" || path.starts_with("memory/");
+  });
+  const std::string metadata(recall::k_metadata_path);
+  if (working && std::find(out.begin(), out.end(), metadata) == out.end()) {
+    const std::optional<std::string> bytes = util::read_file_if_exists(repo.workdir() / metadata);
+    const std::optional<std::string> staged = repo.index_blob_id(metadata);
+    if (bytes && (staged ? git::hash_blob(*bytes) != *staged : !repo.is_ignored(metadata))) {
+      out.push_back(metadata);
+    }
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

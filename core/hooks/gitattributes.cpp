@@ -1,6 +1,7 @@
 #include "core/hooks/gitattributes.hpp"
 
 #include <set>
+#include <span>
 
 namespace gv::hooks {
 namespace {
@@ -24,9 +25,7 @@ std::string normalise(std::string_view line) {
   return out;
 }
 
-}  // namespace
-
-std::string ensure_gitattributes(std::string_view existing) {
+std::string ensure_lines(std::string_view existing, std::span<const std::string_view> lines) {
   std::set<std::string> present;
   std::size_t start = 0;
   while (start < existing.size()) {
@@ -39,7 +38,7 @@ std::string ensure_gitattributes(std::string_view existing) {
   }
   const std::string_view eol = existing.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
   std::string out(existing);
-  for (const std::string_view line : k_gitattributes_lines) {
+  for (const std::string_view line : lines) {
     if (present.contains(std::string(line))) {
       continue;
     }
@@ -48,6 +47,32 @@ std::string ensure_gitattributes(std::string_view existing) {
     }
     out += line;
     out += eol;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ensure_gitattributes(std::string_view existing) {
+  return ensure_lines(existing, k_gitattributes_lines);
+}
+
+std::string with_attribute_line(std::string_view existing, std::string_view line) {
+  return ensure_lines(existing, std::span<const std::string_view>(&line, 1));
+}
+
+std::string without_attribute_line(std::string_view existing, std::string_view line) {
+  const std::string wanted = normalise(line);
+  std::string out;
+  std::size_t start = 0;
+  while (start < existing.size()) {
+    std::size_t end = existing.find('\n', start);
+    end = end == std::string_view::npos ? existing.size() : end + 1;
+    const std::string_view piece = existing.substr(start, end - start);
+    if (normalise(piece.substr(0, piece.find('\n'))) != wanted) {
+      out += piece;
+    }
+    start = end;
   }
   return out;
 }

@@ -129,8 +129,25 @@ void install_drivers(git::Repo& repo, const InstallOptions& options, InstallRepo
         "merge drivers vault-generated, vault-log, vault-recall-metadata and vault-state "
         "defined in .git/config");
   }
-  if (configure_diff_driver(repo)) {
-    report.notes.emplace_back("diff driver vault-memory defined in .git/config");
+  if (options.diff_driver) {
+    if (configure_diff_driver(repo)) {
+      report.notes.emplace_back(
+          "diff driver vault-memory set up for this clone (.git/config, .git/info/attributes): "
+          "git diff and git log -p show memory files one field per line; `git vault hooks "
+          "uninstall` removes it");
+    }
+  } else if (remove_legacy_diff_driver(repo)) {
+    // An earlier init set it for every clone unasked; git diff output could not be applied.
+    const std::string versioned =
+        repo.is_bare() ? std::string() : read_file(repo.workdir() / ".gitattributes").value_or("");
+    const bool attribute = without_attribute_line(versioned, k_diff_attribute_line) != versioned;
+    report.notes.emplace_back(fmt::format(
+        "diff driver vault-memory removed from .git/config: git diff shows memory files as they "
+        "are again, so a patch applies; `git vault diff` shows the rendered view, and `git vault "
+        "init --diff-driver` keeps it for every diff{}",
+        attribute ? " (the diff=vault-memory line in .gitattributes does nothing without it; "
+                    "delete it when you like)"
+                  : ""));
   }
 
   if (options.gitattributes && !repo.is_bare()) {
@@ -201,7 +218,8 @@ InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options) {
     }
   }
   if (remove_diff_driver(repo)) {
-    report.notes.emplace_back("diff driver vault-memory removed from .git/config");
+    report.notes.emplace_back(
+        "diff driver vault-memory removed from .git/config and .git/info/attributes");
   }
   if (removed_any) {
     report.notes.emplace_back("merge drivers removed from .git/config (.gitattributes left as is)");
@@ -225,6 +243,7 @@ HooksStatus hooks_status(const git::Repo& repo) {
                                    : hook_state(status.location.dir, name, framework_config)});
   }
   status.merge_drivers_configured = drivers_configured(repo);
+  status.diff_driver = diff_driver_state(repo);
   if (!repo.is_bare()) {
     const std::string existing = read_file(repo.workdir() / ".gitattributes").value_or("");
     status.gitattributes_complete = ensure_gitattributes(existing) == existing;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/git/hooks_location.hpp"
+#include "core/hooks/diff_driver.hpp"
 #include "core/hooks/hook_files.hpp"
 
 namespace gv::git {
@@ -18,9 +19,13 @@ struct InstallOptions {
   bool allow_global_hooks_path = false;
   // Append the merge-driver lines to `<work tree>/.gitattributes` when missing.
   bool gitattributes = true;
-  // false: only the merge and diff drivers and `.gitattributes` (`git vault init --no-hooks`,
-  // for repositories whose hooks another tool manages).
+  // false: only the merge drivers and `.gitattributes` (`git vault init --no-hooks`, for
+  // repositories whose hooks another tool manages).
   bool hooks = true;
+  // Also set up the rendered memory diff for this clone (`git vault init --diff-driver`,
+  // diff_driver.hpp). Without it, a textconv an earlier git-vault set unasked is removed, with a
+  // note, and an opted-in one is kept (D22).
+  bool diff_driver = false;
 };
 
 struct InstallReport {
@@ -45,8 +50,9 @@ struct InstallReport {
 // (or can be) committed and reach every clone.
 [[nodiscard]] bool is_shared_hooks_dir(const git::Repo& repo, const git::HooksLocation& location);
 
-// Removes the shims (restoring chained hooks) and the merge-driver config. `.gitattributes`
-// is a tracked file and stays as it is. Same rule for a global `core.hooksPath`.
+// Removes the shims (restoring chained hooks), the merge-driver config and the rendered diff's
+// config and attribute. `.gitattributes` is a tracked file and stays as it is. Same rule for a
+// global `core.hooksPath`.
 [[nodiscard]] InstallReport uninstall_hooks(git::Repo& repo, const InstallOptions& options);
 
 struct HookStatusLine {
@@ -61,6 +67,7 @@ struct HooksStatus {
   std::vector<HookStatusLine> hooks;
   bool merge_drivers_configured = false;  // every driver defined with our command
   bool gitattributes_complete = false;    // every line present (false for a bare repository)
+  DiffDriverState diff_driver = DiffDriverState::plain;
 };
 
 [[nodiscard]] HooksStatus hooks_status(const git::Repo& repo);

@@ -30,7 +30,7 @@ void check_action(const git::CommitInfo& info) {
     throw Error("{} ({}) is not a vault action: its message has no {} trailer; use `git revert`",
                 short_id(info.id), info.summary, k_trailer_action);
   }
-  if (!distill::revertible_action(*action)) {
+  if (!distill::revertible_action(*action) && !is_recall_action(*action)) {
     throw Error(
         "{} ({}) is a `{}` action, which `git vault revert` does not undo; use `git revert {}`",
         short_id(info.id), info.summary, *action, short_id(info.id));
@@ -121,6 +121,25 @@ std::optional<git::CommitInfo> find_reverter(const git::Repo& repo, const std::s
 
 std::string short_id(std::string_view id) { return std::string{id.substr(0, 7)}; }
 
+bool is_recall_action(std::string_view action) {
+  return action == "recall-maintain" || action == "recall-doctor";
+}
+
+Plan recall_revert_plan(const RevertSearch& search) {
+  Plan plan;
+  plan.subject = "vault(revert): " + search.action.summary;
+  plan.body = fmt::format("This reverts commit {}.", search.action.id);
+  plan.action = std::string(k_recall_revert_action);
+  for (const auto& [path, bytes] : search.request.restored) {
+    if (bytes) {
+      plan.write(path, *bytes);
+    } else {
+      plan.remove(path);
+    }
+  }
+  return plan;
+}
+
 RevertSearch find_revert(const git::Repo& repo, const std::string& target, bool force) {
   if (!repo.head_commit()) {
     throw Error("nothing to revert: the current branch has no commits");
@@ -128,6 +147,8 @@ RevertSearch find_revert(const git::Repo& repo, const std::string& target, bool 
   RevertSearch search;
   search.action = find_action(repo, target);
   const git::CommitInfo& action = search.action;
+  search.recall =
+      is_recall_action(find_trailer(action.trailers, k_trailer_action).value_or(std::string()));
   const std::optional<std::string> parent_tree =
       action.parents.empty()
           ? std::nullopt

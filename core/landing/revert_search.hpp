@@ -5,6 +5,7 @@
 
 #include "core/distill/revert.hpp"
 #include "core/git/repo.hpp"
+#include "core/plan.hpp"
 
 // The history side of `git vault revert` (D7): finding the action commit a target names and
 // reading what undoing it restores. The rules themselves are pure (core/distill/revert.hpp);
@@ -25,8 +26,21 @@ struct RevertSearch {
   std::string later_changes;
   // already_reverted only: the latest `git vault revert` of the action, when one is in HEAD's
   // history (else the files were put back some other way).
-  std::optional<git::CommitInfo> reverted_by;
+  std::optional<git::CommitInfo> reverted_by;  // A working-memory maintenance commit
+                                               // (`recall-maintain`, `recall-doctor`): it keeps no
+  // distill log, so its revert restores the files alone (recall_revert_plan).
+  bool recall = false;
 };
+
+// The Vault-Action of working-memory maintenance commits `git vault revert` undoes, and of its
+// commits undoing them.
+inline constexpr std::string_view k_recall_revert_action = "recall-revert";
+[[nodiscard]] bool is_recall_action(std::string_view action);
+
+// The commit undoing a working-memory maintenance commit: the restored files, subject
+// `vault(revert): <its subject>`, the body git's own reverts write (`This reverts commit
+// <id>.`), and `Vault-Action: recall-revert`.
+[[nodiscard]] Plan recall_revert_plan(const RevertSearch& search);
 
 // The first seven hex digits, as messages show a commit.
 [[nodiscard]] std::string short_id(std::string_view id);

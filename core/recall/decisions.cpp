@@ -129,8 +129,16 @@ Decisions resolve_decisions(const Analysis& analysis, const std::vector<std::str
     DecideArg parsed = parse_decide_arg(arg);
     if (!parsed.id.empty() && parsed.id.find_first_not_of("0123456789") == std::string::npos) {
       const std::size_t number = std::stoul(parsed.id);
+      if (numbered.empty()) {
+        throw UsageError(
+            "--decide '{}': this run lists no candidates, so there is nothing to decide "
+            "(git vault recall maintain --dry-run shows what it finds)",
+            arg);
+      }
       if (number == 0 || number > numbered.size()) {
-        throw UsageError("--decide '{}': this run lists candidates 1 to {}", arg, numbered.size());
+        throw UsageError("--decide '{}': this run lists {}", arg,
+                         numbered.size() == 1 ? std::string("one candidate, number 1")
+                                              : fmt::format("candidates 1 to {}", numbered.size()));
       }
       parsed.id = numbered[number - 1]->id;
     }

@@ -245,6 +245,28 @@ bool starts_claim_block(std::string_view rest) {
                     k_claim_field_keys.end();
 }
 
+// A claim block whose first field states what it is about (`- **Decision**: use uv`) is shown
+// by that line; any other first field (`- **Type**: follow-up`) describes the block, and its
+// section's heading names it better.
+bool names_its_subject(std::string_view rest) {
+  const std::optional<std::string> key = field_key(rest);
+  return key && (*key == "claim" || *key == "choice" || *key == "decision" || *key == "goal");
+}
+
+// The text of a heading line: after the `#`s, without a trailing id, trimmed.
+std::string heading_text(std::string_view line) {
+  std::size_t start = line.find_first_not_of('#');
+  std::string_view text = start == std::string_view::npos ? "" : line.substr(start);
+  text = trim_right_blanks(text);
+  if (const std::size_t caret = text.rfind(" ^tr"); caret != std::string_view::npos) {
+    text = text.substr(0, caret);
+  }
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  return std::string(trim_right_blanks(text));
+}
+
 // A list line that continues an open claim block: another field, or an italic note.
 bool continues_claim_block(std::string_view rest) {
   return field_key(rest).has_value() ||
@@ -407,6 +429,7 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
   std::optional<std::size_t> item;
   std::vector<std::size_t> heading_strays;
   std::size_t section_start = 0;
+  std::string section_heading;  // the text of the heading whose section is being read
 
   const auto extend_block = [&](const LineSpan& span) {
     Entry& entry = parsed.entries[*block];
@@ -506,6 +529,7 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
       item.reset();
       if (line.starts_with('#')) {
         close_section();
+        section_heading = heading_text(line);
         add_stray(number, span, StrayPlace::heading, std::nullopt, "a heading");
       } else {
         add_stray(number, span, StrayPlace::other, std::nullopt, "a line that is not a list entry");
@@ -534,6 +558,9 @@ ParsedFile parse_file(ManagedFile file, std::string bytes) {
     item = parsed.entries.size() - 1;
     if (starts_claim_block(rest)) {
       block = item;
+      if (!names_its_subject(rest)) {
+        parsed.entries.back().heading = section_heading;
+      }
     }
   }
   close_section();

@@ -36,8 +36,16 @@ struct Entry {
   // empty for an entry of one line, whose line is `raw` (no copy of it for every entry).
   std::string lines;
 
+  // A claim block whose first field describes it rather than names it (`- **Type**: follow-up`,
+  // `- **Role**: PM`): the heading of its section, without an id, which names what the block is
+  // about. Empty otherwise.
+  std::string heading;
+
   // Every line of the entry, joined as above: what a move carries.
   [[nodiscard]] std::string_view all_lines() const { return lines.empty() ? raw : lines; }
+  // What lists, search results and reviews show the entry by: its heading when it has one,
+  // else its text.
+  [[nodiscard]] const std::string& shown_text() const { return heading.empty() ? text : heading; }
 };
 
 // Where an id the grammar does not read sits. `git vault recall doctor --fix` moves the id to

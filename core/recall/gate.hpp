@@ -11,8 +11,10 @@
 
 namespace gv::recall {
 
-// The command that tags untagged entries, named in every message that asks for it.
-inline constexpr std::string_view k_init_ids_command = "git vault recall init-ids";
+// The command that tags untagged entries, named in every message that asks for it. With
+// `--yes`: without a terminal init-ids asks nobody and changes nothing, and a command a message
+// prints must work where it is run (it writes the work tree only; `git diff` shows the ids).
+inline constexpr std::string_view k_init_ids_command = "git vault recall init-ids --yes";
 
 struct EntryLocation {
   std::string path;  // repo-relative

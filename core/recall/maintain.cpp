@@ -62,7 +62,7 @@ Candidate make_candidate(CandidateKind kind, const ParsedFile& parsed, const Ent
   candidate.display_path = parsed.file.display_path;
   candidate.line = entry.line;
   candidate.tier = parsed.file.tier;
-  candidate.text = entry.text;
+  candidate.text = entry.shown_text();
   candidate.words = words;
   return candidate;
 }

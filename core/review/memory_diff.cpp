@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <tuple>
 
 #include "core/memory/body.hpp"
 #include "core/memory/frontmatter.hpp"
@@ -97,6 +99,95 @@ std::optional<std::string> merged_into(const Version& version) {
   return std::nullopt;
 }
 
+// A field as one line: its value, or its lines joined (a nested block).
+std::string field_value(const RenderedField& field) {
+  if (field.lines.empty()) {
+    return field.inline_value;
+  }
+  std::string out;
+  for (const std::string& line : field.lines) {
+    std::string_view item = line;
+    item.remove_prefix(std::min(item.find_first_not_of(' '), item.size()));
+    if (item.starts_with("- ")) {
+      item.remove_prefix(2);
+    }
+    out += (out.empty() ? "" : ", ") + std::string(item);
+  }
+  return out;
+}
+
+// The items of a list field (`- item` lines), or nullopt when it is not a list.
+std::optional<std::vector<std::string>> list_items(const RenderedField& field) {
+  if (field.inline_value == "[]") {
+    return std::vector<std::string>{};
+  }
+  if (field.lines.empty() || !field.inline_value.empty()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> items;
+  for (const std::string& line : field.lines) {
+    if (!line.starts_with("  - ")) {
+      return std::nullopt;  // a nested map, not a list
+    }
+    items.push_back(line.substr(4));
+  }
+  return items;
+}
+
+FieldChange describe_change(const std::string& key, const RenderedField* before,
+                            const RenderedField* after) {
+  FieldChange change;
+  change.field = key;
+  if (before != nullptr && after != nullptr) {
+    const std::optional<std::vector<std::string>> old_items = list_items(*before);
+    const std::optional<std::vector<std::string>> new_items = list_items(*after);
+    if (old_items && new_items) {
+      const std::multiset<std::string> old_set(old_items->begin(), old_items->end());
+      const std::multiset<std::string> new_set(new_items->begin(), new_items->end());
+      for (const std::string& item : *new_items) {
+        if (!old_set.contains(item)) {
+          change.added.push_back(item);
+        }
+      }
+      for (const std::string& item : *old_items) {
+        if (!new_set.contains(item)) {
+          change.removed.push_back(item);
+        }
+      }
+    }
+  }
+  if (before != nullptr) {
+    change.before = field_value(*before);
+  }
+  if (after != nullptr) {
+    change.after = field_value(*after);
+  }
+  return change;
+}
+
+// Lines only one side of a body has, each counted as often as it occurs there more.
+std::pair<std::size_t, std::size_t> body_line_delta(std::string_view before,
+                                                    std::string_view after) {
+  std::map<std::string_view, long> count;
+  const auto each_line = [](std::string_view text, auto&& visit) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      end = end == std::string_view::npos ? text.size() : end;
+      visit(text.substr(start, end - start));
+      start = end + 1;
+    }
+  };
+  each_line(after, [&](std::string_view line) { ++count[line]; });
+  each_line(before, [&](std::string_view line) { --count[line]; });
+  std::size_t added = 0;
+  std::size_t removed = 0;
+  for (const auto& [line, n] : count) {
+    (n > 0 ? added : removed) += static_cast<std::size_t>(n > 0 ? n : -n);
+  }
+  return {added, removed};
+}
+
 // Fields whose change the retrieval list already explains. (A tombstone or restore never
 // reaches the "changed" list: those lists say what happened.)
 bool explained_by_retrieval(std::string_view field, bool retrieval_listed) {
@@ -135,10 +226,20 @@ void compare(const std::string& id, const Version& before, const Version& after,
   if (compressed || tombstone_changed) {
     return;  // the body and `modified`/`token_count` edits are what those actions do
   }
-  ChangedMemory changed{
-      id, now.title, {}, before.body != after.body, old.token_count, now.token_count};
+  ChangedMemory changed;
+  changed.id = id;
+  changed.title = now.title;
+  changed.body_changed = before.body != after.body;
+  changed.tokens_before = old.token_count;
+  changed.tokens_after = now.token_count;
+  if (changed.body_changed) {
+    std::tie(changed.body_lines_added, changed.body_lines_removed) =
+        body_line_delta(before.body, after.body);
+  }
   for (std::string& field : changed_fields(before, after)) {
     if (!explained_by_retrieval(field, retrieval)) {
+      changed.changes.push_back(describe_change(field, find_field(before.fields, field),
+                                                find_field(after.fields, field)));
       changed.fields.push_back(std::move(field));
     }
   }
@@ -246,7 +347,12 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
     const Version then = read_version(base, {change.path, *change.old_oid}, cache);
     if (!then.memory) {
       // Unreadable before, readable now: a repair. Everything about it is new to the reader.
-      diff.changed.push_back({id, now.memory->title, {}, true, 0, now.memory->token_count});
+      ChangedMemory repaired;
+      repaired.id = id;
+      repaired.title = now.memory->title;
+      repaired.body_changed = true;
+      repaired.tokens_after = now.memory->token_count;
+      diff.changed.push_back(std::move(repaired));
       mergeable.insert(id);
       continue;
     }

@@ -24,14 +24,30 @@ struct AddedMemory {
   bool tombstoned = false;  // added already tombstoned (unusual, but possible)
 };
 
+// What one frontmatter field became: a value as a person reads it (quotes gone, nulls `null`),
+// or for a list the items it gained and lost.
+struct FieldChange {
+  std::string field;
+  std::optional<std::string> before;  // absent: the field was added
+  std::optional<std::string> after;   // absent: the field was removed
+  std::vector<std::string> added;     // list items new in HEAD, in HEAD's order
+  std::vector<std::string> removed;   // list items gone, in the base's order
+  [[nodiscard]] bool is_list() const { return !added.empty() || !removed.empty(); }
+};
+
 // A memory whose file changed in ways the other lists do not explain.
 struct ChangedMemory {
   std::string id;
   std::string title;
-  std::vector<std::string> fields;  // frontmatter fields added, removed or changed, file order
+  std::vector<std::string> fields;   // frontmatter fields added, removed or changed, file order
+  std::vector<FieldChange> changes;  // the same fields, with what each was and became
   bool body_changed = false;
   std::int64_t tokens_before = 0;
   std::int64_t tokens_after = 0;
+  // Body lines only HEAD has and only the base has (each line counted as often as it occurs):
+  // what a body edit did when its token count stayed the same.
+  std::size_t body_lines_added = 0;
+  std::size_t body_lines_removed = 0;
 };
 
 struct TombstonedMemory {

@@ -16,15 +16,15 @@ namespace {
 
 constexpr std::size_t k_cell_chars = 80;
 
-// Text safe inside a Markdown table cell: one line, pipes escaped, long text cut.
-std::string cell(std::string_view text) {
+// Text safe inside a Markdown table cell: one line, pipes escaped, cut after `limit` characters.
+std::string cell(std::string_view text, std::size_t limit = k_cell_chars) {
   std::string out;
   std::size_t chars = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     // Count UTF-8 lead bytes only, so a cut never splits a character.
     if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
-      if (chars == k_cell_chars) {
+      if (chars == limit) {
         out += "…";
         break;
       }
@@ -47,6 +47,53 @@ std::string short_id(std::string_view commit) { return std::string(commit.substr
 
 std::string signed_delta(std::int64_t delta) {
   return delta > 0 ? fmt::format("+{}", delta) : fmt::format("{}", delta);
+}
+
+// A field's value in a changed memory's row: quoted, and cut short enough that several fit.
+constexpr std::size_t k_value_chars = 40;
+std::string quoted_value(const std::string& value) {
+  return "\"" + cell(value, k_value_chars) + "\"";
+}
+
+// `summary`: "old" → "new", `keywords` +venv −pip, `topic` added "x", `source` removed.
+std::string field_change_text(const FieldChange& change) {
+  const std::string name = code(change.field);
+  if (change.is_list()) {
+    std::string items;
+    for (const std::string& item : change.added) {
+      items += " +" + cell(item, k_value_chars);
+    }
+    for (const std::string& item : change.removed) {
+      items += " −" + cell(item, k_value_chars);
+    }
+    return name + items;
+  }
+  if (!change.before) {
+    return fmt::format("{} added: {}", name, quoted_value(change.after.value_or("")));
+  }
+  if (!change.after) {
+    return fmt::format("{} removed (was {})", name, quoted_value(*change.before));
+  }
+  return fmt::format("{}: {} → {}", name, quoted_value(*change.before),
+                     quoted_value(*change.after));
+}
+
+// What a body edit did, in words that say something when the token count stayed the same.
+std::string body_change_text(const ChangedMemory& x) {
+  if (!x.body_changed) {
+    return "unchanged";
+  }
+  const std::string lines =
+      x.body_lines_added + x.body_lines_removed == 0
+          ? std::string("lines reflowed")
+          : fmt::format("+{} −{} {}", x.body_lines_added, x.body_lines_removed,
+                        x.body_lines_added + x.body_lines_removed == 1 ? "line" : "lines");
+  if (x.tokens_after == x.tokens_before) {
+    return fmt::format("{}, {} tokens as before", lines, x.tokens_after);
+  }
+  return fmt::format("{}, {} tokens ({} → {})", lines,
+                     signed_delta(x.tokens_after - x.tokens_before), x.tokens_before,
+                     x.tokens_after);
 }
 
 std::string date_text(const std::optional<Date>& date) {
@@ -138,16 +185,11 @@ void memory_sections(std::string& out, const MemoryDiff& m, const RenderOptions&
       out, "Memories changed", m.changed, "| memory | title | fields | body |",
       [](const ChangedMemory& x) {
         std::string fields;
-        for (const std::string& f : x.fields) {
-          fields += (fields.empty() ? "" : ", ") + code(f);
+        for (const FieldChange& change : x.changes) {
+          fields += (fields.empty() ? "" : "; ") + field_change_text(change);
         }
-        const std::string body =
-            x.body_changed
-                ? fmt::format("{} tokens ({} → {})", signed_delta(x.tokens_after - x.tokens_before),
-                              x.tokens_before, x.tokens_after)
-                : std::string("unchanged");
         return fmt::format("| {} | {} | {} | {} |", code(x.id), cell(x.title),
-                           fields.empty() ? "—" : fields, body);
+                           fields.empty() ? "—" : fields, body_change_text(x));
       },
       options, "by field",
       [](const ChangedMemory& x) {
@@ -362,12 +404,26 @@ nlohmann::ordered_json review_json(const Review& review) {
   }
   Json changed = Json::array();
   for (const ChangedMemory& x : m.changed) {
+    Json changes = Json::array();
+    for (const FieldChange& change : x.changes) {
+      Json item{{"field", change.field},
+                {"before", change.before ? Json(*change.before) : Json()},
+                {"after", change.after ? Json(*change.after) : Json()}};
+      if (change.is_list()) {
+        item["added"] = change.added;
+        item["removed"] = change.removed;
+      }
+      changes.push_back(std::move(item));
+    }
     changed.push_back({{"id", x.id},
                        {"title", x.title},
                        {"fields", x.fields},
+                       {"changes", std::move(changes)},
                        {"body_changed", x.body_changed},
                        {"tokens_before", x.tokens_before},
-                       {"tokens_after", x.tokens_after}});
+                       {"tokens_after", x.tokens_after},
+                       {"body_lines_added", x.body_lines_added},
+                       {"body_lines_removed", x.body_lines_removed}});
   }
   Json tombstoned = Json::array();
   for (const TombstonedMemory& x : m.tombstoned) {

@@ -26,9 +26,10 @@
 //   a missing oldest/newest/most-retrieved value prints `None` (most retrieved is missing when no
 //   memory was ever retrieved).
 // - Status emoji: healthy 🟢, manageable 🟡, concerning 🟠, critical 🔴.
-// - Recommended actions: one line per non-empty reason, `- `git vault distill FLAG`: N memories
-//   (reason)`, in the order purge, merge, compress, refine (review candidates), gc; `None` when
-//   there is nothing to do.
+// - Recommended actions: one line per action whose dry run would act, `- `git vault distill
+//   FLAG`: N memories (the action's rule): ids`, in the order purge, merge, compress, gc; `None`
+//   when there is nothing to do. Review candidates are for a person to read: no action is
+//   recommended for them (refine's dry run looks at metadata, not at scores).
 // - `--verbose` appends a "Memory Scores" table after Recommended Actions, so the default report
 //   is unchanged by it.
 // - Table cells escape `|` and flatten line breaks, so a tombstone reason cannot break a table.
@@ -252,10 +253,21 @@ void actions(Out out, const std::vector<RecommendedAction>& list) {
     fmt::format_to(out, "None\n");
     return;
   }
+  // Each line is what the action's dry run lists, by its own rule: the ids it names, the first
+  // few of them.
+  constexpr std::size_t k_ids_shown = 5;
   for (const RecommendedAction& action : list) {
     const auto count = static_cast<std::int64_t>(action.count);
-    fmt::format_to(out, "- `git vault distill {}`: {} {} ({})\n", action.flag, count,
-                   plural(count, "memory", "memories"), action.reason);
+    std::string ids;
+    for (std::size_t i = 0; i < action.ids.size() && i < k_ids_shown; ++i) {
+      ids += (i == 0 ? "" : ", ") + action.ids[i];
+    }
+    if (action.ids.size() > k_ids_shown) {
+      ids += fmt::format(" and {} more", action.ids.size() - k_ids_shown);
+    }
+    fmt::format_to(out, "- `git vault distill {}`: {} {} ({}){}\n", action.flag, count,
+                   plural(count, "memory", "memories"), action.reason,
+                   ids.empty() ? std::string() : ": " + ids);
   }
 }
 

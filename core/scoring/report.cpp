@@ -136,19 +136,73 @@ Candidates make_candidates(const std::vector<Score>& scores) {
   return candidates;
 }
 
-std::vector<RecommendedAction> make_actions(const Candidates& candidates,
-                                            std::size_t gc_eligible_count) {
+// The memories whose keywords are 60% or more another's of their cluster: the merge action
+// pairs within a cluster by that overlap (core/distill/merge.cpp), so a list here is empty
+// exactly when its dry run finds no pair.
+std::vector<std::string> merge_action_ids(const std::vector<Memory>& memories,
+                                          const std::vector<Score>& scores) {
+  std::map<std::string, std::vector<const Memory*>> clusters;
+  for (const Memory& memory : memories) {
+    if (memory.active()) {
+      clusters[cluster_key(memory.topic)].push_back(&memory);
+    }
+  }
+  std::vector<std::string> ids;
+  if (clusters.size() == 1) {
+    // One cluster: the scores' duplicate already compares within it.
+    for (const Score& score : scores) {
+      if (at_least(score.duplicate, k_merge_duplicate_threshold)) {
+        ids.push_back(score.id);
+      }
+    }
+    return ids;
+  }
+  for (const auto& [cluster, members] : clusters) {
+    const std::vector<double> duplicate = duplicate_scores(members);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (at_least(duplicate[i], k_merge_duplicate_threshold)) {
+        ids.push_back(members[i]->id);
+      }
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// What each action's dry run would act on, with the action's own rule as the reason, so the
+// report never recommends an action that finds nothing, nor leaves out one that would act.
+std::vector<RecommendedAction> make_actions(const std::vector<Memory>& memories,
+                                            const std::vector<Score>& scores, Date today,
+                                            const Candidates& candidates,
+                                            const std::vector<TombstonedRow>& tombstoned) {
   std::vector<RecommendedAction> actions;
-  const auto add = [&actions](std::string flag, std::size_t count, std::string reason) {
-    if (count > 0) {
-      actions.push_back(RecommendedAction{std::move(flag), count, std::move(reason)});
+  const auto add = [&actions](std::string flag, std::string reason, std::vector<std::string> ids) {
+    if (!ids.empty()) {
+      std::sort(ids.begin(), ids.end());
+      const std::size_t count = ids.size();
+      actions.push_back(
+          RecommendedAction{std::move(flag), count, std::move(reason), std::move(ids)});
     }
   };
-  add("--purge", candidates.purge.size(), "score >= 0.7");
-  add("--merge", candidates.merge.size(), "duplicate > 0.6");
-  add("--compress", candidates.compress.size(), "size > 0.5");
-  add("--refine", candidates.review.size(), "score 0.3-0.7");
-  add("--gc", gc_eligible_count, "tombstoned past the 7-day grace period");
+  std::vector<std::string> purge;
+  for (const PurgeCandidate& candidate : purge_candidates(scores, today)) {
+    purge.push_back(candidate.id);
+  }
+  add("--purge", "never retrieved, or staleness > 0.8", std::move(purge));
+  add("--merge", "60% or more of their keywords shared with another of their topic",
+      merge_action_ids(memories, scores));
+  std::vector<std::string> compress;
+  for (const Candidate& candidate : candidates.compress) {
+    compress.push_back(candidate.id);
+  }
+  add("--compress", "size > 0.5", std::move(compress));
+  std::vector<std::string> gc;
+  for (const TombstonedRow& row : tombstoned) {
+    if (row.gc_eligible) {
+      gc.push_back(row.id);
+    }
+  }
+  add("--gc", "tombstoned past the 7-day grace period", std::move(gc));
   return actions;
 }
 
@@ -245,7 +299,8 @@ Report build_report(const std::vector<Memory>& memories, Date today,
   std::sort(report.tombstoned.begin(), report.tombstoned.end(),
             [](const TombstonedRow& a, const TombstonedRow& b) { return a.id < b.id; });
 
-  report.actions = make_actions(report.candidates, report.gc_eligible_count);
+  report.actions =
+      make_actions(memories, report.scores, today, report.candidates, report.tombstoned);
   return report;
 }
 

@@ -96,11 +96,13 @@ struct TombstonedRow {
   bool gc_eligible = false;
 };
 
-// What the report recommends, one item per non-empty reason, in a fixed order.
+// What the report recommends: one item per action whose dry run would find something, counted
+// and reasoned by that action's own rule (doc/sub-modes.md, "report"), in a fixed order.
 struct RecommendedAction {
-  std::string flag;  // `--purge`, `--merge`, `--compress`, `--refine`, `--gc`
+  std::string flag;  // `--purge`, `--merge`, `--compress`, `--gc`
   std::size_t count = 0;
-  std::string reason;  // e.g. `memories score >= 0.7`
+  std::string reason;            // the action's rule, e.g. `never retrieved, or staleness > 0.8`
+  std::vector<std::string> ids;  // the memories it names, by id
 };
 
 // A memory file the vault could not read (no frontmatter, the older layout, a missing field):

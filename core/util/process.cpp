@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -229,6 +230,23 @@ ShellResult run_shell(const ShellRun& command) {
     result.status = WEXITSTATUS(status);
   }
   return result;
+}
+
+void exec_program(const std::vector<std::string>& argv) {
+  if (argv.empty()) {
+    throw Error("exec: no program named");
+  }
+  std::vector<std::string> words = argv;  // execvp takes char*, which a copy can give
+  std::vector<char*> raw;
+  raw.reserve(words.size() + 1);
+  for (std::string& word : words) {
+    raw.push_back(word.data());
+  }
+  raw.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  ::execvp(raw.front(), raw.data());
+  throw Error("{}: cannot run: {}", argv.front(), std::strerror(errno));
 }
 
 }  // namespace gv::util

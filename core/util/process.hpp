@@ -40,4 +40,9 @@ struct ShellResult {
 // error of ours. Throws gv::Error ("<label>: cannot start: ...") only when the system refuses.
 [[nodiscard]] ShellResult run_shell(const ShellRun& run);
 
+// Replaces this process with the program `argv[0]`, looked up on PATH, as git runs one of its
+// commands: its output, pager and exit status are the program's own. Flushes stdout and stderr
+// first. Returns only by throwing gv::Error ("<argv[0]>: cannot run: <reason>").
+[[noreturn]] void exec_program(const std::vector<std::string>& argv);
+
 }  // namespace gv::util

@@ -150,6 +150,14 @@ bool GeneratedRecords::current(const std::vector<SnapshotEntry>& vault_entries) 
   return listed && current(*listed);
 }
 
+bool GeneratedRecords::wrote(std::string_view path, std::string_view oid) const {
+  return std::any_of(m_records.begin(), m_records.end(), [&](const GeneratedRecord& record) {
+    return (path == k_index_json_path && record.index_json == oid) ||
+           (path == k_index_md_path && record.index_md == oid) ||
+           (path == k_memories_readme_path && record.memories_readme == oid);
+  });
+}
+
 bool GeneratedRecords::current(const GeneratedRecord& listed) const {
   const GeneratedRecord* known = find(listed.inputs);
   return known != nullptr && *known == listed;

@@ -74,6 +74,10 @@ class GeneratedRecords {
   // The same, from the inputs digest and the generated files' blob ids of a listing.
   [[nodiscard]] bool current(const GeneratedRecord& listed) const;
 
+  // True when a recorded regeneration wrote the blob `oid` as the generated file at `path` (one
+  // of the three): bytes git-vault rendered, not a person's edit.
+  [[nodiscard]] bool wrote(std::string_view path, std::string_view oid) const;
+
   [[nodiscard]] std::size_t size() const { return m_records.size(); }
 
  private:

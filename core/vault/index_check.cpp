@@ -151,9 +151,11 @@ std::string describe_drift(const OrderedJson& committed, const OrderedJson& fres
     } else if (*it != value) {
       const auto before = short_value(*it);
       const auto after = short_value(value);
-      parts.push_back(before && after
-                          ? fmt::format("{} (index {}, memory file {})", key, *before, *after)
-                          : key);
+      // token_count is counted from the body (D3), whatever the frontmatter states.
+      parts.push_back(!before || !after ? key
+                      : key == "token_count"
+                          ? fmt::format("{} (index {}, the body counts {})", key, *before, *after)
+                          : fmt::format("{} (index {}, memory file {})", key, *before, *after));
     }
   }
   for (const auto& [key, value] : committed.items()) {

@@ -114,6 +114,31 @@ Regeneration regenerate_index_files(Plan& plan, const Snapshot& before, Date tod
                                 keep_unreadable_out);
 }
 
+std::vector<std::string> refresh_stated_token_counts(Plan& plan, const Snapshot& before,
+                                                     const Vault& vault) {
+  std::vector<std::string> refreshed;
+  for (const Memory& memory : vault.memories) {
+    if (plan.changes.contains(memory.path)) {
+      continue;  // regenerate_index_files refreshes the files a plan writes
+    }
+    const std::optional<std::string> bytes = before.read(memory.path);
+    if (!bytes || bytes->find("token_count:") == std::string::npos) {
+      continue;
+    }
+    FrontmatterEditor editor(memory.path, *bytes);
+    if (!editor.has("token_count")) {
+      continue;
+    }
+    editor.set_scalar("token_count", std::to_string(memory.token_count));
+    std::string edited = editor.bytes();
+    if (edited != *bytes) {
+      plan.write(memory.path, std::move(edited));
+      refreshed.push_back(memory.id);
+    }
+  }
+  return refreshed;
+}
+
 std::optional<ExistingIndex> read_existing_index(const Snapshot& snapshot) {
   const std::optional<std::string> bytes = snapshot.read(vault_path::k_index_json);
   if (!bytes) {

@@ -43,6 +43,14 @@ struct Regeneration {
                                                   ParseCache* cache,
                                                   bool keep_unreadable_out = false);
 
+// D3 for memories no plan touches: each memory of `vault` whose frontmatter states a
+// `token_count` other than the one its body counts gets it refreshed in `plan` (read from
+// `before`, minimal edit), so that after `git vault index` the frontmatter says what the index
+// says. Returns their ids. Reads every memory file with a `token_count` line: for `index`, which
+// reads the vault anyway, never for a hook.
+std::vector<std::string> refresh_stated_token_counts(Plan& plan, const Snapshot& before,
+                                                     const Vault& vault);
+
 // The index `snapshot` holds, when it has one that can be read.
 [[nodiscard]] std::optional<ExistingIndex> read_existing_index(const Snapshot& snapshot);
 

@@ -130,11 +130,11 @@ TEST_CASE("a failure before the branch moves leaves work tree, index and HEAD un
           "[action]") {
   Sandbox sandbox;
   gv::test::write_scored_vault(sandbox);
-  // An untracked FILE named `specs`: the action must write specs/state.json, and no one (not
-  // even root, which ignores permission bits) can create a file inside a regular file. The
-  // dirty check guards `specs/state.json`, which this does not touch, so the run gets as far
-  // as staging its files.
-  sandbox.write("specs", "not a directory\n");
+  // A directory, ignored by git, where the action must write its distill log: no one (not even
+  // root, which ignores permission bits) can replace a non-empty directory with a file. The
+  // dirty check passes over ignored files, so the run gets as far as staging its files.
+  sandbox.write(".memory/distill-log.json/in-the-way", "not the log\n");
+  sandbox.write(".git/info/exclude", ".home/\n.memory/distill-log.json/\n");
   sandbox.write("notes.txt", "staged\n");
   REQUIRE(sandbox.git({"add", "notes.txt"}).code == 0);
   const RepoState before = state_of(sandbox);
@@ -142,15 +142,15 @@ TEST_CASE("a failure before the branch moves leaves work tree, index and HEAD un
   const auto result = sandbox.vault({"distill", "--purge", "--all"});
   INFO(result.out << result.err);
   CHECK(result.code == 128);
-  CHECK_THAT(result.err, Catch::Contains("specs"));
+  CHECK_THAT(result.err, Catch::Contains("distill-log.json"));
   CHECK(state_of(sandbox) == before);
   CHECK(sandbox.git({"diff"}).out.empty());
   CHECK(sandbox.git({"diff", "--cached", "--name-only"}).out == "notes.txt\n");
   CHECK_FALSE(sandbox.exists(".git/vault.lock"));
-  CHECK_FALSE(sandbox.exists(".memory/distill-log.json"));
+  CHECK(sandbox.read(".memory/distill-log.json/in-the-way") == "not the log\n");
 
   // Once the obstacle is gone the same run succeeds.
-  REQUIRE(sandbox.sh("rm specs").code == 0);
+  REQUIRE(sandbox.sh("rm -r .memory/distill-log.json").code == 0);
   CHECK(sandbox.vault({"distill", "--purge", "--all"}).code == 0);
 }
 
@@ -168,8 +168,8 @@ TEST_CASE("option --no-commit leaves the changes unstaged in the work tree", "[a
         " M .memory/10-Memories/README.md\n"
         " M .memory/20-Indices/index.md\n"
         " M .memory/memory-index.json\n"
-        "?? .memory/distill-log.json\n"
-        "?? specs/\n");
+        " M specs/state.json\n"
+        "?? .memory/distill-log.json\n");
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-delta.md"),
              Catch::Contains("status: tombstoned\n"));
   CHECK(sandbox.vault({"index", "--check"}).code == 0);

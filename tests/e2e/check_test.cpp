@@ -82,9 +82,9 @@ TEST_CASE("check blocks on working-memory ids with file and line", "[e2e][check]
     CHECK(result.code == 1);
     CHECK_THAT(result.out,
                Catch::Contains("CLAUDE.local.md:3: error: entry has no id: \"Untagged "
-                               "note\" [missing-id]\n  fix: git vault recall init-ids\n"));
+                               "note\" [missing-id]\n  fix: git vault recall init-ids --yes\n"));
     CHECK_THAT(result.out, Catch::Contains("1 entry is missing IDs.\nRun git vault recall "
-                                           "init-ids first to tag all entries.\n"));
+                                           "init-ids --yes first to tag all entries.\n"));
     const json finding = only(check_json(sandbox), "missing-id");
     CHECK(finding["path"] == "CLAUDE.local.md");
     CHECK(finding["line"] == 3);
@@ -122,7 +122,7 @@ TEST_CASE("check blocks on working-memory ids with file and line", "[e2e][check]
     // The footer keeps the original's words, and says init-ids will not mend this one.
     const Result human = sandbox.vault({"check"});
     CHECK_THAT(human.out, Catch::Contains("1 entry is missing IDs.\n"
-                                          "Run git vault recall init-ids first to tag all "
+                                          "Run git vault recall init-ids --yes first to tag all "
                                           "entries.\nIt is malformed, which init-ids leaves "
                                           "alone: rewrite or delete it as its fix says.\n"));
   }

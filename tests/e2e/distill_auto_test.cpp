@@ -29,15 +29,15 @@ TEST_CASE("auto applies Tier 1 fixes only, without a prompt, and prints the comp
         "\n"
         "| Fix Type | Count | Details |\n"
         "|----------|-------|---------|\n"
-        "| Keyword dedup | 1 | Removed duplicates in 1 memories |\n"
-        "| Summary gen | 1 | Generated summaries for 1 memories |\n"
-        "| Topic normalize | 1 | Normalized topics in 1 memories |\n"
+        "| Keyword dedup | 1 | Removed duplicates in 1 memory |\n"
+        "| Summary gen | 1 | Generated summaries for 1 memory |\n"
+        "| Topic normalize | 1 | Normalized topics in 1 memory |\n"
         "\n"
-        "**Total fixes**: 3 across 1 memories\n"
+        "**Total fixes**: 3 across 1 memory\n"
         "**Health score**: 100/100 (healthy)\n"
         "\n"
-        "Auto mode applies only Tier 1 fixes, without a selection (exempt from the MANDATORY "
-        "STOP);\nrun `git vault distill --refine` to review Tier 2 suggestions.\n");
+        "Auto mode applies only Tier 1 fixes, which need no selection;\nrun `git vault distill "
+        "--refine` to review Tier 2 suggestions.\n");
   // The commit line and how to undo it go to stderr, leaving the table alone on stdout.
   CHECK_THAT(result.err, Catch::Contains("] vault(auto): Tier 1 fixes in MEM-retry\nUndo with: "
                                          "git vault revert distill_"));
@@ -49,7 +49,7 @@ TEST_CASE("auto applies Tier 1 fixes only, without a prompt, and prints the comp
   const json log = json::parse(sandbox.read(".memory/distill-log.json"));
   const json& entry = log["operations"].back();
   CHECK(entry["type"] == "refine");
-  CHECK(entry["notes"] == "auto mode - Tier 1 fixes only. Applied 3 fixes to 1 memories");
+  CHECK(entry["notes"] == "auto mode - Tier 1 fixes only. Applied 3 fixes to 1 memory");
   CHECK(entry["affected_memories"] == json::parse(R"([{"id": "MEM-retry",
       "fixes_applied": ["keyword_dedup", "summary_gen", "topic_normalize"],
       "action": "refined"}])"));
@@ -102,9 +102,9 @@ TEST_CASE("auto --dry-run shows the fixes and what auto never runs, and writes n
 
   const auto text = sandbox.vault({"distill", "--auto", "--dry-run"});
   REQUIRE(text.code == 0);
-  CHECK_THAT(text.out, Catch::StartsWith(
-                           "[DRY RUN] Auto distill would apply 3 Tier 1 fixes to 1 memories:\n\n"
-                           "## Tier 1 Automatic Fixes\n"));
+  CHECK_THAT(text.out,
+             Catch::StartsWith("[DRY RUN] Auto distill would apply 3 Tier 1 fixes to 1 memory:\n\n"
+                               "## Tier 1 Automatic Fixes\n"));
   CHECK_THAT(text.out,
              Catch::Contains("| Tier 2 Refine | Interactive fixes require user selection |\n"));
   CHECK_THAT(text.out, Catch::EndsWith("\nNo changes made.\n"));

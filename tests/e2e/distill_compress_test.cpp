@@ -113,10 +113,17 @@ TEST_CASE("compress --dry-run --json lists oversized memories and writes nothing
         "| Memory | Tokens | Size Penalty | Topic | Est. Compressed |\n"
         "|--------|--------|-------------|-------|-----------------|\n"
         "| MEM-beta | 910 | 0.52 | tests/e2e | ~364 |\n\n"
-        "1 compress candidate(s) found.\n"
-        "Run git vault distill --compress without --dry-run to execute.\n");
+        "1 compress candidate found.\n"
+        "To carry it out: git vault distill --compress (on a terminal it asks which), or name "
+        "them: git vault distill --compress --select MEM-beta (--all takes every one).\n");
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
+
+  // The printed command works as printed, off a terminal.
+  const auto run = sandbox.sh("git vault distill --compress --select MEM-beta");
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out == "vault(compress): compress MEM-beta\n");
 }
 
 TEST_CASE("compress with an external summariser writes the compressed template as one commit",
@@ -199,7 +206,7 @@ TEST_CASE("compress with an external summariser writes the compressed template a
   CHECK(item["keywords_added"] == json::array({"redis"}));
   CHECK(item["action"] == "compressed");
   CHECK(entry["notes"] ==
-        "Compressed 1 memories. Total tokens saved: 909. Keyword preservation: added missing "
+        "Compressed 1 memory. Total tokens saved: 909. Keyword preservation: added missing "
         "keywords to compressed content: MEM-big (redis)");
   CHECK(log["summary"]["total_compressed"] == 1);
   check_metrics(entry["pre_metrics"], before);

@@ -39,6 +39,7 @@ void write_gc_vault(Sandbox& sandbox) {
   sandbox.write(".memory/10-Memories/MEM-old2.md",
                 memory_file("Old two", "2026-02-01", "p", 0, "null",
                             tombstone("2026-11-23", "merged into MEM-alpha"), 30));
+  sandbox.write("specs/state.json", "{}\n");  // memory_health is refreshed, never created (D8)
   REQUIRE(sandbox.vault({"index"}).code == 0);
   sandbox.commit_all("gc fixture");
 }
@@ -166,7 +167,7 @@ TEST_CASE("gc deletes exactly the selected files in one commit", "[distill][gc]"
         "M\t.memory/20-Indices/index.md\n"
         "A\t.memory/distill-log.json\n"
         "M\t.memory/memory-index.json\n"
-        "A\tspecs/state.json\n");
+        "M\tspecs/state.json\n");
   CHECK(sandbox.git({"log", "-1", "--format=%B"}).out ==
         "vault(gc): delete 2 tombstoned memories\n\n"
         "Vault-Action: gc\nVault-Log-Id: distill_1796040000\n"

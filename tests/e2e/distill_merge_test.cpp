@@ -146,9 +146,16 @@ TEST_CASE("merge --dry-run --json lists pairs with primaries determined and writ
         "| MEM-beta | MEM-delta | 100% | a, b |\n"
         "| MEM-delta | MEM-alpha | 100% | a, b |\n"
         "| MEM-beta | MEM-alpha | 75% | a, b, c |\n\n"
-        "3 merge candidate pair(s) found across 1 cluster(s).\n"
-        "Run git vault distill --merge without --dry-run to execute.\n");
+        "3 merge candidate pairs found across 1 cluster.\n"
+        "To carry it out: git vault distill --merge (on a terminal it asks which), or name them: "
+        "git vault distill --merge --select MEM-beta+MEM-delta (--all takes every one).\n");
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+
+  // The printed command works as printed, off a terminal.
+  const auto run = sandbox.sh("git vault distill --merge --select MEM-beta+MEM-delta");
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out.starts_with("vault(merge):"));
 }
 
 // Each pair's line and details are written when shown, from the pairs kept once
@@ -389,7 +396,7 @@ TEST_CASE("a merge dry run lists --limit pairs and counts the rest; --json keeps
   CHECK_THAT(cut.out, Catch::Contains("| MEM-beta | MEM-delta | 100% | a, b |"));
   CHECK_THAT(cut.out, !Catch::Contains("| MEM-delta | MEM-alpha |"));
   CHECK_THAT(cut.out, Catch::Contains("... and 2 more (`--limit 0` lists them all"));
-  CHECK_THAT(cut.out, Catch::Contains("3 merge candidate pair(s) found across 1 cluster(s)."));
+  CHECK_THAT(cut.out, Catch::Contains("3 merge candidate pairs found across 1 cluster."));
 
   const auto all = sandbox.vault({"--limit", "0", "distill", "--merge", "--dry-run"});
   CHECK_THAT(all.out, Catch::Contains("| MEM-delta | MEM-alpha |"));

@@ -156,7 +156,7 @@ TEST_CASE("purge prints link-scan warnings for active memories and logs them", "
   const json log = json::parse(sandbox.read(".memory/distill-log.json"));
   REQUIRE(log["operations"].size() == 1);
   CHECK(log["operations"][0]["notes"] ==
-        "Tombstoned 1 memories. Link-scan warnings: MEM-alpha.md->MEM-delta");
+        "Tombstoned 1 memory. Link-scan warnings: MEM-alpha.md->MEM-delta");
   CHECK(log["operations"][0]["affected_memories"] == json::array({"MEM-delta"}));
   CHECK(log["summary"]["total_purged"] == 1);
   // The referencing file is reported, never edited.

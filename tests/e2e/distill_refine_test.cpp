@@ -84,10 +84,34 @@ TEST_CASE("refine --dry-run lists both tiers and writes nothing", "[distill][ref
   CHECK(head(sandbox) == before);
 }
 
-TEST_CASE("refine without a terminal applies Tier 1 only and names the flags for Tier 2",
+TEST_CASE("refine without a terminal and with Tier 2 fixes to choose changes nothing",
           "[distill][refine]") {
   Sandbox sandbox;
   gv::test::write_refine_vault(sandbox);
+  const std::string before = head(sandbox);
+  const auto result = sandbox.vault({"distill", "--refine"});
+  INFO(result.out << result.err);
+  CHECK(result.code == 1);
+  // Each Tier 2 candidate is named with the key --select takes, and --auto for Tier 1 alone.
+  CHECK_THAT(result.err, Catch::Contains("--refine needs a selection: nothing was changed."));
+  CHECK_THAT(result.err, Catch::Contains("   1. MEM-editor:keywords\n"));
+  CHECK_THAT(result.err, Catch::Contains("Pass --select with numbers (1,3-4), keys or `a`"));
+  CHECK_THAT(result.err, Catch::Contains("--all"));
+  CHECK_THAT(result.err,
+             Catch::Contains("git vault distill --auto applies the Tier 1 fixes alone"));
+  CHECK(head(sandbox) == before);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  // The flag it names works as printed.
+  const auto tier1 = sandbox.sh("git vault distill --auto");
+  INFO(tier1.err);
+  CHECK(tier1.code == 0);
+  CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);
+}
+
+TEST_CASE("refine without a terminal applies Tier 1 fixes when there is nothing to choose",
+          "[distill][refine]") {
+  Sandbox sandbox;
+  gv::test::write_refine_vault(sandbox, /*with_retry=*/true, /*with_editor=*/false);
   sandbox.write("notes.txt", "mine\n");
   REQUIRE(sandbox.git({"add", "notes.txt"}).code == 0);  // the user's own staged change
   const std::string parent = head(sandbox).substr(0, 40);
@@ -96,10 +120,6 @@ TEST_CASE("refine without a terminal applies Tier 1 only and names the flags for
   const auto result = sandbox.vault({"distill", "--refine"});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  // Each Tier 2 candidate is named with the key --select takes.
-  CHECK_THAT(result.err, Catch::Contains("   1. MEM-editor:keywords\n"));
-  CHECK_THAT(result.err, Catch::Contains("Pass --select with numbers (1,3-4), keys or `a`"));
-  CHECK_THAT(result.err, Catch::Contains("--all"));
   CHECK(result.out ==
         "## Tier 1 Automatic Fixes\n\n"
         "| Memory | Fix | Description |\n"
@@ -107,12 +127,10 @@ TEST_CASE("refine without a terminal applies Tier 1 only and names the flags for
         "| MEM-retry | keyword_dedup | Removed 2 duplicate keywords |\n"
         "| MEM-retry | summary_gen | Generated summary from content |\n"
         "| MEM-retry | topic_normalize | Normalized topic path |\n"
-        "\nTier 1 fixes are applied without a selection: they are exempt from the MANDATORY STOP.\n"
-        "\nRefined 1 memories. Tier 1: 3 fixes, Tier 2: 0 fixes\n"
-        "No Tier 2 fixes selected. Only Tier 1 automatic fixes were applied.\n");
+        "\nTier 1 fixes are applied without a selection: they are mechanical and need none.\n"
+        "\nRefined 1 memory. Tier 1: 3 fixes, Tier 2: 0 fixes\n");
 
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);
-  CHECK(sandbox.read(".memory/10-Memories/MEM-editor.md") == gv::test::k_refine_editor);
 
   const std::string message = sandbox.git({"log", "-1", "--format=%B"}).out;
   const json entry = last_log_entry(sandbox);
@@ -133,7 +151,7 @@ TEST_CASE("refine without a terminal applies Tier 1 only and names the flags for
   CHECK(entry["affected_memories"] == json::parse(R"([{"id": "MEM-retry",
       "fixes_applied": ["keyword_dedup", "summary_gen", "topic_normalize"],
       "action": "refined"}])"));
-  CHECK(entry["notes"] == "Refined 1 memories. Tier 1: 3 fixes, Tier 2: 0 fixes");
+  CHECK(entry["notes"] == "Refined 1 memory. Tier 1: 3 fixes, Tier 2: 0 fixes");
   CHECK(entry["parent_commit"] == parent);
   CHECK(entry["pre_metrics"] == pre);
   CHECK(entry["post_metrics"] == report_metrics(sandbox));

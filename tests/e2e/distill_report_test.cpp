@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -87,7 +88,7 @@ TEST_CASE("the health report is the Markdown template and changes nothing", "[di
   CHECK_THAT(result.out, Catch::Contains("**Score**: 85/100"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
-  CHECK_FALSE(sandbox.exists("specs/state.json"));
+  CHECK(sandbox.read("specs/state.json") == "{}\n");
 }
 
 TEST_CASE("the --today option changes the scores", "[distill][report]") {
@@ -167,7 +168,7 @@ TEST_CASE("distill --record refuses a vault with uncommitted changes", "[distill
   CHECK_THAT(result.err, Catch::Contains("MEM-alpha.md"));
   CHECK(result.out.empty());  // why it refused, not a report that was not recorded
   CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
-  CHECK_FALSE(sandbox.exists("specs/state.json"));
+  CHECK(sandbox.read("specs/state.json") == "{}\n");
 
   // With --allow-dirty: the report, then git's commit line, in that order on one stream.
   const auto allowed = sandbox.sh("git vault distill --record --allow-dirty >all.txt 2>&1");
@@ -249,4 +250,29 @@ TEST_CASE("the health report cuts each list at --limit and --json keeps every en
   CHECK_THAT(all.out, Catch::Contains("- MEM-old-39 (score: "));
   const auto document = json::parse(sandbox.vault({"--json", "--limit", "5", "distill"}).out);
   CHECK(document["candidates"]["review"].size() == 40);
+}
+
+TEST_CASE("what the report recommends is what each action's dry run proposes",
+          "[distill][report]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const auto report = sandbox.vault({"distill"});
+  INFO(report.out);
+  REQUIRE(report.code == 0);
+  // MEM-gamma is never retrieved and stale, MEM-delta too: purge's own rule, not the composite.
+  CHECK_THAT(report.out, Catch::Contains("- `git vault distill --purge`: 2 memories (never "
+                                         "retrieved, or staleness > 0.8): MEM-delta, MEM-gamma\n"));
+  json purge = json::parse(sandbox.vault({"distill", "--purge", "--dry-run", "--json"}).out);
+  std::vector<std::string> proposed;
+  for (const json& candidate : purge["candidates"]) {
+    proposed.push_back(candidate["id"]);
+  }
+  std::sort(proposed.begin(), proposed.end());
+  CHECK(proposed == std::vector<std::string>{"MEM-delta", "MEM-gamma"});
+  // Review candidates exist (MEM-beta, MEM-gamma), but refine looks at metadata: not recommended.
+  CHECK_THAT(report.out, !Catch::Contains("distill --refine`"));
+  // Merge: the pairs of the dry run are among the memories the report names.
+  CHECK_THAT(report.out, Catch::Contains("- `git vault distill --merge`: 3 memories"));
+  const json merge = json::parse(sandbox.vault({"distill", "--merge", "--dry-run", "--json"}).out);
+  CHECK(merge["pairs"].size() == 3);
 }

@@ -392,7 +392,7 @@ TEST_CASE("dream surfaces themes of three distinct sessions and keeps its cursor
   const auto dry = sandbox.vault({"distill", "--dream", "--dry-run", "--history", history});
   INFO(dry.err);
   REQUIRE(dry.code == 0);
-  CHECK_THAT(dry.out, Catch::Contains("[DRY RUN] Dream: 1 recurring themes"));
+  CHECK_THAT(dry.out, Catch::Contains("[DRY RUN] --dream: 1 recurring theme with"));
   CHECK_THAT(dry.out, Catch::Contains("seen 3 times across 3 session(s)"));
   CHECK_THAT(dry.out, !Catch::Contains("deploy"));
   CHECK_THAT(dry.out, Catch::Contains("prompts (history.jsonl): 2025-11-26T23:33:20Z, "

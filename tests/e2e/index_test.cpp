@@ -187,3 +187,33 @@ TEST_CASE("the staging command a note prints works where it was run, a subdirect
   CHECK(sandbox.git({"diff", "--quiet"}).code == 0);  // nothing left unstaged
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+TEST_CASE("after a hand edit of a body, index brings the frontmatter's token_count to the index's",
+          "[index]") {
+  Sandbox sandbox;
+  // `# Alpha` and 10 body words: 12 words, token_count 15 (D3), stated in the frontmatter.
+  sandbox.write(".memory/10-Memories/MEM-a.md",
+                gv::test::memory_file("Alpha", "2026-11-20", "a", 0, "null", "token_count: 15\n"));
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("vault");
+  REQUIRE(json::parse(sandbox.read(".memory/memory-index.json"))["entries"][0]["token_count"] ==
+          15);
+
+  // Ten more words by hand: 22 words, the body counts 28, the frontmatter still says 15.
+  std::string edited = sandbox.read(".memory/10-Memories/MEM-a.md");
+  edited += "one two three four five six seven eight nine ten\n";
+  sandbox.write(".memory/10-Memories/MEM-a.md", edited);
+  const auto check = sandbox.vault({"index", "--check"});
+  CHECK(check.code == 1);
+  CHECK_THAT(check.out, Catch::Contains("token_count (index 15, the body counts 28)"));
+
+  const auto index = sandbox.vault({"index"});
+  INFO(index.err);
+  REQUIRE(index.code == 0);
+  CHECK_THAT(index.err, Catch::Contains("token_count refreshed to what the body counts in MEM-a"));
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-a.md"), Catch::Contains("\ntoken_count: 28\n"));
+  CHECK(json::parse(sandbox.read(".memory/memory-index.json"))["entries"][0]["token_count"] == 28);
+  CHECK(sandbox.vault({"index", "--check"}).code == 0);
+  // Run again, nothing is left to refresh.
+  CHECK_THAT(sandbox.vault({"index"}).err, Catch::Contains("index files are up to date"));
+}

@@ -128,14 +128,17 @@ TEST_CASE("init regenerates a stale index an earlier tool left, keeping its retr
   const auto init = sandbox.vault({"init"});
   INFO(init.out << init.err);
   REQUIRE(init.code == 0);
-  CHECK_THAT(init.out, Catch::Contains("regenerated .memory/memory-index.json (it did not match "
-                                       "the memories)\n"));
-  CHECK_THAT(init.out, Catch::Contains(
-                           "carried the retrieval counts the old index recorded into 1 memory\n"));
+  // What it replaces and rewrites, named, with line counts (the earlier tool's one-line index).
+  CHECK_THAT(init.out, Catch::Contains("replaced .memory/memory-index.json (1 line → "));
+  CHECK_THAT(init.out, Catch::Contains("it did not match the memories\n"));
+  CHECK_THAT(init.out, Catch::Contains("carried the retrieval counts the old index recorded into "
+                                       "the frontmatter of 1 memory (retrieval_count and "
+                                       "last_retrieved, and token_count where one was stated): "
+                                       "MEM-one\n"));
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-one.md"),
              Catch::Contains("retrieval_count: 3\n"));
   CHECK_THAT(sandbox.read(".memory/memory-index.json"), Catch::Contains("MEM-two"));
-  CHECK_FALSE(Catch::Contains("the gate will block").match(init.out));
+  CHECK_FALSE(Catch::Contains("the gate blocks").match(init.out));
 
   // The commit init suggests passes its own pre-commit hook.
   const std::size_t at = init.out.rfind("next: ");
@@ -154,10 +157,11 @@ TEST_CASE("init says when what the repository already holds will block the commi
   const auto init = sandbox.vault({"init"});
   INFO(init.out << init.err);
   REQUIRE(init.code == 0);
-  CHECK_THAT(init.out, Catch::Contains("the gate will block that commit until 1 error already in "
-                                       "the repository is fixed; first run:\n        git vault "
-                                       "recall init-ids   (tags the entries without an id, for "
-                                       "that commit)\n"));
+  // What runs first is printed first, each step as a command that works where it is run.
+  CHECK_THAT(init.out, Catch::Contains("before committing: the gate blocks the commit until 1 "
+                                       "error already in the repository is fixed; first run:\n"
+                                       "        git vault recall init-ids --yes   (tags the "
+                                       "entries without an id, for the commit)\nnext: "));
   const std::size_t at = init.out.rfind("next: ");
   REQUIRE(at != std::string::npos);
   const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
@@ -168,8 +172,8 @@ TEST_CASE("init says when what the repository already holds will block the commi
   CHECK(blocked.code != 0);
   CHECK_THAT(blocked.err, Catch::Contains("entry has no id"));
 
-  // Done in the order init gives, the commit it suggests goes through.
-  REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
+  // Done in the order init gives, as printed, the commit it suggests goes through.
+  REQUIRE(sandbox.sh("git vault recall init-ids --yes").code == 0);
   const auto commit = sandbox.sh(suggested);
   INFO(commit.err);
   CHECK(commit.code == 0);
@@ -189,7 +193,7 @@ TEST_CASE("init --recall on a working memory with older ids gives the fixes in t
   CHECK_THAT(init.out,
              Catch::Contains("fixed; first run:\n        git vault recall doctor --fix "
                              "--allow-dirty   (one commit of what it fixes, beside the files init "
-                             "created)\n        git vault recall init-ids   "));
+                             "created)\n        git vault recall init-ids --yes   "));
   const std::size_t at = init.out.rfind("next: ");
   REQUIRE(at != std::string::npos);
   const std::string suggested = init.out.substr(at + 6, init.out.find('\n', at) - at - 6);
@@ -340,6 +344,55 @@ TEST_CASE("init --recall never asks to git add the CLAUDE.local.md it has just i
   CHECK_FALSE(Catch::Contains("CLAUDE.local.md").match(suggested));
   REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
   const auto commit = sandbox.sh(suggested);
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("init names a generated file it replaces with line counts and keeps its prose",
+          "[init]") {
+  Sandbox sandbox;
+  sandbox.write(".memory/10-Memories/MEM-a.md",
+                gv::test::memory_file("Alpha", "2026-11-20", "a", 0, "null"));
+  const std::string prose =
+      "## JSON Index\n\nThe machine-queryable index enables two-phase retrieval.\n\n";
+  sandbox.write(".memory/20-Indices/index.md",
+                "# Memory Vault Index\n\n" + prose +
+                    "## Recent Memories\n- [MEM-a](../10-Memories/MEM-a.md) - Alpha\n");
+  sandbox.commit_all("an earlier tool's vault");
+  const auto init = sandbox.vault({"init"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK_THAT(init.out, Catch::Contains("replaced .memory/20-Indices/index.md (8 lines → "));
+  CHECK_THAT(init.out, Catch::Contains("; the 4 lines of it git-vault does not generate are kept "
+                                       "in .memory/20-Indices/index-notes.md"));
+  CHECK(sandbox.read(".memory/20-Indices/index-notes.md") == prose);
+  CHECK_THAT(init.out, !Catch::Contains("did not match the memories)\n"));
+  // The commit init suggests takes the notes along and passes the gate.
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const auto commit = sandbox.sh(init.out.substr(at + 6, init.out.find('\n', at) - at - 6));
+  INFO(commit.err);
+  CHECK(commit.code == 0);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("init --recall in a repository that keeps only a working memory makes no vault",
+          "[init][recall]") {
+  Sandbox sandbox;
+  sandbox.write("CLAUDE.local.md", "# Working memory\n\n- Prefers tabs ^tr0000000001\n");
+  sandbox.write("memory/registers/decisions.md", "# Decisions\n\n- Use uv ^tr0000000002\n");
+  sandbox.commit_all("working memory");
+  const auto init = sandbox.vault({"init", "--recall"});
+  INFO(init.out << init.err);
+  REQUIRE(init.code == 0);
+  CHECK_FALSE(sandbox.exists(".memory"));
+  CHECK_THAT(init.out, Catch::Contains("no .memory/ vault created: this repository keeps a "
+                                       "working memory only"));
+  CHECK_THAT(sandbox.read(".git/hooks/pre-commit"), Catch::Contains("git-vault hook pre-commit"));
+  const std::size_t at = init.out.rfind("next: ");
+  REQUIRE(at != std::string::npos);
+  const auto commit = sandbox.sh(init.out.substr(at + 6, init.out.find('\n', at) - at - 6));
   INFO(commit.err);
   CHECK(commit.code == 0);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());

@@ -73,7 +73,7 @@ TEST_CASE("log prints one line per entry, oldest first", "[log]") {
   REQUIRE(result.code == 0);
   CHECK(result.out ==
         "distill_1796040000  purge  2026-11-30T12:00:00Z  " + commits.purge.substr(0, 7) +
-            "  1 memory  Tombstoned 1 memories. Link-scan warnings: none\n"
+            "  1 memory  Tombstoned 1 memory. Link-scan warnings: none\n"
             "distill_1796043600  report  2026-11-30T13:00:00Z  " +
             commits.record.substr(0, 7) +
             "  0 memories  Health report: 0 purge, 1 merge, 1 compress, 2 review can...\n");

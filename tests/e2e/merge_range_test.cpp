@@ -65,7 +65,7 @@ void rewrite_as_printed(Sandbox& sandbox, const Result& stale) {
   const Result rewrite = sandbox.sh(fix);
   INFO(rewrite.err);
   REQUIRE(rewrite.code == 0);
-  const Result fixed = sandbox.vault({"check", "--range", "main..feature"});
+  const Result fixed = sandbox.vault({"check", "--range", "main..feature", "--every-commit"});
   INFO(fixed.out);
   CHECK(fixed.code == 0);
 }
@@ -96,7 +96,7 @@ TEST_CASE("a branch that merged its base passes the CI range gate", "[merge][che
   CHECK(contains(sandbox.git({"show", "HEAD:.memory/memory-index.json"}).out, "MEM-main"));
 }
 
-TEST_CASE("a conflicted merge is finished by git commit under the gate and passes CI",
+TEST_CASE("a conflicted merge is finished by git commit, index regenerated, and passes CI",
           "[merge][check]") {
   Sandbox sandbox;
   fork(sandbox);
@@ -111,19 +111,14 @@ TEST_CASE("a conflicted merge is finished by git commit under the gate and passe
   sandbox.write(".memory/10-Memories/MEM-shared.md", memory("Shared", "Both lines, merged."));
   REQUIRE(sandbox.git({"add", ".memory/10-Memories/MEM-shared.md"}).code == 0);
 
-  // The generated files kept feature's side: the gate names the fix.
-  const Result blocked = sandbox.sh("git commit -q --no-edit");
-  CHECK(blocked.code != 0);
-  INFO(blocked.err);
-  CHECK(contains(blocked.err, "MEM-main is missing from the index"));
-  CHECK(contains(blocked.err, "fix: git vault index && git add :/.memory"));
-
-  const Result index = sandbox.vault({"index"});
-  INFO(index.err);
-  REQUIRE(index.code == 0);
-  const Result commit = sandbox.sh("git add .memory && git commit -q --no-edit");
+  // The generated files kept feature's side: the gate regenerates them into the merge commit
+  // (doc/decisions.md, D20), so `git commit` finishes the merge in one step.
+  const Result commit = sandbox.sh("git commit -q --no-edit");
   INFO(commit.err);
   REQUIRE(commit.code == 0);
+  CHECK(contains(commit.err, "git-vault: regenerated .memory/memory-index.json"));
+  CHECK(contains(sandbox.git({"show", "HEAD:.memory/memory-index.json"}).out, "MEM-main"));
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(trimmed(sandbox.git({"log", "-1", "--format=%P"}).out).size() == 81);  // a merge
 
   const Result gate = ci_gate(sandbox);
@@ -240,8 +235,7 @@ TEST_CASE("index --commit after a plain index commits what HEAD lacks instead of
   CHECK(rev(sandbox, "HEAD") == head);
 }
 
-TEST_CASE("a rebase that leaves stale index files is named, with the rewrite that fixes it",
-          "[merge]") {
+TEST_CASE("a rebase that leaves stale index files is repaired by one commit on top", "[merge]") {
   Sandbox sandbox;
   fork(sandbox);
   commit_memory(sandbox, "MEM-feature-two", memory("Feature, second"));
@@ -250,14 +244,33 @@ TEST_CASE("a rebase that leaves stale index files is named, with the rewrite tha
   INFO(rebase.err);
   REQUIRE(rebase.code == 0);
   const Result stale = sandbox.vault({"check", "--range", "main..feature"});
+  INFO(stale.out);
   CHECK(stale.code == 1);
   CHECK(contains(stale.out, "MEM-feature is missing from the index"));
-  rewrite_as_printed(sandbox, stale);
-  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
-  CHECK(trimmed(sandbox.git({"rev-list", "--count", "main..feature"}).out) == "2");
+  // The tip is what a pull request delivers: one commit on top repairs it (doc/decisions.md,
+  // D21), no rewrite.
+  const std::string fix = "git vault index --commit";
+  CHECK(contains(stale.out, "fix: commit the regenerated index files on the branch: " + fix));
+  CHECK_FALSE(contains(stale.out, "rebase -x"));
+  const Result repair = sandbox.sh(fix);
+  INFO(repair.err);
+  REQUIRE(repair.code == 0);
+  const Result repaired = sandbox.vault({"check", "--range", "main..feature"});
+  INFO(repaired.out);
+  CHECK(repaired.code == 0);
+  CHECK(contains(repaired.out, "note: MEM-feature is missing from the index"));
+
+  SECTION("with --every-commit, the rewrite that regenerates every commit's index") {
+    REQUIRE(sandbox.git({"reset", "-q", "--hard", "HEAD~1"}).code == 0);
+    const Result every = sandbox.vault({"check", "--range", "main..feature", "--every-commit"});
+    CHECK(every.code == 1);
+    rewrite_as_printed(sandbox, every);
+    CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+    CHECK(trimmed(sandbox.git({"rev-list", "--count", "main..feature"}).out) == "2");
+  }
 }
 
-TEST_CASE("a stale index at the tip after an earlier stale commit gets the rewrite, not a commit",
+TEST_CASE("a stale index at the tip after an earlier stale commit: a commit, or the rewrite",
           "[merge][check]") {
   Sandbox sandbox;
   fork(sandbox);
@@ -271,9 +284,16 @@ TEST_CASE("a stale index at the tip after an earlier stale commit gets the rewri
   const Result stale = sandbox.vault({"check", "--range", "main..feature"});
   INFO(stale.out);
   CHECK(stale.code == 1);
-  // One fix for both commits: a commit on top would leave the first failing.
-  CHECK_FALSE(contains(stale.out, "fix: git vault index && git add :/.memory"));
-  rewrite_as_printed(sandbox, stale);
+  CHECK(contains(stale.out,
+                 "fix: commit the regenerated index files on the branch: git vault "
+                 "index --commit"));
+  // Every commit clean: one fix for both, since a commit on top would leave the first failing.
+  const Result every = sandbox.vault({"check", "--range", "main..feature", "--every-commit"});
+  INFO(every.out);
+  CHECK(every.code == 1);
+  CHECK_FALSE(contains(every.out, "fix: git vault index && git add :/.memory"));
+  CHECK_FALSE(contains(every.out, "index --commit"));
+  rewrite_as_printed(sandbox, every);
 }
 
 TEST_CASE("check during an unresolved merge conflict names the unmerged files", "[merge][check]") {

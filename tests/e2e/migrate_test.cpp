@@ -203,3 +203,24 @@ TEST_CASE("init on a vault in an older layout leaves the index to migrate and sa
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+TEST_CASE("migrate --dry-run after init names the command that works, and it does",
+          "[migrate][init]") {
+  Sandbox sandbox;
+  write_legacy_vault(sandbox);
+  sandbox.commit_all("an early vault");
+  REQUIRE(sandbox.vault({"init"}).code == 0);  // leaves .memory/distill-log.json uncommitted
+  const auto dry = sandbox.vault({"migrate", "--dry-run"});
+  INFO(dry.out << dry.err);
+  REQUIRE(dry.code == 0);
+  const std::string printed = "git vault migrate --allow-dirty";
+  CHECK_THAT(dry.err, Catch::Contains("`" + printed + "` converts them"));
+  CHECK_THAT(dry.err, Catch::Contains("--allow-dirty, since "));
+  // Plain `git vault migrate` is what refuses here; the printed one goes through.
+  CHECK(sandbox.vault({"migrate"}).code != 0);
+  const auto run = sandbox.sh(printed);
+  INFO(run.err);
+  CHECK(run.code == 0);
+  CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
+        "vault(migrate): convert 3 memories to the current layout\n");
+}

@@ -331,7 +331,7 @@ TEST_CASE("maintain refuses entries without ids, naming init-ids, and writes not
   CHECK(result.code == 1);
   CHECK(result.err ==
         "Cannot run maintain: 2 entries are missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "  malformed: CLAUDE.local.md line 3\n");
   CHECK_FALSE(sandbox.exists("memory/.recall/metadata.json"));
 }
@@ -346,7 +346,7 @@ TEST_CASE("ids in the older spelling send maintain and check to doctor --fix, wh
   CHECK(maintain.code == 1);
   CHECK(maintain.err ==
         "Cannot run maintain: 3 entries are missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "Before that, run git vault recall doctor --fix: 2 of them already have an id, in the "
         "older spelling or on another line, that init-ids would not keep.\n"
         "  malformed: CLAUDE.local.md line 1 (the older spelling; git vault recall doctor --fix "
@@ -610,7 +610,7 @@ TEST_CASE("recall maintain --decide takes a candidate's list number as well as i
                  "   \"Using Node 16 in production\" ^tr00000000aa\n"));
   const auto out_of_range = sandbox.vault({"recall", "maintain", "--decide", "2=keep"});
   CHECK(out_of_range.code == 129);
-  CHECK(contains(out_of_range.err, "--decide '2=keep': this run lists candidates 1 to 1"));
+  CHECK(contains(out_of_range.err, "--decide '2=keep': this run lists one candidate, number 1"));
   const auto by_number = sandbox.vault({"recall", "maintain", "--decide", "1=keep", "--no-commit"});
   INFO(by_number.err);
   CHECK(by_number.code == 0);
@@ -682,4 +682,45 @@ TEST_CASE("a review time that is not one is warned about once, at its line",
         "git-vault: warning: memory/.recall/metadata.json:2: `last_reviewed_at` is not a "
         "timestamp (`bogus`); treated as missing\n");
   CHECK(contains(result.out, "last reviewed: never (scored as 365 days)"));
+}
+
+TEST_CASE("a recall maintain commit is in git vault log, and git vault revert undoes it",
+          "[e2e][recall][maintain][revert]") {
+  Sandbox sandbox;
+  write_vault(sandbox);
+  sandbox.commit_all();
+  const std::string before_registers = sandbox.read("memory/registers/tech-stack.md");
+  const auto run = sandbox.vault({"recall", "maintain", "--decide", "1=archive"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const std::string maintained = head(sandbox).substr(0, 40);
+  REQUIRE(sandbox.read("memory/registers/tech-stack.md") != before_registers);
+
+  const auto log = sandbox.vault({"log"});
+  INFO(log.out << log.err);
+  REQUIRE(log.code == 0);
+  CHECK(contains(log.out, "recall-maintain"));
+  CHECK(contains(log.out, maintained.substr(0, 7)));
+  const auto log_json = nlohmann::json::parse(sandbox.vault({"--json", "log"}).out);
+  REQUIRE_FALSE(log_json["entries"].empty());
+  const auto& entry = log_json["entries"].back();
+  CHECK(entry["type"] == "recall-maintain");
+  CHECK(entry["commit"] == maintained);
+  const std::string id = entry["id"].get<std::string>();
+  CHECK(id.starts_with("recall_"));
+
+  // Undone by the id the log shows, as one commit that git vault log lists too.
+  const auto revert = sandbox.vault({"revert", id});
+  INFO(revert.out << revert.err);
+  REQUIRE(revert.code == 0);
+  CHECK(contains(revert.err, "Reverted " + maintained.substr(0, 7)));
+  CHECK(sandbox.read("memory/registers/tech-stack.md") == before_registers);
+  CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+  CHECK(contains(sandbox.git({"log", "-1", "--format=%B"}).out,
+                 "This reverts commit " + maintained + "."));
+  CHECK(contains(sandbox.vault({"log"}).out, "recall-revert"));
+  CHECK_FALSE(sandbox.exists(".memory"));
+  CHECK_FALSE(sandbox.exists("specs/state.json"));
+  // Undone once: a second revert says so.
+  CHECK(sandbox.vault({"revert", id}).code == 1);
 }

@@ -114,6 +114,7 @@ inline void write_refine_vault(Sandbox& sandbox, bool with_retry = true, bool wi
     sandbox.write(".memory/10-Memories/MEM-editor.md", k_refine_editor);
   }
   sandbox.write(".memory/10-Memories/MEM-tools.md", k_refine_tools);
+  sandbox.write("specs/state.json", "{}\n");  // refreshed by actions, never created (D8)
   const Result index = sandbox.vault({"index"});
   if (index.code != 0) {
     throw std::runtime_error("git vault index failed: " + index.err);

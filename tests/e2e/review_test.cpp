@@ -357,3 +357,60 @@ TEST_CASE("review counts an unreadable memory file against health as the report 
   INFO(report.err);
   CHECK(json::parse(report.out)["status"] == "concerning");
 }
+
+TEST_CASE("review of a changed memory shows each field's old and new value and what the body did",
+          "[review]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox.git({"checkout", "-q", "-b", "edit"}).code == 0);
+  // A new summary, a keyword swapped, and one body word replaced by another: same token count.
+  std::string alpha = sandbox.read(".memory/10-Memories/MEM-alpha.md");
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = alpha.find(from);
+    REQUIRE(at != std::string::npos);
+    alpha.replace(at, from.size(), to);
+  };
+  replace("summary: \"Alpha summary\"", "summary: \"Alpha, said better\"");
+  replace("keywords: [a, b, c, d, e]", "keywords: [a, b, c, d, f]");
+  replace("w3 ", "x3 ");
+  sandbox.write(".memory/10-Memories/MEM-alpha.md", alpha);
+  reindex(sandbox);
+  sandbox.commit_all("edit alpha");
+
+  const Result markdown = sandbox.vault({"review", "main...edit"});
+  INFO(markdown.out << markdown.err);
+  REQUIRE(markdown.code == 0);
+  CHECK_THAT(markdown.out,
+             Catch::Contains("| `MEM-alpha` | Alpha | `keywords` +f −e; `summary`: \"Alpha "
+                             "summary\" → \"Alpha, said better\" | +1 −1 lines, 15 tokens as "
+                             "before |"));
+  CHECK_THAT(markdown.out, !Catch::Contains("0 tokens (15 → 15)"));
+
+  const json review = review_json(sandbox, {"main...edit"});
+  const json& changed = review["memories"]["changed"][0];
+  CHECK(changed["changes"][0] == json::parse(R"({"field": "keywords", "before": "a, b, c, d, e",
+      "after": "a, b, c, d, f", "added": ["f"], "removed": ["e"]})"));
+  CHECK(changed["changes"][1] == json::parse(R"({"field": "summary", "before": "Alpha summary",
+      "after": "Alpha, said better"})"));
+  CHECK(changed["body_lines_added"] == 1);
+  CHECK(changed["body_lines_removed"] == 1);
+}
+
+TEST_CASE("review on the default branch without a range names the range to give, which works",
+          "[review]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  sandbox.write(".memory/10-Memories/MEM-new.md", memory_file("New", "2026-11-30", "n", 0, "null"));
+  reindex(sandbox);
+  sandbox.commit_all("a new memory on main");
+  const Result empty = sandbox.vault({"review"});
+  INFO(empty.out << empty.err);
+  CHECK(empty.code == 129);
+  CHECK(empty.out.empty());
+  CHECK_THAT(empty.err, Catch::Contains("nothing to review: HEAD is where main is"));
+  const std::string printed = "git vault review HEAD~1..HEAD";
+  CHECK_THAT(empty.err, Catch::Contains(printed));
+  const Result run = sandbox.sh(printed);
+  CHECK(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("`MEM-new`"));
+}

@@ -34,6 +34,9 @@ void write_scored_vault(Sandbox& sandbox) {
                 memory_file("Eps", "2026-02-01", "q", 0, "null",
                             "status: tombstoned\ntombstoned_at: 2026-11-25\n"
                             "tombstone_reason: \"purge\"\n"));
+  // A repository that keeps specs/state.json, as the agents' planning tools do: actions refresh
+  // its memory_health (D8). Without one, none is created (tests/e2e/working_memory_test.cpp).
+  sandbox.write("specs/state.json", "{}\n");
   const Result index = sandbox.vault({"index"});
   INFO(index.err);
   REQUIRE(index.code == 0);

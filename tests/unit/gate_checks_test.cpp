@@ -244,7 +244,7 @@ TEST_CASE("findings print as path:line lines with their fix and a count", "[gate
   missing.path = "CLAUDE.local.md";
   missing.line = 3;
   missing.message = "entry has no id: \"x\"";
-  missing.fix = "git vault recall init-ids";
+  missing.fix = "git vault recall init-ids --yes";
   Finding warning;
   warning.check = "dangling-link";
   warning.severity = Severity::warning;
@@ -254,17 +254,17 @@ TEST_CASE("findings print as path:line lines with their fix and a count", "[gate
   CHECK(gv::format_findings({}).empty());
   CHECK(gv::format_findings({missing, warning}) ==
         "CLAUDE.local.md:3: error: entry has no id: \"x\" [missing-id]\n"
-        "  fix: git vault recall init-ids\n"
+        "  fix: git vault recall init-ids --yes\n"
         ".memory/10-Memories/MEM-a.md: warning: link [[MEM-b]] names no memory [dangling-link]\n"
         "1 entry is missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "1 error, 1 warning\n");
 
   const auto json = gv::findings_json({missing, warning});
   CHECK(json.dump() ==
         R"({"schema":1,"ok":false,"findings":[)"
         R"({"check":"missing-id","severity":"error","path":"CLAUDE.local.md","line":3,"id":null,)"
-        R"("message":"entry has no id: \"x\"","fix":"git vault recall init-ids"},)"
+        R"("message":"entry has no id: \"x\"","fix":"git vault recall init-ids --yes"},)"
         R"({"check":"dangling-link","severity":"warning","path":".memory/10-Memories/MEM-a.md",)"
         R"("line":null,"id":null,"message":"link [[MEM-b]] names no memory","fix":null}]})");
   CHECK(gv::findings_json({warning})["ok"] == true);
@@ -343,4 +343,32 @@ TEST_CASE("a finding's severity is coloured only when asked", "[gate][print]") {
   CHECK(gv::format_finding_line(finding, true) == "a.md:1: \x1b[1;31merror\x1b[m: m [schema]");
   finding.severity = Severity::warning;
   CHECK(gv::format_finding_line(finding, true) == "a.md:1: \x1b[33mwarning\x1b[m: m [schema]");
+}
+
+TEST_CASE("a range finding the tip no longer has is a note naming the commit that fixed it",
+          "[gate][range]") {
+  Finding a;
+  a.check = "stale-index";
+  a.path = ".memory/memory-index.json";
+  a.message = "MEM-x is missing from the index";
+  a.fix = "git vault index && git add :/.memory";
+  Finding b = a;
+  b.message = "MEM-y is missing from the index";
+
+  // c1 introduces a, c2 adds b, c3 fixes a, c4 keeps b: the tip still has b.
+  const std::vector<gv::CommitFindings> checked = {
+      {"c1", {a}, {}}, {"c2", {a, b}, {}}, {"c3", {b}, {}}, {"c4", {b}, {}}};
+  std::vector<gv::CommitFindings> introduced = gv::first_introduced(checked);
+  gv::mark_fixed_later(introduced, checked);
+  REQUIRE(introduced.size() == 2);
+  CHECK(introduced[0].commit == "c1");
+  CHECK(introduced[0].findings[0].severity == Severity::note);
+  CHECK(introduced[0].findings[0].fix.empty());
+  CHECK(introduced[0].fixed_in == std::vector<std::string>{"c3"});
+  CHECK(introduced[1].commit == "c2");
+  CHECK(introduced[1].findings[0].severity == Severity::error);
+  CHECK(introduced[1].findings[0].fix == a.fix);
+  CHECK(introduced[1].fixed_in == std::vector<std::string>{""});
+  CHECK(gv::blocks(introduced[1].findings));
+  CHECK_FALSE(gv::blocks(introduced[0].findings));
 }

@@ -15,8 +15,7 @@ const std::string k_all_lines =
     ".memory/10-Memories/README.md merge=vault-generated\n"
     ".memory/distill-log.json merge=vault-log\n"
     "memory/.recall/metadata.json merge=vault-recall-metadata\n"
-    "specs/state.json merge=vault-state\n"
-    ".memory/10-Memories/*.md diff=vault-memory\n";
+    "specs/state.json merge=vault-state\n";
 
 }  // namespace
 
@@ -41,15 +40,26 @@ TEST_CASE("ensure_gitattributes appends only missing lines, after a missing fina
             ".memory/20-Indices/index.md merge=vault-generated\n"
             ".memory/10-Memories/README.md merge=vault-generated\n"
             "memory/.recall/metadata.json merge=vault-recall-metadata\n"
-            "specs/state.json merge=vault-state\n"
-            ".memory/10-Memories/*.md diff=vault-memory\n");
+            "specs/state.json merge=vault-state\n");
 }
 
 TEST_CASE("a CRLF .gitattributes gets CRLF lines", "[hooks]") {
   const std::string result = ensure_gitattributes("*.png binary\r\n");
   CHECK(result.starts_with("*.png binary\r\n.memory/memory-index.json merge=vault-generated\r\n"));
-  CHECK(result.ends_with(".memory/10-Memories/*.md diff=vault-memory\r\n"));
+  CHECK(result.ends_with("specs/state.json merge=vault-state\r\n"));
   CHECK(ensure_gitattributes(result) == result);
+}
+
+TEST_CASE("one attribute line is added once and removed alone, blanks and CRLF as written",
+          "[hooks]") {
+  const std::string line = ".memory/10-Memories/*.md diff=vault-memory";
+  const std::string with = gv::hooks::with_attribute_line("*.png binary\r\n", line);
+  CHECK(with == "*.png binary\r\n" + line + "\r\n");
+  CHECK(gv::hooks::with_attribute_line(with, line) == with);
+  CHECK(gv::hooks::without_attribute_line(with, line) == "*.png binary\r\n");
+  CHECK(gv::hooks::without_attribute_line("a x\n.memory/10-Memories/*.md   diff=vault-memory\nb y",
+                                          line) == "a x\nb y");
+  CHECK(gv::hooks::without_attribute_line("", line).empty());
 }
 
 TEST_CASE("driver commands pass git's placeholders to the hidden merge-driver command", "[hooks]") {

@@ -351,3 +351,17 @@ TEST_CASE("id tokens are found anywhere in a file", "[recall][entry]") {
             "## h ^tr0123456789\n```\n- x ^trabcdefabcd\n```\n^tr12 ^TR0123456789") ==
         std::vector<std::string>{"tr0123456789", "trabcdefabcd"});
 }
+
+TEST_CASE("a claim block whose first field describes it is shown by its section's heading",
+          "[recall][entry]") {
+  const gv::recall::ParsedFile parsed = gv::recall::parse_file(
+      {"memory/registers/open-loops.md", "registers/open-loops.md", gv::recall::Tier::register_},
+      "# Open loops\n\n## Ship the release notes ^tr0000000001\n\n- **Type**: follow-up "
+      "^tr0000000002\n- **Status**: open\n\n## Tools\n\n- **Decision**: use uv ^tr0000000003\n"
+      "- plain entry ^tr0000000004\n");
+  REQUIRE(parsed.entries.size() == 3);
+  CHECK(parsed.entries[0].text == "**Type**: follow-up");
+  CHECK(parsed.entries[0].shown_text() == "Ship the release notes");
+  CHECK(parsed.entries[1].shown_text() == "**Decision**: use uv");
+  CHECK(parsed.entries[2].shown_text() == "plain entry");
+}

@@ -42,7 +42,7 @@ TEST_CASE("an untagged entry is a missing-id error naming init-ids", "[recall][g
   CHECK(findings[0].path == "CLAUDE.local.md");
   CHECK(findings[0].line == 2);
   CHECK(findings[0].message == "entry has no id: \"[x] Done thing\"");
-  CHECK(findings[0].fix == "git vault recall init-ids");
+  CHECK(findings[0].fix == "git vault recall init-ids --yes");
 }
 
 TEST_CASE("a malformed id is an error whose fix says what an id looks like", "[recall][gate]") {
@@ -120,7 +120,7 @@ TEST_CASE("maintain refuses on missing ids, counting malformed ones and listing 
   // Duplicates exist too, but the missing-id refusal comes first and is the only one shown.
   CHECK(gv::recall::maintain_refusal(gate) ==
         "Cannot run maintain: 2 entries are missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n"
+        "Run git vault recall init-ids --yes first to tag all entries.\n"
         "  malformed: registers/x.md line 2\n");
 }
 
@@ -128,7 +128,7 @@ TEST_CASE("maintain's refusal keeps the literal plural for one entry", "[recall]
   const std::vector<ParsedFile> files{parse("CLAUDE.local.md", "- [x] Done thing\n")};
   CHECK(gv::recall::maintain_refusal(gv::recall::evaluate_id_gate(files)) ==
         "Cannot run maintain: 1 entries are missing IDs.\n"
-        "Run git vault recall init-ids first to tag all entries.\n");
+        "Run git vault recall init-ids --yes first to tag all entries.\n");
 }
 
 TEST_CASE("maintain refuses on duplicates with one block per id in first-seen order",

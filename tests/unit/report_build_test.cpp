@@ -109,16 +109,18 @@ TEST_CASE("report candidate lists follow the composite, duplicate and size thres
     CHECK(metrics.merge_candidates == 2);
     CHECK(metrics.compress_candidates == 3);
   }
-  SECTION("recommended actions name each non-empty list in a fixed order") {
-    REQUIRE(report.actions.size() == 4);
+  SECTION("recommended actions are what each action's dry run would act on, by its own rule") {
+    // purge takes the never retrieved or stale (not the composite); merge pairs within a topic
+    // at 60% overlap or more, 0.6 included; nothing recommends refine for review candidates.
+    REQUIRE(report.actions.size() == 3);
     CHECK(report.actions[0].flag == "--purge");
-    CHECK(report.actions[0].count == 1);
+    CHECK(report.actions[0].ids == Ids{"MEM-055", "MEM-at-07"});
+    CHECK(ids(scoring::purge_candidates(report.scores, k_today)) ==
+          Ids{"MEM-at-07", "MEM-055"});  // the dry run's order: past TTL, composite
     CHECK(report.actions[1].flag == "--merge");
-    CHECK(report.actions[1].count == 2);
+    CHECK(report.actions[1].ids == Ids{"MEM-at-07", "MEM-pq", "MEM-share"});
     CHECK(report.actions[2].flag == "--compress");
     CHECK(report.actions[2].count == 3);
-    CHECK(report.actions[3].flag == "--refine");
-    CHECK(report.actions[3].count == 2);
   }
 }
 

@@ -148,11 +148,10 @@ Formula: `100 - (purge_count * 3) - (merge_count * 5) - (compress_count * 2)`
 
 ### Recommended Actions
 
-- `git vault distill --purge`: 1 memory (score >= 0.7)
-- `git vault distill --merge`: 2 memories (duplicate > 0.6)
-- `git vault distill --compress`: 1 memory (size > 0.5)
-- `git vault distill --refine`: 1 memory (score 0.3-0.7)
-- `git vault distill --gc`: 1 memory (tombstoned past the 7-day grace period)
+- `git vault distill --purge`: 1 memory (never retrieved, or staleness > 0.8): MEM-http-cache
+- `git vault distill --merge`: 2 memories (60% or more of their keywords shared with another of their topic): MEM-http-cache, MEM-http-retry
+- `git vault distill --compress`: 1 memory (size > 0.5): MEM-http-retry
+- `git vault distill --gc`: 1 memory (tombstoned past the 7-day grace period): MEM-old-notes
 )";
 
 const char* const k_expected_verbose_tail = R"(

@@ -199,3 +199,35 @@ TEST_CASE("a tombstone removed is a restore; a file that no longer parses is unr
   CHECK(diff.unreadable == std::vector<std::string>{"MEM-bad"});
   CHECK(diff.changed.empty());
 }
+
+TEST_CASE("a changed memory says each field's old and new value, and a list's items in and out",
+          "[review]") {
+  const std::string before =
+      "---\ntitle: \"Retry\"\ncreated: 2026-11-01\nkeywords: [http, retry]\nsummary: \"Old\"\n"
+      "source: \"user\"\n---\n\n# Retry\n\nline one\nline two\n";
+  const std::string after =
+      "---\ntitle: \"Retry\"\ncreated: 2026-11-01\nkeywords: [http, backoff]\nsummary: \"New\"\n"
+      "topic: \"python\"\n---\n\n# Retry\n\nline one\nline 2\n";
+  const ReviewSnapshot base({{memory_path_of("MEM-r"), before}});
+  const ReviewSnapshot head({{memory_path_of("MEM-r"), after}});
+  const MemoryDiff diff = diff_memories(base, head);
+  REQUIRE(diff.changed.size() == 1);
+  const gv::review::ChangedMemory& changed = diff.changed[0];
+  REQUIRE(changed.changes.size() == 4);
+  CHECK(changed.changes[0].field == "keywords");
+  CHECK(changed.changes[0].added == std::vector<std::string>{"backoff"});
+  CHECK(changed.changes[0].removed == std::vector<std::string>{"retry"});
+  CHECK(changed.changes[1].field == "summary");
+  CHECK(changed.changes[1].before == "Old");
+  CHECK(changed.changes[1].after == "New");
+  CHECK(changed.changes[2].field == "topic");
+  CHECK_FALSE(changed.changes[2].before);
+  CHECK(changed.changes[2].after == "python");
+  CHECK(changed.changes[3].field == "source");
+  CHECK(changed.changes[3].before == "user");
+  CHECK_FALSE(changed.changes[3].after);
+  // One line replaced by another of the same length: the token count says nothing, the lines do.
+  CHECK(changed.tokens_before == changed.tokens_after);
+  CHECK(changed.body_lines_added == 1);
+  CHECK(changed.body_lines_removed == 1);
+}

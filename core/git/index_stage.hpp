@@ -1,0 +1,40 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gv::git {
+
+class Repo;
+
+// Writes `bytes` into the repository's object database as a blob and returns its id (40 hex).
+[[nodiscard]] std::string write_blob(const Repo& repo, std::string_view bytes);
+
+// One stage-0 entry to set in an index file, as `git update-index --cacheinfo` sets it.
+struct StagedBlob {
+  std::string path;  // repo-relative
+  std::string oid;   // 40 hex, a blob already in the object database
+  // The id the entry must have now (nullopt: the path must be absent): an entry that changed
+  // since it was read is left as it is.
+  std::optional<std::string> expected;
+  // A work tree file holding exactly the blob's bytes, whose stat data the entry records so
+  // that `git status` need not hash it again; nullopt: git compares content next time.
+  std::optional<std::filesystem::path> stat_from;
+};
+
+// Sets each entry (mode 100644) in the index file at `index_path` under git's own lock
+// (`<index_path>.lock`; held by another git, the call throws and changes nothing), the way a
+// hook's `git add` changes the index `git commit` is about to record: that file is
+// GIT_INDEX_FILE, `.git/index.lock` itself during `git commit -a`. Entries whose current id is
+// not `expected` are skipped. Other entries keep their stat data, except that any git would
+// call racily clean is smudged, as git does when it rewrites an index, so a later edit made in
+// the same second stays visible. Returns the paths it set, in the order given; writes nothing
+// when none is set. Throws gv::Error naming the file when libgit2 cannot read or write it (a
+// split or sparse index).
+std::vector<std::string> stage_blobs(const std::filesystem::path& index_path,
+                                     const std::vector<StagedBlob>& blobs);
+
+}  // namespace gv::git
