@@ -55,6 +55,10 @@ constexpr std::array k_commands{
     // Hooks open the repository themselves from git's environment, inside their own error
     // handling (an advisory hook never fails the merge); the drivers get files, not a repository.
     Command{"hook", "Entry point of the installed hook shims", define_hook, Need::nothing, true},
+    // Agents' hooks: the repository is found from the payload, inside the command's own error
+    // handling (an agent is never blocked by a hook).
+    Command{"agent-hook", "Entry point of the agents' hooks (payload on stdin)", define_agent_hook,
+            Need::nothing, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
             define_merge_driver, Need::nothing, true},
     Command{"diff-text", "Textconv of the memory diff driver: frontmatter one field per line",
