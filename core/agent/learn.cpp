@@ -9,7 +9,6 @@
 #include <optional>
 #include <set>
 
-#include "core/agent/secrets.hpp"
 #include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
@@ -20,6 +19,7 @@
 #include "core/memory/parse.hpp"
 #include "core/search/search.hpp"
 #include "core/search/terms.hpp"
+#include "core/secrets/detector.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
@@ -656,7 +656,7 @@ void refuse_secrets(const LearnInput& input) {
   // Content read from a file is named as `path:line`, so an editor can jump to it.
   const std::string& file = input.file;
   auto scan = [&](std::string_view where, std::string_view text, bool with_line) {
-    for (const SecretFinding& finding : scan_secrets(text)) {
+    for (const secrets::SecretFinding& finding : secrets::scan_secrets(text)) {
       if (with_line && !file.empty()) {
         places.push_back(fmt::format("{}:{} ({})", file, finding.line, finding.kind));
       } else {

@@ -14,6 +14,7 @@
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
 #include "core/memory/stop_words.hpp"
+#include "core/secrets/detector.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
@@ -340,7 +341,14 @@ std::string new_memory_id(std::string_view topic, std::string_view title,
   return id;
 }
 
-WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write, Date today) {
+WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& requested, Date today) {
+  // Whatever the records held, a memory written from them holds no secret (D19).
+  MemoryWrite write = requested;
+  write.title = secrets::withhold_secrets(write.title);
+  write.content = secrets::withhold_secrets(write.content);
+  for (std::string& keyword : write.keywords) {
+    keyword = secrets::withhold_secrets(keyword);
+  }
   check_content(write.content);
   switch (write.op) {
     case HarvestOp::update:

@@ -39,7 +39,7 @@ ReviseRun read_run(const SubModeContext& context) {
   run.since = health_cursor(context, "revise");
   events::EventFilter filter;
   filter.since = run.since;
-  run.query = inputs.read_events(filter);
+  run.query = read_events(inputs, filter);
   run.result = classify_revise(context.state.vault.memories, run.query.events, inputs.terms);
   return run;
 }

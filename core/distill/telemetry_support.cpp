@@ -1,6 +1,8 @@
 #include "core/distill/telemetry_support.hpp"
 
+
 #include "core/distill/memory_health.hpp"
+#include "core/distill/withhold.hpp"
 #include "core/error.hpp"
 #include "core/snapshot/snapshot.hpp"
 
@@ -11,6 +13,23 @@ const TelemetryInputs& telemetry_of(const SubModeContext& context, std::string_v
     throw Error("--{} needs the event store and history readers", sub_mode);
   }
   return *context.telemetry;
+}
+
+events::EventQuery read_events(const TelemetryInputs& inputs, const events::EventFilter& filter) {
+  events::EventQuery query = inputs.read_events(filter);
+  for (events::Event& event : query.events) {
+    withhold_secrets(event);
+  }
+  return query;
+}
+
+events::HistoryQuery read_history(const TelemetryInputs& inputs,
+                                  std::optional<std::int64_t> since_ms) {
+  events::HistoryQuery query = inputs.read_history(since_ms);
+  for (events::Prompt& prompt : query.prompts) {
+    withhold_secrets(prompt);
+  }
+  return query;
 }
 
 std::optional<std::string> health_cursor(const SubModeContext& context, std::string_view cursor) {
