@@ -1,7 +1,7 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "core/dates.hpp"
 #include "core/distill/telemetry_inputs.hpp"
 #include "core/distill/term_scoring.hpp"
+#include "core/memory/memory.hpp"
 
 namespace gv {
 class Snapshot;
@@ -34,17 +35,30 @@ namespace gv::distill {
 // The two above as the TermScoring capability.
 [[nodiscard]] TermScoring builtin_term_scoring();
 
-// `MEM-` + the slug of the topic's last segment and the title's first three words, with `-2`,
-// `-3`… until `exists` says the id is free (doc/vault-format.md, "Ids and slugs").
-[[nodiscard]] std::string new_memory_id(std::string_view topic, std::string_view title,
-                                        const std::function<bool(std::string_view id)>& exists);
+// The active memory whose keywords `terms` overlap most (overlap_score; ties: the smaller id),
+// or nullptr when none shares a word: where a new memory's topic and category come from when
+// it is given none.
+[[nodiscard]] const Memory* nearest_memory(const std::vector<Memory>& memories,
+                                           const std::vector<std::string>& terms);
+
+// The first segment of the topic most active memories have (ties: the first in byte order), or
+// "" in a vault without topics: where a memory no other resembles goes, rather than "(no
+// topic)".
+[[nodiscard]] std::string usual_topic(const std::vector<Memory>& memories);
+
+// A one-sentence summary of Markdown `content`: the first sentence of its first paragraph of
+// prose (headings, tables, code and comments passed over; a list item's marker dropped). A
+// sentence longer than `max_bytes` ends after its last clause that fits, marked `...`, never
+// inside a clause or a word. nullopt when the content has no prose.
+[[nodiscard]] std::optional<std::string> first_sentence(std::string_view content,
+                                                        std::size_t max_bytes = 200);
 
 // Writes `write` over the vault of `before`: CREATE renders the new-memory template (category as
-// the one tag, keywords as a block list); UPDATE keeps every field but `modified` and `source`,
-// puts the old main content under `### Previous Version (<created>)` at the top of `## History` and
-// the new content in its place; EXTEND adds `## Extension (<today>)` before `## Connections`.
-// Throws gv::Error when the target is missing, tombstoned or has no frontmatter, or the content
-// holds a `## History` / `## Connections` heading.
+// the one tag, keywords as a block list); UPDATE keeps every field but `modified` (`source` is
+// set only when the memory had none), puts the old main content under `### Previous Version
+// (<created>)` at the top of `## History` and the new content in its place; EXTEND adds `##
+// Extension (<today>)` before `## Connections`. Throws gv::Error when the target is missing,
+// tombstoned or has no frontmatter, or the content holds a `## History` / `## Connections` heading.
 [[nodiscard]] WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write,
                                          Date today);
 

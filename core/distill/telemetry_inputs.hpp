@@ -26,7 +26,8 @@ struct MemoryWrite {
   std::string target_id;  // UPDATE/EXTEND
   std::string title;
   std::string content;   // Markdown, no frontmatter
-  std::string category;  // empty: inferred
+  std::string category;  // empty: the nearest memory's, else INSIGHT
+  std::string topic;     // empty: the nearest memory's
   std::vector<std::string> keywords;
   std::string source;
 };

@@ -1,5 +1,6 @@
 #include "core/distill/telemetry_support.hpp"
 
+#include <unordered_set>
 
 #include "core/distill/memory_health.hpp"
 #include "core/distill/withhold.hpp"
@@ -17,6 +18,11 @@ const TelemetryInputs& telemetry_of(const SubModeContext& context, std::string_v
 
 events::EventQuery read_events(const TelemetryInputs& inputs, const events::EventFilter& filter) {
   events::EventQuery query = inputs.read_events(filter);
+  // An event appended twice (a retried write, two branches' stores joined) is one event: a
+  // repeat must not add a strike. The first line with an id stands.
+  std::unordered_set<std::string> seen;
+  std::erase_if(query.events,
+                [&](const events::Event& event) { return !seen.insert(event.event_id).second; });
   for (events::Event& event : query.events) {
     withhold_secrets(event);
   }
