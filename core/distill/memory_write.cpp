@@ -13,7 +13,6 @@
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
-#include "core/memory/stop_words.hpp"
 #include "core/secrets/detector.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/text.hpp"
@@ -22,29 +21,6 @@
 
 namespace gv::distill {
 namespace {
-
-bool is_term_byte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_';
-}
-
-// Lower-cased words of `text` (runs of letters and digits), for overlap.
-void add_words(std::string_view text, std::set<std::string>& out) {
-  std::string word;
-  for (char c : text) {
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-      word += c;
-    } else if (c >= 'A' && c <= 'Z') {
-      word += static_cast<char>(c - 'A' + 'a');
-    } else if (!word.empty()) {
-      out.insert(std::move(word));
-      word.clear();
-    }
-  }
-  if (!word.empty()) {
-    out.insert(std::move(word));
-  }
-}
 
 // Content that would split the memory's sections if written into its body.
 void check_content(std::string_view content) {
@@ -92,15 +68,16 @@ const Memory& target_of(const Vault& vault, std::string_view id) {
   return *memory;
 }
 
-WrittenMemory create(const Snapshot& before, const MemoryWrite& write, Date today) {
+WrittenMemory create(const Snapshot& before, const MemoryWrite& write, Date today,
+                     const TermScoring& scoring) {
   const Vault vault = load_vault(before);
   // What the caller left open is taken from the memory nearest in keywords, so the new one
   // sits in its neighbours' topic and category rather than under "(no topic)".
   std::vector<std::string> terms = write.keywords;
-  for (std::string& term : extract_key_terms(write.title + "\n" + write.content)) {
+  for (std::string& term : scoring.key_terms(write.title + "\n" + write.content)) {
     terms.push_back(std::move(term));
   }
-  const Memory* nearest = nearest_memory(vault.memories, terms);
+  const Memory* nearest = nearest_memory(vault.memories, terms, scoring);
   std::string category = write.category;
   if (category.empty()) {
     category = nearest != nullptr && !nearest->category.empty() ? nearest->category : "INSIGHT";
@@ -225,93 +202,6 @@ WrittenMemory extend(const Snapshot& before, const MemoryWrite& write, Date toda
 
 }  // namespace
 
-std::vector<std::string> extract_key_terms(std::string_view text, std::size_t count) {
-  struct Stat {
-    std::size_t frequency = 0;
-    std::size_t first = 0;
-    bool technical = false;
-  };
-  std::map<std::string, Stat> stats;
-  std::size_t order = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !is_term_byte(text[i])) {
-      ++i;
-    }
-    std::size_t begin = i;
-    while (i < text.size() && is_term_byte(text[i])) {
-      ++i;
-    }
-    std::size_t end = i;
-    while (begin < end && (text[begin] == '-' || text[begin] == '_')) {
-      ++begin;
-    }
-    while (end > begin && (text[end - 1] == '-' || text[end - 1] == '_')) {
-      --end;
-    }
-    if (end - begin <= 4) {
-      continue;
-    }
-    const std::string word = util::to_lower_ascii(text.substr(begin, end - begin));
-    if (is_stop_word(word)) {
-      continue;
-    }
-    Stat& stat = stats[word];
-    if (stat.frequency == 0) {
-      stat.first = order++;
-      stat.technical = word.find_first_of("0123456789-_") != std::string::npos;
-    }
-    ++stat.frequency;
-  }
-  std::vector<std::pair<std::string, Stat>> ranked(stats.begin(), stats.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    if (a.second.frequency != b.second.frequency) {
-      return a.second.frequency > b.second.frequency;
-    }
-    if (a.second.technical != b.second.technical) {
-      return a.second.technical;
-    }
-    return a.second.first < b.second.first;
-  });
-  std::vector<std::string> out;
-  for (std::size_t k = 0; k < ranked.size() && k < count; ++k) {
-    out.push_back(ranked[k].first);
-  }
-  return out;
-}
-
-double overlap_score(const std::vector<std::string>& segment,
-                     const std::vector<std::string>& memory) {
-  std::set<std::string> segment_words;
-  for (const std::string& term : segment) {
-    add_words(term, segment_words);
-  }
-  if (segment_words.empty()) {
-    return 0.0;
-  }
-  std::set<std::string> memory_words;
-  for (const std::string& term : memory) {
-    add_words(term, memory_words);
-  }
-  const auto shared = std::count_if(segment_words.begin(), segment_words.end(),
-                                    [&](const std::string& w) { return memory_words.contains(w); });
-  return static_cast<double>(shared) / static_cast<double>(segment_words.size());
-}
-
-TermScoring builtin_term_scoring() {
-  TermScoring scoring;
-  scoring.key_terms = [](std::string_view text) { return extract_key_terms(text); };
-  scoring.overlap = overlap_score;
-  scoring.words = [](const std::vector<std::string>& terms) {
-    std::set<std::string> words;
-    for (const std::string& term : terms) {
-      add_words(term, words);
-    }
-    return words;
-  };
-  return scoring;
-}
-
 std::string usual_topic(const std::vector<Memory>& memories) {
   std::map<std::string, std::size_t> counts;
   for (const Memory& memory : memories) {
@@ -331,7 +221,7 @@ std::string usual_topic(const std::vector<Memory>& memories) {
 }
 
 const Memory* nearest_memory(const std::vector<Memory>& memories,
-                             const std::vector<std::string>& terms) {
+                             const std::vector<std::string>& terms, const TermScoring& scoring) {
   const Memory* best = nullptr;
   double best_overlap = 0.0;
   std::vector<const Memory*> active;
@@ -343,7 +233,7 @@ const Memory* nearest_memory(const std::vector<Memory>& memories,
   std::sort(active.begin(), active.end(),
             [](const Memory* a, const Memory* b) { return a->id < b->id; });
   for (const Memory* memory : active) {
-    const double overlap = overlap_score(terms, memory->keywords);
+    const double overlap = scoring.overlap(terms, memory->keywords);
     if (overlap > best_overlap + 1e-9) {
       best = memory;
       best_overlap = overlap;
@@ -428,7 +318,8 @@ std::optional<std::string> first_sentence(std::string_view content, std::size_t 
   return paragraph;
 }
 
-WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& requested, Date today) {
+WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& requested, Date today,
+                           const TermScoring& scoring) {
   // Whatever the records held, a memory written from them holds no secret (D19).
   MemoryWrite write = requested;
   write.title = secrets::withhold_secrets(write.title);
@@ -445,7 +336,7 @@ WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& requested,
     case HarvestOp::create:
       break;
   }
-  return create(before, write, today);
+  return create(before, write, today, scoring);
 }
 
 }  // namespace gv::distill

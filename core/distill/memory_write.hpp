@@ -16,30 +16,17 @@ class Snapshot;
 }
 
 // The memory creation primitives the telemetry sub-modes write with (doc/telemetry.md, "Writing
-// memories"; doc/vault-format.md, "New memories" and "Ids and slugs"): key term extraction,
-// overlap scoring, the slug rule and the CREATE / UPDATE / EXTEND edits.
+// memories"; doc/vault-format.md, "New memories" and "Ids and slugs"): the CREATE / UPDATE /
+// EXTEND edits, the summary and where a new memory goes. Key terms and overlap are
+// `git vault learn`'s (agent::learn_term_scoring), passed in as a TermScoring.
 namespace gv::distill {
 
-// Key Term Extraction made deterministic: words of letters, digits, `-` and `_` (trimmed of
-// `-`/`_`), lower-cased, stop words (the retrieval list) dropped, longer than four characters;
-// ranked by frequency, then technical terms (a digit, `-` or `_`) first, then first
-// appearance; the top `count`.
-[[nodiscard]] std::vector<std::string> extract_key_terms(std::string_view text,
-                                                         std::size_t count = 5);
-
-// Overlap Scoring: |segment ∩ memory| / |segment| over lower-cased words (a multi-word keyword
-// counts as its words); 0 for an empty segment.
-[[nodiscard]] double overlap_score(const std::vector<std::string>& segment,
-                                   const std::vector<std::string>& memory);
-
-// The two above as the TermScoring capability.
-[[nodiscard]] TermScoring builtin_term_scoring();
-
-// The active memory whose keywords `terms` overlap most (overlap_score; ties: the smaller id),
-// or nullptr when none shares a word: where a new memory's topic and category come from when
-// it is given none.
+// The active memory whose keywords `terms` overlap most (`scoring.overlap`; ties: the smaller
+// id), or nullptr when none shares a word: where a new memory's topic and category come from
+// when it is given none.
 [[nodiscard]] const Memory* nearest_memory(const std::vector<Memory>& memories,
-                                           const std::vector<std::string>& terms);
+                                           const std::vector<std::string>& terms,
+                                           const TermScoring& scoring);
 
 // The first segment of the topic most active memories have (ties: the first in byte order), or
 // "" in a vault without topics: where a memory no other resembles goes, rather than "(no
@@ -60,6 +47,6 @@ namespace gv::distill {
 // Extension (<today>)` before `## Connections`. Throws gv::Error when the target is missing,
 // tombstoned or has no frontmatter, or the content holds a `## History` / `## Connections` heading.
 [[nodiscard]] WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write,
-                                         Date today);
+                                         Date today, const TermScoring& scoring);
 
 }  // namespace gv::distill

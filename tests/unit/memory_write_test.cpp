@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/agent/learn.hpp"
 #include "core/memory/parse.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
@@ -23,6 +24,13 @@ std::string memory_with(std::string_view body) {
          std::string(body);
 }
 
+// learn's key terms and overlap, as the command passes them to the telemetry sub-modes.
+const TermScoring k_terms = gv::agent::learn_term_scoring();
+
+WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write, Date today) {
+  return gv::distill::write_memory(before, write, today, k_terms);
+}
+
 MemoryWrite write_of(HarvestOp op, std::string content) {
   MemoryWrite write;
   write.op = op;
@@ -36,19 +44,6 @@ MemoryWrite write_of(HarvestOp op, std::string content) {
 }
 
 }  // namespace
-
-TEST_CASE("key terms: long non-stop words by frequency, technical first on ties",
-          "[memory-write]") {
-  CHECK(extract_key_terms("Retry the flaky hooks; retry them with backoff and hook_v2 there") ==
-        std::vector<std::string>{"retry", "hook_v2", "flaky", "hooks", "backoff"});
-  CHECK(extract_key_terms("a an the of").empty());
-}
-
-TEST_CASE("overlap scores shared words over the segment's words", "[memory-write]") {
-  CHECK(overlap_score({"cache", "invalidation", "hooks"}, {"Cache", "other"}) == Approx(1.0 / 3));
-  CHECK(overlap_score({"cache invalidation"}, {"invalidation"}) == Approx(0.5));
-  CHECK(overlap_score({}, {"a"}) == 0.0);
-}
 
 TEST_CASE("CREATE renders a valid memory from the template", "[memory-write]") {
   const test::MapSnapshot before(Files{});
@@ -65,16 +60,16 @@ TEST_CASE("CREATE renders a valid memory from the template", "[memory-write]") {
 }
 
 TEST_CASE("CREATE reads like its neighbours: their naming, topic and category", "[memory-write]") {
-  const auto neighbour = [](std::string_view id, std::string_view topic,
-                            std::string_view category, std::string_view keywords) {
+  const auto neighbour = [](std::string_view id, std::string_view topic, std::string_view category,
+                            std::string_view keywords) {
     return std::pair{fmt::format(".memory/10-Memories/{}.md", id),
                      fmt::format("---\ntitle: \"{}\"\ncreated: 2026-01-02\ntags: [{}]\n"
                                  "topic: \"{}\"\nkeywords: [{}]\n---\n\n# {}\n\nText.\n",
                                  id, category, topic, keywords, id)};
   };
-  const test::MapSnapshot before(Files{
-      neighbour("MEM-2026-12-01-001-cache-warmup", "perf/cache", "WORKFLOW", "cache, warmup"),
-      neighbour("MEM-2026-11-02-004-lint-rules", "tooling/lint", "CONFIG", "lint, rules")});
+  const test::MapSnapshot before(
+      Files{neighbour("MEM-2026-12-01-001-cache-warmup", "perf/cache", "WORKFLOW", "cache, warmup"),
+            neighbour("MEM-2026-11-02-004-lint-rules", "tooling/lint", "CONFIG", "lint, rules")});
   MemoryWrite write = write_of(HarvestOp::create,
                                "Warm the cache before timing. Cold runs mislead, e.g. the first.");
   write.category.clear();
@@ -101,10 +96,10 @@ TEST_CASE("a summary is one sentence, never cut inside a clause", "[memory-write
 }
 
 TEST_CASE("UPDATE keeps the memory's source, the link to its task", "[memory-write]") {
-  const test::MapSnapshot before(Files{
-      {std::string(k_path),
-       "---\ntitle: \"X\"\ncreated: 2026-01-02\ntags: [PATTERN]\nkeywords: [a]\n"
-       "source: \"specs/259_retry/summary.md\"\n---\n\n# X\n\nOld text.\n"}});
+  const test::MapSnapshot before(
+      Files{{std::string(k_path),
+             "---\ntitle: \"X\"\ncreated: 2026-01-02\ntags: [PATTERN]\nkeywords: [a]\n"
+             "source: \"specs/259_retry/summary.md\"\n---\n\n# X\n\nOld text.\n"}});
   const WrittenMemory written =
       write_memory(before, write_of(HarvestOp::update, "New text."), *parse_date("2026-12-01"));
   CHECK_THAT(written.bytes, Catch::Contains("source: \"specs/259_retry/summary.md\"\n"));
