@@ -49,6 +49,9 @@ struct Options {
   bool dry_run = false;
   bool record = false;
   bool all = false;
+  // --meta's target is this repository: the event store is per repository, so `--local` (and
+  // DISTILL_META_LOCAL) name what meta does anyway (doc/telemetry.md, "meta").
+  bool local = false;
   std::string select;
   LandingFlags landing;
 };
@@ -416,10 +419,16 @@ int run(const Options& options, Session& session) {
     if (options.dry_run || options.all || !options.select.empty()) {
       throw UsageError("--dry-run, --select and --all go with a sub-mode such as --purge");
     }
+    if (options.local) {
+      throw UsageError("--local goes with --meta");
+    }
     return run_report(options, session);
   }
   if (options.record) {
     throw UsageError("--record goes with the report only; sub-modes always log their action");
+  }
+  if (options.local && row->name != "meta") {
+    throw UsageError("--local goes with --meta");
   }
   if (options.all && !options.select.empty()) {
     throw UsageError("pass either --select or --all, not both");
@@ -451,6 +460,9 @@ Runner define_distill(CLI::App& app) {
                  "Candidates to act on: numbers (1,3-4), keys (MEM-a; a merge pair is "
                  "MEM-a+MEM-b) or a for all");
   app.add_flag("--all", options->all, "Act on every candidate");
+  app.add_flag("--local", options->local,
+               "--meta: propose for this repository (what meta does anyway: the event store is "
+               "per repository)");
   app.add_flag("--no-commit", options->landing.no_commit,
                "Leave the changes in the work tree instead of committing them");
   app.add_flag("--allow-dirty", options->landing.allow_dirty,

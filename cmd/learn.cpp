@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "cmd/action.hpp"
@@ -148,21 +149,22 @@ void apply_json_input(std::string_view bytes, const std::string& source, agent::
   }
 }
 
-// The file a memory's `source` names: its path in the repository when it is in the work tree,
-// else its name alone. The memory is committed and shared, and an absolute path outside the
-// repository would only tell others where the author's home directory is.
-std::string recorded_source_path(const git::Repo& repo, const std::string& typed) {
+// The file a memory's `source` names: its path in the repository when it is in the work tree.
+// A file outside it (an agent's temporary file, a download, a note in the author's home) is no
+// source a reader of the shared vault can follow, and its name or path would only say where the
+// author keeps things: the memory then records `user input`.
+std::optional<std::string> recorded_source_path(const git::Repo& repo, const std::string& typed) {
   std::error_code ec;
   const std::filesystem::path file = std::filesystem::weakly_canonical(typed, ec);
   if (ec) {
-    return std::filesystem::path(typed).filename().string();
+    return std::nullopt;
   }
   const std::filesystem::path top = std::filesystem::weakly_canonical(repo.workdir(), ec);
   const std::filesystem::path relative = file.lexically_relative(top);
-  if (!ec && !relative.empty() && *relative.begin() != "..") {
+  if (!ec && !relative.empty() && *relative.begin() != ".." && *relative.begin() != ".git") {
     return relative.generic_string();
   }
-  return file.filename().string();
+  return std::nullopt;
 }
 
 std::string describe(const agent::LearnDecision& decision) {
@@ -210,7 +212,10 @@ int run(const Options& options, Session& session) {
   } else if (!options.input.empty()) {
     bytes = read_input_file(options.input);
     input.file = options.input;
-    input.source = fmt::format("file: {}", recorded_source_path(session.repo(), options.input));
+    if (const std::optional<std::string> path =
+            recorded_source_path(session.repo(), options.input)) {
+      input.source = fmt::format("file: {}", *path);
+    }
   } else {
     throw UsageError("learn needs content: --text TEXT, a FILE, or `-` for stdin");
   }

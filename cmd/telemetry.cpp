@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <memory>
 
+#include "core/agent/learn.hpp"
 #include "core/distill/memory_write.hpp"
 #include "core/error.hpp"
 #include "core/events/event_store.hpp"
 #include "core/events/history.hpp"
+#include "core/snapshot/snapshot.hpp"
 #include "core/util/message.hpp"
 
 namespace gv::cmd {
@@ -80,8 +82,11 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
     }
     return query;
   };
-  inputs.terms = distill::builtin_term_scoring();
-  inputs.write_memory = distill::write_memory;
+  inputs.terms = agent::learn_term_scoring();
+  inputs.write_memory = [terms = inputs.terms](const Snapshot& before,
+                                               const distill::MemoryWrite& write, Date today) {
+    return distill::write_memory(before, write, today, terms);
+  };
   inputs.otel_enabled = environment("CLAUDE_CODE_ENABLE_TELEMETRY").value_or("") == "1";
   return inputs;
 }

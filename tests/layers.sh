@@ -13,7 +13,7 @@ cd "$here"
 declare -A layer=(
   [error]=0
   [util]=1 [json]=1
-  [.]=2
+  [.]=2 [secrets]=2
   [memory]=3
   [git]=4 [events]=4
   [snapshot]=5
@@ -27,7 +27,7 @@ declare -A layer=(
   [mcp]=12 [status]=12
 )
 # Layers that compute on values only: no disk, no processes, no repository.
-pure=(memory scoring json merge)
+pure=(memory scoring json merge secrets)
 
 folder_of() {  # core/x/y.hpp -> x ; core/error.hpp -> error ; core/y.hpp -> .
   local rest=${1#core/}

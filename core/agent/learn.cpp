@@ -9,7 +9,8 @@
 #include <optional>
 #include <set>
 
-#include "core/agent/secrets.hpp"
+#include "core/distill/memory_write.hpp"
+#include "core/distill/refine_rules.hpp"
 #include "core/distill/text_edits.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
@@ -21,8 +22,10 @@
 #include "core/memory/stop_words.hpp"
 #include "core/search/analyzer.hpp"
 #include "core/search/search.hpp"
+#include "core/secrets/detector.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/text.hpp"
+#include "core/vault/id_naming.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::agent {
@@ -36,8 +39,8 @@ constexpr std::size_t k_least_shared = 2;
 // The categories the scoring gives a meaning (doc/vault-format.md).
 constexpr std::array<std::string_view, 5> k_learn_categories{"CONFIG", "WORKFLOW", "PATTERN",
                                                              "TECHNIQUE", "INSIGHT"};
-constexpr std::size_t k_summary_width = 60;
-constexpr std::size_t k_slug_width = 50;
+// A summary is one sentence; one longer than this ends after its last whole clause that fits.
+constexpr std::size_t k_summary_bytes = 200;
 
 bool is_term_byte(char c) { return search::is_word_byte(c) || c == '-' || c == '_'; }
 
@@ -56,57 +59,11 @@ std::set<std::string> term_set(const std::vector<std::string>& terms) {
   return out;
 }
 
-// A summary line cut at a word boundary near 60 characters.
-std::string cut_summary(std::string_view line) {
-  if (line.size() <= k_summary_width) {
-    return std::string(line);
-  }
-  std::size_t cut = line.rfind(' ', k_summary_width);
-  if (cut == std::string_view::npos || cut == 0) {
-    cut = k_summary_width;
-    // Never split a UTF-8 sequence.
-    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
-      --cut;
-    }
-  }
-  return std::string(trim(line.substr(0, cut)));
-}
-
-// The first line of prose, heading and list markers removed, cut near 60 characters. Code in
-// fences and table rows are passed over (a table's header row says little on its own), unless
-// the content holds nothing else: then its first line with text.
-std::string first_line_summary(std::string_view content) {
-  std::optional<std::string_view> fallback;
-  bool in_fence = false;
-  std::string_view rest = content;
-  while (!rest.empty()) {
-    const std::size_t newline = rest.find('\n');
-    std::string_view line = trim(rest.substr(0, newline));
-    rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
-    if (line.starts_with("```") || line.starts_with("~~~")) {
-      in_fence = !in_fence;
-      continue;
-    }
-    const bool table_row = line.starts_with('|');
-    while (!line.empty() && (line.front() == '#' || line.front() == '-' || line.front() == '*' ||
-                             line.front() == '>' || line.front() == ' ' || line.front() == '|')) {
-      line.remove_prefix(1);
-    }
-    while (table_row && !line.empty() && (line.back() == '|' || line.back() == ' ')) {
-      line.remove_suffix(1);
-    }
-    if (line.empty()) {
-      continue;
-    }
-    if (in_fence || table_row) {
-      if (!fallback) {
-        fallback = line;
-      }
-      continue;
-    }
-    return cut_summary(line);
-  }
-  return fallback ? cut_summary(*fallback) : std::string();
+// The summary a memory gets when none is given: the first sentence of its prose, never cut
+// inside a clause (distill::first_sentence); content without prose (code or a table only)
+// falls back to the title.
+std::string summary_of(std::string_view title, std::string_view content) {
+  return distill::first_sentence(content, k_summary_bytes).value_or(std::string(trim(title)));
 }
 
 std::string flow_list(const std::vector<std::string>& items) {
@@ -191,7 +148,7 @@ std::string render_create(const LearnInput& input, std::string_view category,
 // stay.
 std::string render_update(const Memory& target, std::string_view bytes, const LearnInput& input,
                           const std::vector<std::string>& keywords, std::string_view content,
-                          Date today) {
+                          std::string_view summary, Date today) {
   const FrontmatterSplit split = split_frontmatter(bytes);
   const std::string_view eol = split.line_ending;
   const std::string_view body = split.body(bytes);
@@ -244,7 +201,13 @@ std::string render_update(const Memory& target, std::string_view bytes, const Le
   FrontmatterEditor editor(target.path, bytes);
   editor.set_scalar("title", yaml_double_quoted(trim(input.title)));
   editor.insert_fields({{"modified", format_date(today)}}, "created", "tags");
-  editor.set_scalar("source", yaml_double_quoted(input.source));
+  // `source` says where the memory came from (a task's folder ties later events of the task to
+  // it): an update keeps it, and sets it only on a memory that had none.
+  if (trim(target.source).empty()) {
+    editor.set_scalar("source", yaml_double_quoted(input.source));
+  }
+  // The summary describes the main content, which this replaces.
+  editor.set_scalar("summary", yaml_double_quoted(summary));
   if (input.topic) {
     editor.set_scalar("topic", yaml_double_quoted(*input.topic));
   }
@@ -271,9 +234,11 @@ std::string render_extend(const Memory& target, std::string_view bytes, const Le
   } else if (sections.connections) {
     at = sections.connections->begin;
   }
-  std::string block = distill::with_eol(fmt::format("## Extension ({})\n\n**Source**: {}\n\n{}",
-                                                    format_date(today), input.source, content),
-                                        eol);
+  // The title says what the extension is about, under the dated heading other tools read.
+  std::string block =
+      distill::with_eol(fmt::format("## Extension ({})\n\n### {}\n\n**Source**: {}\n\n{}",
+                                    format_date(today), trim(input.title), input.source, content),
+                        eol);
   // A blank line before the block, whatever the text before it ends with.
   std::string before;
   const std::string_view head = body.substr(0, at);
@@ -409,6 +374,14 @@ double overlap_score(const std::vector<std::string>& segment_terms,
   return static_cast<double>(shared) / static_cast<double>(segment.size());
 }
 
+distill::TermScoring learn_term_scoring() {
+  distill::TermScoring scoring;
+  scoring.key_terms = [](std::string_view text) { return extract_key_terms(text); };
+  scoring.overlap = overlap_score;
+  scoring.words = term_set;
+  return scoring;
+}
+
 LearnOp classify_overlap(double overlap, std::size_t shared_terms) {
   if (shared_terms < k_least_shared) {
     return LearnOp::create;
@@ -426,93 +399,16 @@ LearnOp classify_overlap(double overlap, std::size_t shared_terms) {
 
 bool reaches_extend(double overlap) { return overlap >= k_extend_from - 1e-9; }
 
-std::string generate_memory_id(std::string_view topic, std::string_view title,
-                               const std::function<bool(std::string_view)>& exists) {
-  auto sanitize = [](std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-      const char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-      out += ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9')) ? l : '-';
-    }
-    return out;
-  };
-  const std::size_t slash = topic.rfind('/');
-  const std::string base =
-      sanitize(slash == std::string_view::npos ? topic : topic.substr(slash + 1));
-  // `cut -d'-' -f1-3` of the sanitized title, then one trailing `-` dropped.
-  const std::string sanitized = sanitize(title);
-  std::size_t cut = 0;
-  int dashes = 0;
-  while (cut < sanitized.size()) {
-    if (sanitized[cut] == '-' && ++dashes == 3) {
-      break;
-    }
-    ++cut;
+std::string learn_category(std::string_view title, std::string_view content,
+                           const Memory* nearest) {
+  std::string category = nearest != nullptr && !nearest->category.empty() ? category_key(*nearest)
+                                                                          : std::string("INSIGHT");
+  // refine's cue-word rule reads the same text (title and main content); where it would
+  // reclassify the memory, its answer is taken now, so refine never contradicts learn.
+  if (const auto guess = distill::infer_category(fmt::format("{}\n{}", title, content), category)) {
+    category = guess->category;
   }
-  std::string words = sanitized.substr(0, cut);
-  if (!words.empty() && words.back() == '-') {
-    words.pop_back();
-  }
-  std::string slug = base.empty() ? words : base + "-" + words;
-  std::string collapsed;
-  for (const char c : slug) {
-    if (!(c == '-' && !collapsed.empty() && collapsed.back() == '-')) {
-      collapsed += c;
-    }
-  }
-  slug = collapsed;
-  if (!slug.empty() && slug.front() == '-') {
-    slug.erase(0, 1);
-  }
-  if (!slug.empty() && slug.back() == '-') {
-    slug.pop_back();
-  }
-  if (slug.size() > k_slug_width) {
-    slug.resize(k_slug_width);
-  }
-  // Truncation can leave a dash at the end; an id never ends in one.
-  while (!slug.empty() && slug.back() == '-') {
-    slug.pop_back();
-  }
-  if (slug.empty()) {
-    slug = "memory";
-  }
-  std::string id = "MEM-" + slug;
-  for (int n = 2; exists(id); ++n) {
-    id = fmt::format("MEM-{}-{}", slug, n);
-  }
-  return id;
-}
-
-std::string infer_category(std::string_view title, std::string_view content) {
-  const std::string text = lower(fmt::format("{}\n{}", title, content));
-  std::map<std::string, std::size_t> hits;
-  const std::vector<std::pair<std::string, std::vector<std::string_view>>> rules = {
-      {"CONFIG",
-       {"config", "configure", "configuration", "setting", "install", "setup", "option",
-        "environment", "variable", "dotfile"}},
-      {"WORKFLOW",
-       {"workflow", "process", "procedure", "step", "release", "deploy", "review", "checklist",
-        "routine"}},
-      {"PATTERN", {"pattern", "design", "architecture", "structure", "convention", "idiom"}},
-      {"TECHNIQUE", {"technique", "method", "approach", "trick", "recipe", "debug", "optimi"}},
-  };
-  std::string best = "INSIGHT";
-  std::size_t best_hits = 0;
-  for (const auto& [category, words] : rules) {
-    std::size_t count = 0;
-    for (const std::string_view word : words) {
-      for (std::size_t at = text.find(word); at != std::string::npos;
-           at = text.find(word, at + 1)) {
-        ++count;
-      }
-    }
-    if (count > best_hits) {
-      best_hits = count;
-      best = category;
-    }
-  }
-  return best;
+  return category;
 }
 
 LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
@@ -584,6 +480,8 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
     match.recommended = classify_overlap(match.overlap, shared_words);
     decision.matches.push_back(std::move(match));
   }
+  // A memory that shares none of the terms is no candidate, whatever search ranked it.
+  std::erase_if(decision.matches, [](const OverlapMatch& match) { return match.overlap <= 0.0; });
   std::stable_sort(
       decision.matches.begin(), decision.matches.end(),
       [](const OverlapMatch& a, const OverlapMatch& b) { return a.overlap > b.overlap; });
@@ -610,18 +508,30 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
   }
 
   std::string bytes;
+  const std::string summary =
+      input.summary.empty() ? summary_of(input.title, content) : std::string(trim(input.summary));
   if (decision.op == LearnOp::create) {
-    const std::string topic = input.topic.value_or("");
-    decision.id = generate_memory_id(topic, input.title, [&](std::string_view id) {
-      return find_memory(vault, id) != nullptr || snapshot.read(memory_path(id)).has_value();
-    });
+    // What the caller left open comes from the memory nearest in terms, so the new one sits
+    // among its neighbours rather than under "(no topic)".
+    const Memory* nearest =
+        decision.matches.empty() ? nullptr : find_memory(vault, decision.matches.front().id);
+    const std::string topic = input.topic          ? *input.topic
+                              : nearest != nullptr ? nearest->topic
+                                                   : distill::usual_topic(vault.memories);
+    const std::string category = input.category.empty()
+                                     ? learn_category(input.title, content, nearest)
+                                     : category_key(std::string_view(input.category));
+    std::vector<std::string> ids;
+    ids.reserve(vault.memories.size());
+    for (const Memory& memory : vault.memories) {
+      ids.push_back(memory.id);
+    }
+    decision.id = name_memory(
+        detect_id_naming(ids), ids, input.title, category, today, [&](std::string_view id) {
+          return find_memory(vault, id) != nullptr || snapshot.read(memory_path(id)).has_value();
+        });
     decision.path = memory_path(decision.id);
-    const std::string category =
-        input.category.empty() ? infer_category(input.title, content) : input.category;
-    const std::string summary =
-        input.summary.empty() ? first_line_summary(content) : std::string(trim(input.summary));
-    bytes = render_create(input, category_key(std::string_view(category)), topic,
-                          decision.key_terms, summary, content, today);
+    bytes = render_create(input, category, topic, decision.key_terms, summary, content, today);
   } else {
     decision.id = target->id;
     decision.path = target->path;
@@ -629,11 +539,11 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
     if (!old) {
       throw Error("{}: cannot read", target->path);
     }
-    const std::vector<std::string> added = input.keywords.empty() && decision.op == LearnOp::extend
-                                               ? std::vector<std::string>{}
-                                               : decision.key_terms;
+    // Only keywords the caller gave are added: terms extracted from the new text are words
+    // like "changes" or "system", filler in a memory that already has its own.
+    const std::vector<std::string>& added = input.keywords;
     bytes = decision.op == LearnOp::update
-                ? render_update(*target, *old, input, added, content, today)
+                ? render_update(*target, *old, input, added, content, summary, today)
                 : render_extend(*target, *old, input, added, content, today);
   }
   check_valid(decision.path, bytes);
@@ -655,7 +565,7 @@ void refuse_secrets(const LearnInput& input) {
   // Content read from a file is named as `path:line`, so an editor can jump to it.
   const std::string& file = input.file;
   auto scan = [&](std::string_view where, std::string_view text, bool with_line) {
-    for (const SecretFinding& finding : scan_secrets(text)) {
+    for (const secrets::SecretFinding& finding : secrets::scan_secrets(text)) {
       if (with_line && !file.empty()) {
         places.push_back(fmt::format("{}:{} ({})", file, finding.line, finding.kind));
       } else {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dates.hpp"
+#include "core/distill/term_scoring.hpp"
 #include "core/memory/memory.hpp"
 #include "core/plan.hpp"
 
@@ -37,11 +38,11 @@ struct LearnOverride {
 
 struct LearnInput {
   std::string title;
-  std::string content;   // Markdown body, without frontmatter
-  std::string category;  // empty: kept from the target, else inferred
-  std::optional<std::string> topic;
-  std::vector<std::string> keywords;  // empty: extracted from the content
-  std::string summary;                // empty: the content's first line, cut at 60 characters
+  std::string content;                // Markdown body, without frontmatter
+  std::string category;               // empty: kept from the target, else learn_category
+  std::optional<std::string> topic;   // none: the nearest memory's, else the vault's usual one
+  std::vector<std::string> keywords;  // empty: extracted from the content (for a new memory)
+  std::string summary;                // empty: the content's first sentence
   std::string source = "user input";  // `user input` or `file: <path>`, as the memory records it
   std::string file;                   // the content's file as the user named it, for messages
 };
@@ -56,6 +57,11 @@ struct LearnInput {
 // fold, each term split into words); 0 for an empty segment.
 [[nodiscard]] double overlap_score(const std::vector<std::string>& segment_terms,
                                    const std::vector<std::string>& memory_terms);
+
+// The two above as the telemetry sub-modes take them (distill::TermScoring, doc/telemetry.md,
+// "Rules"): one term extractor and one overlap for learn, revise, meta, dream and the
+// harvest alike.
+[[nodiscard]] distill::TermScoring learn_term_scoring();
 
 // > 60% UPDATE, 30-60% EXTEND, < 30% CREATE; and CREATE whatever the overlap when fewer than two
 // words of the key terms are shared: a short text has two or three key terms, and one common word
@@ -81,14 +87,12 @@ struct LearnDecision {
   bool overridden = false;  // `--as` decided, not the overlap
 };
 
-// `MEM-` + slug of the topic's last segment and the title's first three words, with `-2`,
-// `-3`… until `exists` says the id is free (doc/vault-format.md, "Ids and slugs").
-[[nodiscard]] std::string generate_memory_id(std::string_view topic, std::string_view title,
-                                             const std::function<bool(std::string_view)>& exists);
-
-// A category from the content's words when none is given: CONFIG, WORKFLOW, PATTERN,
-// TECHNIQUE, else INSIGHT (doc/agent.md lists the words).
-[[nodiscard]] std::string infer_category(std::string_view title, std::string_view content);
+// The category learn gives a memory when the caller gives none: the nearest memory's (the
+// best overlap among the candidates), else INSIGHT; and where refine's cue-word rule
+// (distill::infer_category) would reclassify that, the rule's answer, so `distill --refine`
+// never contradicts it.
+[[nodiscard]] std::string learn_category(std::string_view title, std::string_view content,
+                                         const Memory* nearest);
 
 struct LearnPlan {
   Plan plan;  // the memory file and the commit message (`vault(learn): …`); landing adds the

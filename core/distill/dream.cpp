@@ -37,7 +37,7 @@ DreamRun read_run(const SubModeContext& context) {
       since_ms = instant->seconds * 1000;
     }
   }
-  run.history = inputs.read_history(since_ms);
+  run.history = read_history(inputs, since_ms);
   const std::optional<std::string> todo = context.snapshot.read(k_todo_path);
   run.result =
       find_dream_themes(run.history.prompts, context.state.vault.memories,
@@ -175,9 +175,16 @@ class Dream final : public SubMode {
     draft.plan.subject =
         fmt::format("vault(dream): {} theme{} surfaced from {} prompts", result.themes.size(),
                     result.themes.size() == 1 ? "" : "s", result.prompts_scanned);
+    // The log entry is committed, and the themes are the user's own words: it records which
+    // prompts made each theme (their timestamps) and the counts, never their text or terms.
+    // The text is printed, on the terminal only (doc/telemetry.md, "dream").
     Json themes = Json::array();
     for (const DreamTheme& theme : result.themes) {
-      themes.push_back(theme_json(theme));
+      themes.push_back(Json{{"prompts", theme.prompts},
+                            {"sessions", theme.sessions},
+                            {"most_recent", latest_date(theme)},
+                            {"rule", theme.rule},
+                            {"prompt_timestamps", theme.prompt_timestamps}});
     }
     draft.extra = Json{{"themes", themes}};
     const std::optional<std::string> log_text = context.snapshot.read(k_dream_log_path);

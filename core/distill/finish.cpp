@@ -49,6 +49,9 @@ FinishedAction finish_action(ActionDraft draft, const Snapshot& before,
       }
     }
   }
+  if (draft.forget_text_of) {
+    log.forget_read_text(*draft.forget_text_of);
+  }
   NewOperation operation;
   operation.type = draft.type;
   operation.timestamp = context.clock.now;

@@ -43,6 +43,9 @@ struct ActionDraft {
   std::string health_cursor;
   // A revert's: the sub-mode cursors put back as they were before the run it undoes.
   std::vector<CursorRestore> restore_cursors;
+  // A revert's: the log entry of the run it undoes, whose read text is taken out
+  // (DistillLog::forget_read_text).
+  std::optional<std::string> forget_text_of;
 };
 
 struct FinishContext {

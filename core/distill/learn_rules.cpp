@@ -11,16 +11,9 @@ namespace {
 
 constexpr std::size_t k_title_chars = 60;
 
+// A candidate's title: its first line, whole words only.
 std::string first_line(std::string_view content) {
-  std::string_view line = util::trim(content.substr(0, content.find('\n')));
-  if (line.size() <= k_title_chars) {
-    return std::string(line);
-  }
-  std::size_t cut = k_title_chars;
-  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
-    --cut;
-  }
-  return std::string(util::trim_right(line.substr(0, cut)));
+  return whole_words(content.substr(0, content.find('\n')), k_title_chars);
 }
 
 }  // namespace

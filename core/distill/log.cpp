@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/distill/withhold.hpp"
 #include "core/error.hpp"
 #include "core/json/parse.hpp"
 #include "core/json/text.hpp"
@@ -98,6 +99,8 @@ std::string DistillLog::append(const NewOperation& operation, const SubModeRegis
   for (const auto& [key, value] : operation.extra.items()) {
     entry[key] = value;
   }
+  // Notes and extras may quote what a telemetry run read from the agent's records (D24).
+  withhold_secrets(entry);
   entry["parent_commit"] = operation.parent_commit ? Json(*operation.parent_commit) : Json(nullptr);
   entry["commit"] = nullptr;
   operations.push_back(std::move(entry));
@@ -130,6 +133,25 @@ void DistillLog::set_commit(std::string_view id, std::string_view commit) {
     if (entry.is_object() && entry.value("id", std::string{}) == id) {
       entry["commit"] = std::string{commit};
     }
+  }
+}
+
+void DistillLog::forget_read_text(std::string_view id) {
+  for (Json& entry : m_doc["operations"]) {
+    if (!entry.is_object() || entry.value("id", std::string{}) != id) {
+      continue;
+    }
+    if (entry.value("type", std::string{}) == "dream" && entry.contains("themes") &&
+        entry["themes"].is_array()) {
+      for (Json& theme : entry["themes"]) {
+        if (theme.is_object()) {
+          for (const char* key : {"summary", "terms", "samples"}) {
+            theme.erase(key);
+          }
+        }
+      }
+    }
+    withhold_secrets(entry);
   }
 }
 

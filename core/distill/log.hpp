@@ -59,6 +59,11 @@ class DistillLog {
 
   // Records the commit of an entry written earlier (its own commit cannot hold its SHA).
   void set_commit(std::string_view id, std::string_view commit);
+  // Takes out of entry `id` the text its run read from the user's records: the themes' words
+  // and sample prompts of a dream entry (which earlier versions logged; dream's output is the
+  // terminal's), and anything else that looks like a secret. A revert of the run does this, so
+  // undoing it leaves none of that text at the tip.
+  void forget_read_text(std::string_view id);
 
   [[nodiscard]] std::vector<OperationView> operations() const;
   [[nodiscard]] std::string serialize() const;

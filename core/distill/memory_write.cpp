@@ -13,45 +13,14 @@
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
-#include "core/memory/stop_words.hpp"
+#include "core/secrets/detector.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/text.hpp"
+#include "core/vault/id_naming.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::distill {
 namespace {
-
-bool is_term_byte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_';
-}
-
-// Lower-cased words of `text` (runs of letters and digits), for overlap.
-void add_words(std::string_view text, std::set<std::string>& out) {
-  std::string word;
-  for (char c : text) {
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-      word += c;
-    } else if (c >= 'A' && c <= 'Z') {
-      word += static_cast<char>(c - 'A' + 'a');
-    } else if (!word.empty()) {
-      out.insert(std::move(word));
-      word.clear();
-    }
-  }
-  if (!word.empty()) {
-    out.insert(std::move(word));
-  }
-}
-
-std::string sanitize(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    out += ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) ? lower : '-';
-  }
-  return out;
-}
 
 // Content that would split the memory's sections if written into its body.
 void check_content(std::string_view content) {
@@ -99,28 +68,48 @@ const Memory& target_of(const Vault& vault, std::string_view id) {
   return *memory;
 }
 
-WrittenMemory create(const Snapshot& before, const MemoryWrite& write, Date today) {
+WrittenMemory create(const Snapshot& before, const MemoryWrite& write, Date today,
+                     const TermScoring& scoring) {
   const Vault vault = load_vault(before);
-  const std::string category =
-      write.category.empty() ? std::string("INSIGHT") : util::to_lower_ascii(write.category);
+  // What the caller left open is taken from the memory nearest in keywords, so the new one
+  // sits in its neighbours' topic and category rather than under "(no topic)".
+  std::vector<std::string> terms = write.keywords;
+  for (std::string& term : scoring.key_terms(write.title + "\n" + write.content)) {
+    terms.push_back(std::move(term));
+  }
+  const Memory* nearest = nearest_memory(vault.memories, terms, scoring);
+  std::string category = write.category;
+  if (category.empty()) {
+    category = nearest != nullptr && !nearest->category.empty() ? nearest->category : "INSIGHT";
+  }
   std::string upper = category;
   std::transform(upper.begin(), upper.end(), upper.begin(), [](char c) {
     return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
   });
+  const std::string topic = !write.topic.empty() ? write.topic
+                            : nearest != nullptr ? nearest->topic
+                                                 : usual_topic(vault.memories);
+  std::vector<std::string> ids;
+  ids.reserve(vault.memories.size());
+  for (const Memory& memory : vault.memories) {
+    ids.push_back(memory.id);
+  }
   WrittenMemory written;
-  written.id = new_memory_id("", write.title, [&](std::string_view id) {
-    return find_memory(vault, id) != nullptr ||
-           before.read(fmt::format("{}{}.md", vault_path::k_memories, id)).has_value();
-  });
+  written.id =
+      name_memory(detect_id_naming(ids), ids, write.title, upper, today, [&](std::string_view id) {
+        return find_memory(vault, id) != nullptr ||
+               before.read(fmt::format("{}{}.md", vault_path::k_memories, id)).has_value();
+      });
   written.path = fmt::format("{}{}.md", vault_path::k_memories, written.id);
   const std::string date = format_date(today);
+  const std::string summary = first_sentence(write.content).value_or(write.title);
   written.bytes = fmt::format(
-      "---\ntitle: {}\ncreated: {}\ntags:{}\ntopic: \"\"\nsource: {}\nmodified: {}\nkeywords:{}\n"
+      "---\ntitle: {}\ncreated: {}\ntags:{}\ntopic: {}\nsource: {}\nmodified: {}\nkeywords:{}\n"
       "summary: {}\nretrieval_count: 0\nlast_retrieved:\n---\n\n# {}\n\n{}\n\n## Connections\n"
       "<!-- Add links to related memories using [[filename]] syntax -->\n",
-      yaml_double_quoted(write.title), date, block_list({upper}), yaml_double_quoted(write.source),
-      date, block_list(write.keywords), yaml_double_quoted(write.title), write.title,
-      with_eol(trim_blank_lines(write.content), "\n"));
+      yaml_double_quoted(write.title), date, block_list({upper}), yaml_double_quoted(topic),
+      yaml_double_quoted(write.source), date, block_list(write.keywords),
+      yaml_double_quoted(summary), write.title, with_eol(trim_blank_lines(write.content), "\n"));
   return written;
 }
 
@@ -133,7 +122,12 @@ WrittenMemory update(const Snapshot& before, const MemoryWrite& write, Date toda
   }
   FrontmatterEditor editor(target.path, *bytes);
   editor.set_scalar("modified", format_date(today));
-  editor.set_scalar("source", yaml_double_quoted(write.source));
+  // `source` is where the memory came from: a task's folder ties it to that task's later
+  // events (revise's task-number-in-source), so an update keeps it. The run that updated it is
+  // in the logs.
+  if (util::trim(target.source).empty()) {
+    editor.set_scalar("source", yaml_double_quoted(write.source));
+  }
   const std::string edited = editor.bytes();
   const FrontmatterSplit split = split_frontmatter(edited);
   const std::string_view eol = split.line_ending;
@@ -208,139 +202,131 @@ WrittenMemory extend(const Snapshot& before, const MemoryWrite& write, Date toda
 
 }  // namespace
 
-std::vector<std::string> extract_key_terms(std::string_view text, std::size_t count) {
-  struct Stat {
-    std::size_t frequency = 0;
-    std::size_t first = 0;
-    bool technical = false;
-  };
-  std::map<std::string, Stat> stats;
-  std::size_t order = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !is_term_byte(text[i])) {
-      ++i;
+std::string usual_topic(const std::vector<Memory>& memories) {
+  std::map<std::string, std::size_t> counts;
+  for (const Memory& memory : memories) {
+    if (memory.active() && !memory.topic.empty()) {
+      ++counts[memory.topic.substr(0, memory.topic.find('/'))];
     }
-    std::size_t begin = i;
-    while (i < text.size() && is_term_byte(text[i])) {
-      ++i;
+  }
+  std::string best;
+  std::size_t best_count = 0;
+  for (const auto& [topic, count] : counts) {
+    if (count > best_count) {
+      best = topic;
+      best_count = count;
     }
-    std::size_t end = i;
-    while (begin < end && (text[begin] == '-' || text[begin] == '_')) {
-      ++begin;
+  }
+  return best;
+}
+
+const Memory* nearest_memory(const std::vector<Memory>& memories,
+                             const std::vector<std::string>& terms, const TermScoring& scoring) {
+  const Memory* best = nullptr;
+  double best_overlap = 0.0;
+  std::vector<const Memory*> active;
+  for (const Memory& memory : memories) {
+    if (memory.active()) {
+      active.push_back(&memory);
     }
-    while (end > begin && (text[end - 1] == '-' || text[end - 1] == '_')) {
-      --end;
+  }
+  std::sort(active.begin(), active.end(),
+            [](const Memory* a, const Memory* b) { return a->id < b->id; });
+  for (const Memory* memory : active) {
+    const double overlap = scoring.overlap(terms, memory->keywords);
+    if (overlap > best_overlap + 1e-9) {
+      best = memory;
+      best_overlap = overlap;
     }
-    if (end - begin <= 4) {
+  }
+  return best;
+}
+
+std::optional<std::string> first_sentence(std::string_view content, std::size_t max_bytes) {
+  // The first paragraph of prose: not a heading, a list marker, a table row, a fence or code.
+  std::string paragraph;
+  bool in_fence = false;
+  std::size_t at = 0;
+  while (at <= content.size()) {
+    const std::size_t end = std::min(content.find('\n', at), content.size());
+    const std::string_view line = util::trim(content.substr(at, end - at));
+    at = end + 1;
+    if (line.starts_with("```") || line.starts_with("~~~")) {
+      in_fence = !in_fence;
+      if (!paragraph.empty()) {
+        break;
+      }
       continue;
     }
-    const std::string word = util::to_lower_ascii(text.substr(begin, end - begin));
-    if (is_stop_word(word)) {
+    if (in_fence) {
       continue;
     }
-    Stat& stat = stats[word];
-    if (stat.frequency == 0) {
-      stat.first = order++;
-      stat.technical = word.find_first_of("0123456789-_") != std::string::npos;
+    if (line.empty() || line.starts_with('#') || line.starts_with('|') ||
+        line.starts_with("<!--")) {
+      if (!paragraph.empty()) {
+        break;
+      }
+      continue;
     }
-    ++stat.frequency;
-  }
-  std::vector<std::pair<std::string, Stat>> ranked(stats.begin(), stats.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    if (a.second.frequency != b.second.frequency) {
-      return a.second.frequency > b.second.frequency;
+    std::string_view text = line;
+    if (text.starts_with("- ") || text.starts_with("* ") || text.starts_with("+ ")) {
+      text.remove_prefix(2);
     }
-    if (a.second.technical != b.second.technical) {
-      return a.second.technical;
+    if (!paragraph.empty()) {
+      paragraph += ' ';
     }
-    return a.second.first < b.second.first;
-  });
-  std::vector<std::string> out;
-  for (std::size_t k = 0; k < ranked.size() && k < count; ++k) {
-    out.push_back(ranked[k].first);
-  }
-  return out;
-}
-
-double overlap_score(const std::vector<std::string>& segment,
-                     const std::vector<std::string>& memory) {
-  std::set<std::string> segment_words;
-  for (const std::string& term : segment) {
-    add_words(term, segment_words);
-  }
-  if (segment_words.empty()) {
-    return 0.0;
-  }
-  std::set<std::string> memory_words;
-  for (const std::string& term : memory) {
-    add_words(term, memory_words);
-  }
-  const auto shared = std::count_if(segment_words.begin(), segment_words.end(),
-                                    [&](const std::string& w) { return memory_words.contains(w); });
-  return static_cast<double>(shared) / static_cast<double>(segment_words.size());
-}
-
-TermScoring builtin_term_scoring() {
-  TermScoring scoring;
-  scoring.key_terms = [](std::string_view text) { return extract_key_terms(text); };
-  scoring.overlap = overlap_score;
-  scoring.words = [](const std::vector<std::string>& terms) {
-    std::set<std::string> words;
-    for (const std::string& term : terms) {
-      add_words(term, words);
-    }
-    return words;
-  };
-  return scoring;
-}
-
-std::string new_memory_id(std::string_view topic, std::string_view title,
-                          const std::function<bool(std::string_view id)>& exists) {
-  const std::size_t slash = topic.rfind('/');
-  const std::string base =
-      sanitize(slash == std::string_view::npos ? topic : topic.substr(slash + 1));
-  // `cut -d'-' -f1-3` of the sanitized title, then one trailing `-` dropped.
-  const std::string sanitized = sanitize(title);
-  std::size_t cut = 0;
-  int dashes = 0;
-  while (cut < sanitized.size()) {
-    if (sanitized[cut] == '-' && ++dashes == 3) {
+    paragraph += text;
+    if (end >= content.size()) {
       break;
     }
-    ++cut;
   }
-  std::string words = sanitized.substr(0, cut);
-  if (!words.empty() && words.back() == '-') {
-    words.pop_back();
+  if (paragraph.empty()) {
+    return std::nullopt;
   }
-  const std::string joined = base.empty() ? words : base + "-" + words;
-  std::string slug;
-  for (const char c : joined) {
-    if (!(c == '-' && !slug.empty() && slug.back() == '-')) {
-      slug += c;
+  // Up to the first full stop that ends a sentence (not one inside `e.g.` or a version).
+  for (std::size_t i = 0; i < paragraph.size(); ++i) {
+    const char c = paragraph[i];
+    if ((c == '.' || c == '!' || c == '?') &&
+        (i + 1 == paragraph.size() || paragraph[i + 1] == ' ') &&
+        !(i >= 3 && paragraph.compare(i - 3, 4, "e.g.") == 0) &&
+        !(i >= 3 && paragraph.compare(i - 3, 4, "i.e.") == 0) &&
+        !(i >= 2 && paragraph.compare(i - 2, 3, "vs.") == 0)) {
+      paragraph.resize(i + 1);
+      break;
     }
   }
-  if (!slug.empty() && slug.front() == '-') {
-    slug.erase(0, 1);
+  if (paragraph.size() > max_bytes) {
+    // A sentence too long to be a summary: cut after a clause (a comma, semicolon or colon)
+    // within the bound, never inside one, and say it goes on.
+    std::size_t cut = std::string::npos;
+    for (const char mark : {';', ':', ','}) {
+      const std::size_t at_mark = paragraph.rfind(mark, max_bytes);
+      if (at_mark != std::string::npos && at_mark > max_bytes / 3 &&
+          (cut == std::string::npos || at_mark > cut)) {
+        cut = at_mark;
+      }
+    }
+    if (cut == std::string::npos) {
+      cut = paragraph.rfind(' ', max_bytes);
+    }
+    if (cut == std::string::npos || cut == 0) {
+      return std::nullopt;
+    }
+    paragraph.resize(cut);
+    paragraph += "...";
   }
-  if (!slug.empty() && slug.back() == '-') {
-    slug.pop_back();
-  }
-  if (slug.size() > 50) {
-    slug.resize(50);
-  }
-  if (slug.empty()) {
-    slug = "memory";
-  }
-  std::string id = "MEM-" + slug;
-  for (int n = 2; exists(id); ++n) {
-    id = fmt::format("MEM-{}-{}", slug, n);
-  }
-  return id;
+  return paragraph;
 }
 
-WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write, Date today) {
+WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& requested, Date today,
+                           const TermScoring& scoring) {
+  // Whatever the records held, a memory written from them holds no secret (D24).
+  MemoryWrite write = requested;
+  write.title = secrets::withhold_secrets(write.title);
+  write.content = secrets::withhold_secrets(write.content);
+  for (std::string& keyword : write.keywords) {
+    keyword = secrets::withhold_secrets(keyword);
+  }
   check_content(write.content);
   switch (write.op) {
     case HarvestOp::update:
@@ -350,7 +336,7 @@ WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write, Dat
     case HarvestOp::create:
       break;
   }
-  return create(before, write, today);
+  return create(before, write, today, scoring);
 }
 
 }  // namespace gv::distill

@@ -51,7 +51,7 @@ std::string report(const std::vector<const MetaProposal*>& proposals, std::strin
 
 MetaResult read_run(const SubModeContext& context) {
   const TelemetryInputs& inputs = telemetry_of(context, "meta");
-  return find_meta_proposals(inputs.read_events({}).events, inputs.terms);
+  return find_meta_proposals(read_events(inputs, {}).events, inputs.terms);
 }
 
 class Meta final : public SubMode {

@@ -131,6 +131,7 @@ ActionDraft revert_draft(const RevertRequest& request) {
   for (const std::string& name : request.cursors.moved_on) {
     draft.notes += fmt::format("; the {} cursor left as it is (a later run moved it)", name);
   }
+  draft.forget_text_of = request.log_id;
   draft.extra["reverts"] =
       request.log_id ? nlohmann::ordered_json(*request.log_id) : nlohmann::ordered_json(nullptr);
   draft.extra["reverted_commit"] = request.commit;

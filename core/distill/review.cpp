@@ -31,11 +31,11 @@ class Review final : public SubMode {
     }
     ReviewSources sources;
     sources.memories = &context.state.vault.memories;
-    events::EventQuery query = inputs.read_events({});
+    events::EventQuery query = read_events(inputs, {});
     if (query.stats.exists && query.stats.events > 0) {
       sources.events = std::move(query.events);
     }
-    events::HistoryQuery history = inputs.read_history(std::nullopt);
+    events::HistoryQuery history = read_history(inputs, std::nullopt);
     if (history.exists && !history.prompts.empty()) {
       sources.prompts = std::move(history.prompts);
     }

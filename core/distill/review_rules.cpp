@@ -8,21 +8,67 @@
 
 #include "core/dates.hpp"
 #include "core/memory/lines.hpp"
+#include "core/memory/stop_words.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::distill {
 namespace {
 
 constexpr std::string_view k_rule =
-    "records mentioning the question's key terms; most terms first, then newest";
+    "records sharing the question's words (stop words left out) or named by it; most words "
+    "first, then newest";
 constexpr std::size_t k_excerpt = 100;
+// Named records come before any that only share words.
+constexpr std::size_t k_named = 1000;
+
+bool is_word_byte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// The words of `text` as review compares them: runs of letters, digits, `-`, `_` and `.`,
+// trimmed of punctuation at their ends and lower-cased; each compound (`max_time`,
+// `service-worker`) also by its parts.
+std::set<std::string> words_of(std::string_view text) {
+  std::set<std::string> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !is_word_byte(text[i])) {
+      ++i;
+    }
+    std::size_t begin = i;
+    while (i < text.size() && is_word_byte(text[i])) {
+      ++i;
+    }
+    std::size_t end = i;
+    while (begin < end && (text[begin] == '-' || text[begin] == '_' || text[begin] == '.')) {
+      ++begin;
+    }
+    while (end > begin && (text[end - 1] == '-' || text[end - 1] == '_' || text[end - 1] == '.')) {
+      --end;
+    }
+    if (begin == end) {
+      continue;
+    }
+    const std::string word = util::to_lower_ascii(text.substr(begin, end - begin));
+    out.insert(word);
+    std::size_t part = 0;
+    for (std::size_t k = 0; k <= word.size(); ++k) {
+      if (k == word.size() || word[k] == '-' || word[k] == '_' || word[k] == '.') {
+        if (k > part && k - part < word.size()) {
+          out.insert(word.substr(part, k - part));
+        }
+        part = k + 1;
+      }
+    }
+  }
+  return out;
+}
 
 std::size_t matched(std::string_view text, const std::vector<std::string>& terms) {
-  const std::string lowered = util::to_lower_ascii(text);
-  return static_cast<std::size_t>(
-      std::count_if(terms.begin(), terms.end(), [&](const std::string& term) {
-        return lowered.find(util::to_lower_ascii(term)) != std::string::npos;
-      }));
+  const std::set<std::string> words = words_of(text);
+  return static_cast<std::size_t>(std::count_if(
+      terms.begin(), terms.end(), [&](const std::string& term) { return words.contains(term); }));
 }
 
 std::string iso_of_ms(std::int64_t ms) { return format_instant(Instant{ms / 1000}); }
@@ -49,28 +95,45 @@ std::vector<std::pair<const T*, std::size_t>> best(
 
 }  // namespace
 
+std::vector<std::string> question_terms(std::string_view question) {
+  std::vector<std::string> terms;
+  std::size_t i = 0;
+  while (i < question.size()) {
+    while (i < question.size() && !is_word_byte(question[i])) {
+      ++i;
+    }
+    std::size_t begin = i;
+    while (i < question.size() && is_word_byte(question[i])) {
+      ++i;
+    }
+    std::size_t end = i;
+    while (begin < end &&
+           (question[begin] == '-' || question[begin] == '_' || question[begin] == '.')) {
+      ++begin;
+    }
+    while (end > begin &&
+           (question[end - 1] == '-' || question[end - 1] == '_' || question[end - 1] == '.')) {
+      --end;
+    }
+    const std::string word = util::to_lower_ascii(question.substr(begin, end - begin));
+    if (word.size() < 2 || is_stop_word(word) ||
+        std::find(terms.begin(), terms.end(), word) != terms.end()) {
+      continue;
+    }
+    terms.push_back(word);
+  }
+  return terms;
+}
+
 ReviewAnswer answer_review(std::string_view question, const ReviewSources& sources,
-                           const TermScoring& terms) {
+                           const TermScoring& /*terms*/) {
   ReviewAnswer answer;
   answer.rule = std::string(k_rule);
-  answer.terms = terms.key_terms(question);
-  if (answer.terms.empty()) {
-    // A question of short words only: take its words as they are.
-    std::string word;
-    for (char c : std::string(question) + " ") {
-      if (util::is_space(c) || c == '?' || c == ',' || c == '.') {
-        if (word.size() >= 3) {
-          answer.terms.push_back(util::to_lower_ascii(word));
-        }
-        word.clear();
-      } else {
-        word += c;
-      }
-    }
-  }
+  answer.terms = question_terms(question);
+  const std::set<std::string> named = words_of(question);
   const std::string about = term_list(answer.terms);
 
-  // Vault memories, by id.
+  // Vault memories, by id; a memory the question names by its id comes first.
   if (sources.memories != nullptr) {
     std::vector<const Memory*> active;
     for (const Memory& memory : *sources.memories) {
@@ -81,25 +144,41 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
     std::sort(active.begin(), active.end(),
               [](const Memory* a, const Memory* b) { return a->id < b->id; });
     std::vector<std::pair<const Memory*, std::size_t>> scored;
+    std::vector<const Memory*> named_memories;
     std::size_t total = 0;
     for (const Memory* memory : active) {
       std::string text = memory->title + " " + memory->summary + " " + memory->topic;
       for (const std::string& keyword : memory->keywords) {
         text += " " + keyword;
       }
-      if (const std::size_t hits = matched(text, answer.terms); hits > 0) {
+      std::size_t hits = matched(text, answer.terms);
+      if (named.contains(util::to_lower_ascii(memory->id))) {
+        named_memories.push_back(memory);
+        hits += k_named;
+      }
+      if (hits > 0) {
         scored.push_back({memory, hits});
         ++total;
       }
     }
     const auto kept = best(scored);
-    if (!kept.empty()) {
-      answer.answer.push_back(fmt::format("{} in the vault mention {}; the closest is {} (\"{}\").",
-                                          util::plural(total, "memory", "memories"), about,
-                                          kept.front().first->id, kept.front().first->title));
-      for (const auto& [memory, hits] : kept) {
-        answer.evidence.push_back({"Vault / memory", memory->id, memory->title, hits});
-      }
+    for (const Memory* memory : named_memories) {
+      answer.answer.push_back(
+          fmt::format("The question names {}: \"{}\"{}", memory->id, memory->title,
+                      memory->summary.empty() || memory->summary == memory->title
+                          ? std::string(".")
+                          : fmt::format(" -- {}", memory->summary)));
+    }
+    if (kept.size() > named_memories.size()) {
+      const Memory* closest = kept[named_memories.size()].first;
+      answer.answer.push_back(
+          fmt::format("{} in the vault mention {}; the closest is {} (\"{}\").",
+                      util::plural(total - named_memories.size(), "memory", "memories"), about,
+                      closest->id, closest->title));
+    }
+    for (const auto& [memory, hits] : kept) {
+      answer.evidence.push_back(
+          {"Vault / memory", memory->id, memory->title, hits >= k_named ? hits - k_named : hits});
     }
   }
 
@@ -123,7 +202,11 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
           text += " " + value.get<std::string>();
         }
       }
-      if (const std::size_t hits = matched(text, answer.terms); hits > 0) {
+      std::size_t hits = matched(text, answer.terms);
+      if (named.contains(util::to_lower_ascii(event->event_id))) {
+        hits += k_named;
+      }
+      if (hits > 0) {
         scored.push_back({event, hits});
         ++by_category[event->category];
       }
@@ -139,7 +222,8 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
                       util::plural(scored.size(), "recorded event", "recorded events"), counts,
                       latest->event_id, latest->timestamp, latest->message));
       for (const auto& [event, hits] : best(scored)) {
-        answer.evidence.push_back({"Tier 2 / events.jsonl", event->event_id, event->message, hits});
+        answer.evidence.push_back({"Tier 2 / events.jsonl", event->event_id, event->message,
+                                   hits >= k_named ? hits - k_named : hits});
       }
     }
   }

@@ -43,8 +43,14 @@ struct ReviewAnswer {
 // At most this many records are cited per source.
 inline constexpr std::size_t k_review_citations_per_source = 5;
 
-// Answers `question` from the records that mention at least one of its key terms (compared
-// case-insensitively as substrings of the record's text), most terms first, then newest.
+// The words of a question review looks for: lower-cased, each once, stop words and single
+// characters left out (`what is the rust ci node?` -> rust, ci, node).
+[[nodiscard]] std::vector<std::string> question_terms(std::string_view question);
+
+// Answers `question` from the records that share at least one of its words (whole words,
+// case-insensitive; a compound such as `max_time` is also its parts) or that it names by id (a
+// memory id such as `MEM-retry`, an event id), named records first, then most words, then
+// newest.
 [[nodiscard]] ReviewAnswer answer_review(std::string_view question, const ReviewSources& sources,
                                          const TermScoring& terms);
 

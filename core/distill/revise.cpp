@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/snapshot/overlay_snapshot.hpp"
+#include "core/util/row_limit.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/vault.hpp"
 
@@ -24,7 +25,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view k_tombstone_suffix = ":tombstone";
-constexpr std::size_t k_title_width = 60;
 
 // What one run reads and decides; candidates() and execute() both start from it.
 struct ReviseRun {
@@ -39,34 +39,23 @@ ReviseRun read_run(const SubModeContext& context) {
   run.since = health_cursor(context, "revise");
   events::EventFilter filter;
   filter.since = run.since;
-  run.query = inputs.read_events(filter);
+  run.query = read_events(inputs, filter);
   run.result = classify_revise(context.state.vault.memories, run.query.events, inputs.terms);
   return run;
 }
 
+// Evidence on one line: the first k_evidence_shown events, then how many more.
+constexpr std::size_t k_evidence_shown = 5;
 std::string evidence_lines(const std::vector<std::string>& ids,
                            const std::vector<std::string>& messages) {
   std::string out;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
+  for (std::size_t i = 0; i < ids.size() && i < k_evidence_shown; ++i) {
     out += fmt::format("{}{} ({})", i == 0 ? "" : ", ", ids[i], excerpt(messages[i], 60));
   }
-  return out;
-}
-
-std::string gap_title(const ReviseGap& gap) {
-  return excerpt(fmt::format("Recurring {} at {}: {}", gap.event_type, gap.checkpoint,
-                             gap.evidence_messages.front()),
-                 k_title_width);
-}
-
-std::string gap_content(const ReviseGap& gap) {
-  std::string body = fmt::format(
-      "Recorded as `{}` at checkpoint `{}` in {} sessions, with no memory covering it:\n\n",
-      gap.event_type, gap.checkpoint, gap.sessions);
-  for (std::size_t i = 0; i < gap.evidence_ids.size(); ++i) {
-    body += fmt::format("- {} ({})\n", gap.evidence_messages[i], gap.evidence_ids[i]);
+  if (ids.size() > k_evidence_shown) {
+    out += fmt::format(" and {} more", ids.size() - k_evidence_shown);
   }
-  return body;
+  return out;
 }
 
 Json verdict_json(const MemoryVerdict& verdict, std::string_view action) {
@@ -123,14 +112,18 @@ class Revise final : public SubMode {
       return set;
     }
 
+    // One line per memory and gap, cut after --limit rows.
     std::string details;
+    util::RowLimit rows(context.limit);
     for (const MemoryVerdict& verdict : result.memories) {
       const bool contradicted = verdict.bucket == ReviseBucket::contradicted;
-      details +=
-          fmt::format("  - {} [{}] rule {}: {} correlated event(s), {} session(s); evidence: {}\n",
-                      verdict.memory_id, contradicted ? "contradicted" : "corroborated",
-                      verdict.rule, verdict.correlations.size(), verdict.sessions,
-                      evidence_lines(verdict.evidence_ids, verdict.evidence_messages));
+      if (rows.next()) {
+        details += fmt::format(
+            "  - {} [{}] rule {}: {} correlated event(s), {} session(s); evidence: {}\n",
+            verdict.memory_id, contradicted ? "contradicted" : "corroborated", verdict.rule,
+            verdict.correlations.size(), verdict.sessions,
+            evidence_lines(verdict.evidence_ids, verdict.evidence_messages));
+      }
       if (!contradicted) {
         continue;
       }
@@ -172,12 +165,14 @@ class Revise final : public SubMode {
     }
     std::size_t knowledge_gaps = 0;
     for (const ReviseGap& gap : result.gaps) {
-      details += fmt::format("  - {} [gap] rule {}: {} events in {} sessions; evidence: {}{}\n",
-                             gap.key, gap.rule, gap.evidence_ids.size(), gap.sessions,
-                             evidence_lines(gap.evidence_ids, gap.evidence_messages),
-                             gap.system_change()
-                                 ? " -- a system change: escalate with `git vault distill --meta`"
-                                 : "");
+      if (rows.next()) {
+        details += fmt::format("  - {} [gap] rule {}: {} events in {} sessions; evidence: {}{}\n",
+                               gap.key, gap.rule, gap.evidence_ids.size(), gap.sessions,
+                               evidence_lines(gap.evidence_ids, gap.evidence_messages),
+                               gap.system_change()
+                                   ? " -- a system change: escalate with `git vault distill --meta`"
+                                   : "");
+      }
       if (gap.system_change()) {
         continue;
       }
@@ -189,7 +184,7 @@ class Revise final : public SubMode {
                       gap_title(gap), gap.evidence_ids.size(), gap.sessions, gap.rule);
       create.details =
           fmt::format("Evidence: {}\nProposed body:\n\n{}",
-                      evidence_lines(gap.evidence_ids, gap.evidence_messages), gap_content(gap));
+                      evidence_lines(gap.evidence_ids, gap.evidence_messages), gap_guidance(gap));
       create.json = Json{{"key", gap.key},
                          {"action", "create"},
                          {"classification", "gap"},
@@ -201,6 +196,7 @@ class Revise final : public SubMode {
                          {"evidence_event_ids", gap.evidence_ids}};
       set.candidates.push_back(std::move(create));
     }
+    details += rows.rest_line();
 
     set.dry_run_text = fmt::format(
         "{}\n\n[DRY RUN] Revise classification ({} events since {}):\n"
@@ -234,9 +230,12 @@ class Revise final : public SubMode {
                                               {"evidence_event_ids", gap.evidence_ids}});
     }
     if (set.candidates.empty()) {
-      set.stop_message = fmt::format(
-          "{}\nRevise: {} corroborated, 0 contradicted, 0 gaps to create -- nothing to change.\n{}",
-          otel_notice(inputs.otel_enabled), result.count(ReviseBucket::corroborated), details);
+      // Nothing to choose, but the run is recorded (doc/telemetry.md, "revise": corroborated is
+      // "no action; logged"): its log entry and cursor land without a selection.
+      set.automatic_text = fmt::format(
+          "Revise: {} corroborated, 0 contradicted, 0 gaps to create -- no memory changes; the "
+          "run is logged in {} and the cursor moves past these events.\n{}",
+          result.count(ReviseBucket::corroborated), k_revise_log_path, details);
     }
     return set;
   }
@@ -309,7 +308,7 @@ class Revise final : public SubMode {
       MemoryWrite write;
       write.op = HarvestOp::create;
       write.title = gap_title(gap);
-      write.content = gap_content(gap);
+      write.content = gap_guidance(gap);
       write.keywords = gap.key_terms;
       write.source = fmt::format("distill --revise gap ({})", util::join(gap.evidence_ids, ", "));
       const WrittenMemory written = inputs.write_memory(after, write, context.clock.today);
@@ -326,8 +325,11 @@ class Revise final : public SubMode {
     draft.affected_memories = affected;
     draft.notes =
         fmt::format("revise: {} updated, {} tombstoned, {} created", updated, tombstoned, created);
-    draft.plan.subject = fmt::format("vault(revise): update {}, tombstone {}, create {}", updated,
-                                     tombstoned, created);
+    draft.plan.subject = draft.changed_memories
+                             ? fmt::format("vault(revise): update {}, tombstone {}, create {}",
+                                           updated, tombstoned, created)
+                             : fmt::format("vault(revise): {} corroborated, no memory changed",
+                                           result.count(ReviseBucket::corroborated));
 
     const std::optional<std::string> log_text = context.snapshot.read(k_revise_log_path);
     TelemetryLog log = TelemetryLog::parse(

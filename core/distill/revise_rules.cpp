@@ -274,15 +274,84 @@ ReviseResult classify_revise(const std::vector<Memory>& memories, const std::vec
   return result;
 }
 
-std::string proposed_revision(const MemoryVerdict& verdict, std::string_view today) {
-  std::string body = fmt::format(
-      "Revised {} from recorded events: in {} sessions, `{}` events at checkpoint `{}` went "
-      "against the earlier guidance (kept under History below).\n\nWhat the events recorded:\n\n",
-      today, verdict.sessions, verdict.event_type, verdict.checkpoint);
-  for (std::size_t i = 0; i < verdict.evidence_ids.size(); ++i) {
-    body += fmt::format("- {} ({})\n", verdict.evidence_messages[i], verdict.evidence_ids[i]);
+std::string evidence_digest(const std::vector<std::string>& ids,
+                            const std::vector<std::string>& messages) {
+  // One line per distinct message, the most frequent first (ties: the first seen), each with
+  // the ids of its first events.
+  struct Group {
+    std::string message;
+    std::vector<std::size_t> at;
+  };
+  std::vector<Group> groups;
+  std::unordered_map<std::string, std::size_t> by_message;
+  for (std::size_t i = 0; i < ids.size() && i < messages.size(); ++i) {
+    const auto [it, added] = by_message.emplace(messages[i], groups.size());
+    if (added) {
+      groups.push_back({messages[i], {}});
+    }
+    groups[it->second].at.push_back(i);
   }
-  return body;
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) { return a.at.size() > b.at.size(); });
+  std::string out;
+  for (std::size_t g = 0; g < groups.size() && g < k_digest_messages; ++g) {
+    const Group& group = groups[g];
+    std::string cited;
+    for (std::size_t k = 0; k < group.at.size() && k < k_digest_ids; ++k) {
+      cited += fmt::format("{}{}", k == 0 ? "" : ", ", ids[group.at[k]]);
+    }
+    if (group.at.size() > k_digest_ids) {
+      cited += fmt::format(" and {} more", group.at.size() - k_digest_ids);
+    }
+    out += fmt::format(
+        "- \"{}\" ({}: {})\n", excerpt(group.message, k_digest_width),
+        group.at.size() == 1 ? std::string("once") : fmt::format("{} times", group.at.size()),
+        cited);
+  }
+  if (groups.size() > k_digest_messages) {
+    std::size_t rest = 0;
+    for (std::size_t g = k_digest_messages; g < groups.size(); ++g) {
+      rest += groups[g].at.size();
+    }
+    out += fmt::format("- and {} other messages ({} events)\n", groups.size() - k_digest_messages,
+                       rest);
+  }
+  return out;
+}
+
+std::string proposed_revision(const MemoryVerdict& verdict, std::string_view today) {
+  return fmt::format(
+      "Revised {} from recorded events: in {} sessions, `{}` events at checkpoint `{}` went "
+      "against the earlier guidance (kept under History below). Check what they record before "
+      "relying on it again.\n\nWhat the events recorded ({} in all; every id is in "
+      ".memory/revise-log.json):\n\n{}",
+      today, verdict.sessions, verdict.event_type, verdict.checkpoint, verdict.evidence_ids.size(),
+      evidence_digest(verdict.evidence_ids, verdict.evidence_messages));
+}
+
+std::string gap_title(const ReviseGap& gap) {
+  // The most frequent message says what keeps happening (ties: the first to get there).
+  std::unordered_map<std::string_view, std::size_t> counts;
+  std::string_view best = gap.event_type;
+  std::size_t best_count = 0;
+  for (const std::string& message : gap.evidence_messages) {
+    const std::size_t count = ++counts[message];
+    if (count > best_count) {
+      best = message;
+      best_count = count;
+    }
+  }
+  return whole_words(best, k_title_width);
+}
+
+std::string gap_guidance(const ReviseGap& gap) {
+  return fmt::format(
+      "This keeps happening at checkpoint `{}`: it was recorded as `{}` in {} distinct sessions, "
+      "and no memory covered it. Expect it there, check for it before that checkpoint, and add "
+      "to this memory what resolves it.\n\nWhat the events recorded ({} in all; every id is "
+      "in .memory/revise-log.json):\n\n{}",
+      gap.checkpoint, gap.event_type, gap.sessions, gap.evidence_ids.size(),
+      evidence_digest(gap.evidence_ids, gap.evidence_messages));
 }
 
 }  // namespace gv::distill

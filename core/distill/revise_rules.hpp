@@ -100,8 +100,28 @@ struct ReviseResult {
 // doc): the revise escalation test and meta's "named target".
 [[nodiscard]] bool names_system_part(std::string_view text);
 
-// The body an UPDATE proposes for a contradicted memory: what the events recorded, with the
-// evidence cited. The old guidance moves under `## History` when it is applied.
+// What a memory written from events quotes of them, whatever their number: the
+// k_digest_messages most frequent distinct messages (each cut to k_digest_width), each with how
+// often it was recorded and its first k_digest_ids event ids, then how many others there were.
+// At 200,000 events it is still a few hundred tokens, far below the size compress rewrites
+// (doc/sub-modes.md: 900 tokens).
+inline constexpr std::size_t k_digest_messages = 5;
+inline constexpr std::size_t k_digest_ids = 3;
+inline constexpr std::size_t k_digest_width = 120;
+[[nodiscard]] std::string evidence_digest(const std::vector<std::string>& ids,
+                                          const std::vector<std::string>& messages);
+
+// The body an UPDATE proposes for a contradicted memory: what went against it, and the
+// evidence digest. The old guidance moves under `## History` when it is applied.
 [[nodiscard]] std::string proposed_revision(const MemoryVerdict& verdict, std::string_view today);
+
+// The title of the memory a knowledge gap becomes: its most frequent message, whole words, at
+// most k_title_width bytes.
+inline constexpr std::size_t k_title_width = 60;
+[[nodiscard]] std::string gap_title(const ReviseGap& gap);
+
+// The body of that memory, written as guidance: where it recurs and what to do there, then the
+// evidence digest.
+[[nodiscard]] std::string gap_guidance(const ReviseGap& gap);
 
 }  // namespace gv::distill

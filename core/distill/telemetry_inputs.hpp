@@ -26,7 +26,8 @@ struct MemoryWrite {
   std::string target_id;  // UPDATE/EXTEND
   std::string title;
   std::string content;   // Markdown, no frontmatter
-  std::string category;  // empty: inferred
+  std::string category;  // empty: the nearest memory's, else INSIGHT
+  std::string topic;     // empty: the nearest memory's
   std::vector<std::string> keywords;
   std::string source;
 };
@@ -48,7 +49,9 @@ using MemoryWriter =
 // prompt history are files outside the vault (the history outside the repository), read by
 // the command; the term primitives and the memory writer belong to `git vault learn`.
 struct TelemetryInputs {
-  // The events of specs/events.jsonl that pass a filter. The reader reports invalid lines.
+  // The events of specs/events.jsonl that pass a filter. The reader reports invalid lines. The
+  // sub-modes call both readers through read_events / read_history
+  // (core/distill/telemetry_support.hpp), which withhold secrets.
   std::function<events::EventQuery(const events::EventFilter& filter)> read_events;
   // This repository's prompts newer than `since_ms` (all when nullopt).
   std::function<events::HistoryQuery(std::optional<std::int64_t> since_ms)> read_history;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/distill/withhold.hpp"
 #include "core/error.hpp"
 #include "core/memory/lines.hpp"
 
@@ -69,6 +70,7 @@ std::string TelemetryLog::append(std::string_view prefix, std::string_view type,
   for (const auto& [key, value] : fields.items()) {
     operation[key] = value;
   }
+  withhold_secrets(operation);  // what a run read from the agent's records (D24)
   m_doc["operations"].push_back(std::move(operation));
   m_doc["summary"]["last_operation"] = format_instant(timestamp);
   return id;

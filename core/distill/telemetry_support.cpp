@@ -2,10 +2,12 @@
 
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/distill/log.hpp"
 #include "core/distill/memory_health.hpp"
+#include "core/distill/withhold.hpp"
 #include "core/error.hpp"
 #include "core/snapshot/snapshot.hpp"
 
@@ -49,6 +51,28 @@ std::optional<std::string> cursor_from_log(const Snapshot& snapshot, std::string
 }
 
 }  // namespace
+
+events::EventQuery read_events(const TelemetryInputs& inputs, const events::EventFilter& filter) {
+  events::EventQuery query = inputs.read_events(filter);
+  // An event appended twice (a retried write, two branches' stores joined) is one event: a
+  // repeat must not add a strike. The first line with an id stands.
+  std::unordered_set<std::string> seen;
+  std::erase_if(query.events,
+                [&](const events::Event& event) { return !seen.insert(event.event_id).second; });
+  for (events::Event& event : query.events) {
+    withhold_secrets(event);
+  }
+  return query;
+}
+
+events::HistoryQuery read_history(const TelemetryInputs& inputs,
+                                  std::optional<std::int64_t> since_ms) {
+  events::HistoryQuery query = inputs.read_history(since_ms);
+  for (events::Prompt& prompt : query.prompts) {
+    withhold_secrets(prompt);
+  }
+  return query;
+}
 
 std::optional<std::string> health_cursor(const SubModeContext& context, std::string_view cursor) {
   const std::optional<std::string> state = context.snapshot.read(k_state_path);

@@ -16,6 +16,15 @@ namespace gv::distill {
 [[nodiscard]] const TelemetryInputs& telemetry_of(const SubModeContext& context,
                                                   std::string_view sub_mode);
 
+// The events of the context's store that pass `filter` (an `event_id` seen twice counts once,
+// its first line), and this repository's prompts newer than `since_ms`, each with every secret
+// withheld from its text (core/distill/withhold.hpp): the only way the sub-modes read them, so
+// nothing they print or write holds a secret.
+[[nodiscard]] events::EventQuery read_events(const TelemetryInputs& inputs,
+                                             const events::EventFilter& filter);
+[[nodiscard]] events::HistoryQuery read_history(const TelemetryInputs& inputs,
+                                                std::optional<std::int64_t> since_ms);
+
 // `memory_health.last_<cursor>` of the snapshot's specs/state.json, or nullopt.
 [[nodiscard]] std::optional<std::string> health_cursor(const SubModeContext& context,
                                                        std::string_view cursor);

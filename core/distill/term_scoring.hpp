@@ -38,4 +38,9 @@ inline constexpr std::size_t k_strikes = 3;
 // with `...` marking the cut: how prompts and messages are quoted in proposals.
 [[nodiscard]] std::string excerpt(std::string_view text, std::size_t width);
 
+// `text` on one line, cut after its last whole word within `width` bytes (a single longer word
+// is cut on a UTF-8 boundary), without punctuation left dangling at the end: how titles are
+// made from messages and candidates.
+[[nodiscard]] std::string whole_words(std::string_view text, std::size_t width);
+
 }  // namespace gv::distill

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/gate/input.hpp"
+#include "core/gate/secret_findings.hpp"
 #include "core/gate/vault_checks.hpp"
 #include "core/git/index_file.hpp"
 #include "core/memory/parse.hpp"
@@ -257,7 +258,9 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
   // The baseline's findings on files that did not change. id-case-collision is recomputed
   // below, and stale-index has nothing to say (checked above).
   for (const Finding& finding : baseline.findings()) {
-    if ((finding.check == "schema" || finding.check == "dangling-link") && !changed(finding.path)) {
+    if ((finding.check == "schema" || finding.check == "dangling-link" ||
+         finding.check == "secret") &&
+        !changed(finding.path)) {
       result.findings.push_back(finding);
     }
   }
@@ -267,7 +270,8 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
     }
   }
 
-  // Schema findings of the changed files, in path order as the whole check gives them.
+  // Schema and secret findings of the changed files, in path order as the whole check gives
+  // them.
   std::size_t next_reread = 0;
   for (const Change& change : changes) {
     if (change.after == nullptr) {
@@ -279,9 +283,13 @@ std::optional<VaultCheckResult> delta_vault_check(const GateBaseline& baseline,
       }
       continue;
     }
-    for (Finding finding : reread[next_reread++].parsed.findings) {
+    const Reread& file = reread[next_reread++];
+    for (Finding finding : file.parsed.findings) {
       default_schema_fix(finding);
       result.findings.push_back(std::move(finding));
+    }
+    for (const secrets::SecretFinding& secret : file.parsed.secrets) {
+      result.findings.push_back(secret_finding(std::string(file.path), secret.line, secret.kind));
     }
   }
 

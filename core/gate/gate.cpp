@@ -32,8 +32,10 @@ bool has_vault(const std::vector<SnapshotEntry>& vault_entries) {
 std::vector<Finding> run_checks(std::span<const GateCheck> checks, GateScope scope,
                                 GateInput& input, const std::set<std::string>& skip) {
   std::vector<Finding> findings;
+  input.set_scope(scope);
   for (const GateCheck& check : checks) {
-    if (check.scope == scope && !skip.contains(std::string(check.name))) {
+    if ((check.scope == scope || check.scope == GateScope::both) &&
+        !skip.contains(std::string(check.name))) {
       append(findings, check.run(input));
     }
   }

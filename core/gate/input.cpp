@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/gate/secret_findings.hpp"
+#include "core/memory/parse.hpp"
 #include "core/recall/gate.hpp"
 #include "core/recall/scan.hpp"
 #include "core/vault/generated_records.hpp"
@@ -51,6 +53,18 @@ const GateVault& GateInput::vault() {
     Vault& loaded = m_loaded.emplace(load_vault(m_snapshot));
     out.rows = index_rows(loaded.memories);
     out.parse_findings = std::move(loaded.findings);
+    // Read again for their secrets: this path keeps no parses (the gate's own runs have a cache).
+    for (const SnapshotEntry& entry : vault_entries()) {
+      if (!is_memory_path(entry.path)) {
+        continue;
+      }
+      if (const std::optional<std::string> bytes = m_snapshot.read(entry.path)) {
+        for (const secrets::SecretFinding& secret :
+             parse_memory(entry.path, *bytes, entry.oid).secrets) {
+          out.secret_findings.push_back(secret_finding(entry.path, secret.line, secret.kind));
+        }
+      }
+    }
     out.render_index_json = [&loaded](std::string_view generated_at) {
       return render_index_json(loaded.memories, generated_at);
     };
@@ -61,6 +75,7 @@ const GateVault& GateInput::vault() {
   VaultRows& rows = m_rows.emplace(vault_rows(m_snapshot, vault_entries(), *m_cache));
   out.rows = std::move(rows.rows);
   out.parse_findings = std::move(rows.findings);
+  out.secret_findings = std::move(rows.secrets);
   const bool texts_complete = std::none_of(rows.entry_texts.begin(), rows.entry_texts.end(),
                                            [](std::string_view text) { return text.empty(); });
   out.entry_texts = texts_complete ? &rows.entry_texts : nullptr;

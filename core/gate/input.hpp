@@ -8,6 +8,7 @@
 
 #include "core/finding.hpp"
 #include "core/gate/baseline.hpp"
+#include "core/gate/registry.hpp"
 #include "core/gate/vault_rows.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/vault/index_row.hpp"
@@ -26,6 +27,8 @@ struct GateVault {
   const std::vector<std::string_view>* entry_texts = nullptr;
   // What parsing the memory files reported (`schema`), in path order.
   std::vector<Finding> parse_findings;
+  // The lines of memory files that look like secrets (`secret`), in path order.
+  std::vector<Finding> secret_findings;
   // memory-index.json rendered the slow way, for the given `generated_at`.
   std::function<std::string(std::string_view generated_at)> render_index_json;
 };
@@ -45,6 +48,9 @@ class GateInput {
   GateInput& operator=(const GateInput&) = delete;
 
   [[nodiscard]] const Snapshot& snapshot() const { return m_snapshot; }
+  // The pass being run (working_memory or vault), for a check that runs in both.
+  [[nodiscard]] GateScope scope() const { return m_scope; }
+  void set_scope(GateScope scope) { m_scope = scope; }
   // The snapshot's listing of `.memory/`, made on first use.
   [[nodiscard]] const std::vector<SnapshotEntry>& vault_entries() const;
   // Whether a recorded regeneration produced exactly the listed generated files from exactly
@@ -69,6 +75,7 @@ class GateInput {
 
  private:
   const Snapshot& m_snapshot;
+  GateScope m_scope = GateScope::vault;
   PersistentParseCache* m_cache;
   const GeneratedRecords* m_generated;
   std::function<PersistentParseCache*()> m_load_cache;

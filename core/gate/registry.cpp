@@ -16,6 +16,7 @@ std::vector<Finding> schema(GateInput& input);
 std::vector<Finding> id_case_collision(GateInput& input);
 std::vector<Finding> stale_index(GateInput& input);
 std::vector<Finding> dangling_link(GateInput& input);
+std::vector<Finding> secret(GateInput& input);
 }  // namespace gate_checks
 
 namespace {
@@ -37,6 +38,7 @@ constexpr std::array k_checks{
     GateCheck{"id-case-collision", error,   1, vault,          "memory ids that differ only in case",                &gate_checks::id_case_collision},
     GateCheck{"stale-index",       error,   2, vault,          "generated index files that differ from the memories", &gate_checks::stale_index},
     GateCheck{"dangling-link",     warning, 1, vault,          "wiki link to no memory or a tombstoned one",         &gate_checks::dangling_link},
+    GateCheck{"secret",            error,   1, both,           "a line that looks like a key, a token or a password", &gate_checks::secret},
     // clang-format on
 };
 
@@ -65,7 +67,9 @@ std::uint64_t check_set_key(std::span<const GateCheck> checks) {
   for (const GateCheck& check : checks) {
     mix(check.name);
     mix(check.severity == Severity::error ? "error" : "warning");
-    mix(check.scope == GateScope::vault ? "vault" : "working-memory");
+    mix(check.scope == GateScope::vault            ? "vault"
+        : check.scope == GateScope::working_memory ? "working-memory"
+                                                   : "both");
     mix(std::to_string(check.version));
   }
   return hash;

@@ -15,8 +15,9 @@ class GateInput;
 // What a gate check reads. Working-memory checks read files outside the memory set (working
 // memory, its metadata, and the distill log) and run whenever one of those files changes; vault
 // checks are a pure function of the memory files and the generated index files, so their
-// findings are remembered per vault state (core/gate/cached_gate.hpp).
-enum class GateScope { working_memory, vault };
+// findings are remembered per vault state (core/gate/cached_gate.hpp). A check of `both` runs
+// in each pass and reads GateInput::scope() to know which one it is in.
+enum class GateScope { working_memory, vault, both };
 
 // One row of the gate's table (doc/architecture.md, "Where things go"). Adding a check is one
 // function in its own file under core/gate/checks/ plus one row in the table in

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/gate/index_json.hpp"
+#include "core/gate/secret_findings.hpp"
 #include "core/memory/parse.hpp"
 #include "core/memory/parse_parallel.hpp"
 #include "core/vault/parse_cache_file.hpp"
@@ -103,6 +104,9 @@ VaultRows vault_rows(const Snapshot& snapshot, const std::vector<SnapshotEntry>&
       if (!cached) {
         continue;  // removed between list and read
       }
+    }
+    for (const auto& [line, kind] : cached->secrets) {
+      out.secrets.push_back(secret_finding(entry.path, line, kind));
     }
     if (cached->has_findings) {
       if (const ParsedMemory* parsed = cache.find(entry.path, entry.oid)) {

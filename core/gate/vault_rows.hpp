@@ -22,6 +22,7 @@ struct VaultRows {
   // then renders the index the slow way).
   std::vector<std::string_view> entry_texts;
   std::vector<Finding> findings;  // per file, as load_vault reports them, in path order
+  std::vector<Finding> secrets;   // `secret`: lines of memory files, in path order
 };
 
 // `vault_entries` is the snapshot's listing of `.memory/`. The result views `cache`, which must

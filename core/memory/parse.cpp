@@ -12,6 +12,7 @@
 #include "core/memory/frontmatter_scan.hpp"
 #include "core/memory/lines.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/secrets/detector.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"
 
@@ -322,7 +323,9 @@ std::string memory_id_from_path(std::string_view path) {
   return std::string(name);
 }
 
-ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
+namespace {
+
+ParsedMemory parse_fields(std::string_view path, std::string_view bytes,
                           std::string_view blob_oid) {
   ParsedMemory result;
   std::string id = memory_id_from_path(path);
@@ -455,6 +458,18 @@ ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
     result.memory = std::move(memory);
   }
   result.findings = checker.take();
+  return result;
+}
+
+}  // namespace
+
+ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
+                          std::string_view blob_oid) {
+  ParsedMemory result = parse_fields(path, bytes, blob_oid);
+  // Read once here with the rest, so a cached parse answers the gate's `secret` check too.
+  if (bytes.size() <= k_max_memory_file_bytes) {
+    result.secrets = secrets::scan_secrets(bytes);
+  }
   return result;
 }
 

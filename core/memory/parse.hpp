@@ -8,6 +8,7 @@
 
 #include "core/finding.hpp"
 #include "core/memory/memory.hpp"
+#include "core/secrets/detector.hpp"
 
 namespace gv {
 
@@ -23,9 +24,14 @@ struct ParsedMemory {
   // Check `schema`: errors for D2 violations, warnings for tolerated oddities (a scalar where
   // a list belongs, a repeated key).
   std::vector<Finding> findings;
+  // Lines that look like a credential (doc/secrets.md), for the gate's `secret` check; kept
+  // apart from `findings`, which every reader of a vault reports, because a secret does not
+  // make a memory unreadable.
+  std::vector<secrets::SecretFinding> secrets;
 };
 
-// Validates one memory file (D2) and computes its token count (D3) and wiki links. `path` is
+// Validates one memory file (D2) and computes its token count (D3), wiki links and the lines
+// that look like secrets (D24). `path` is
 // repo-relative; the id is its file name without `.md`. Never throws on bad input.
 [[nodiscard]] ParsedMemory parse_memory(std::string_view path, std::string_view bytes,
                                         std::string_view blob_oid);

@@ -107,6 +107,12 @@ std::string encode_parsed(const ParsedMemory& parsed) {
   if (parsed.memory) {
     write_memory(out, *parsed.memory);
   }
+  // Before the findings, so find_row reads them without decoding the findings.
+  out.u(parsed.secrets.size());
+  for (const secrets::SecretFinding& secret : parsed.secrets) {
+    out.i(secret.line);
+    out.str(secret.kind);
+  }
   write_findings(out, parsed.findings);
   return bytes;
 }
@@ -116,6 +122,12 @@ std::optional<ParsedMemory> decode_parsed(std::string_view record) {
   ParsedMemory parsed;
   if (in.u() != 0) {
     parsed.memory = read_memory(in);
+  }
+  const std::uint64_t secret_count = in.u();
+  for (std::uint64_t n = 0; n < secret_count && !in.failed(); ++n) {
+    secrets::SecretFinding& secret = parsed.secrets.emplace_back();
+    secret.line = static_cast<int>(in.i());
+    secret.kind = in.str();
   }
   parsed.findings = read_findings(in);
   if (in.failed() || in.at() != record.size()) {
@@ -158,6 +170,11 @@ std::optional<PersistentParseCache::Row> decode_row(std::string_view record) {
       row.link_lines.push_back(static_cast<int>(in.i()));
     }
     out.row = std::move(row);
+  }
+  const std::uint64_t secret_count = in.u();
+  for (std::uint64_t n = 0; n < secret_count && !in.failed(); ++n) {
+    const int line = static_cast<int>(in.i());
+    out.secrets.emplace_back(line, in.view());
   }
   out.has_findings = in.u() != 0;
   if (in.failed()) {

@@ -38,7 +38,7 @@ class PersistentParseCache final : public ParseCache {
  public:
   // Bumped whenever parse_memory's output or this file's layout changes, so a newer binary never
   // trusts what an older one cached.
-  static constexpr std::uint32_t k_format = 9;  // 9: merge conflict markers
+  static constexpr std::uint32_t k_format = 10;  // 10: the lines that look like secrets
 
   PersistentParseCache();
   PersistentParseCache(PersistentParseCache&&) noexcept;
@@ -66,9 +66,10 @@ class PersistentParseCache final : public ParseCache {
   // One cached memory as the index checks see it, decoded without copying: the views point into
   // the cache and stay valid while it lives and the entry is not stored again.
   struct Row {
-    std::optional<IndexRow> row;               // absent when the file did not parse into a memory
-    bool has_findings = false;                 // the parse reported findings: find() has them
-    std::optional<std::string_view> fragment;  // see find_fragment()
+    std::optional<IndexRow> row;  // absent when the file did not parse into a memory
+    bool has_findings = false;    // the parse reported findings: find() has them
+    std::vector<std::pair<int, std::string_view>> secrets;  // ParsedMemory::secrets: line, kind
+    std::optional<std::string_view> fragment;               // see find_fragment()
   };
   [[nodiscard]] std::optional<Row> find_row(std::string_view path, std::string_view blob_oid) const;
 

@@ -20,7 +20,7 @@ namespace {
 constexpr const char* k_valid_checks =
     "valid checks: dangling-link, distill-log, duplicate-id, id-case-collision, ignored-id, "
     "malformed-id, "
-    "missing-id, recall-metadata, schema, stale-index, all";
+    "missing-id, recall-metadata, schema, secret, stale-index, all";
 
 bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;

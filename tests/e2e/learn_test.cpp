@@ -31,23 +31,23 @@ TEST_CASE("learn creates a memory as one vault(learn) commit that passes the gat
                      "git/worktrees", "--text", "Run git worktree prune after deleting a folder."});
   INFO(result.err);
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.out, Catch::StartsWith("CREATE MEM-worktrees-worktree-cleanup (no memory "
+  CHECK_THAT(result.out, Catch::StartsWith("CREATE MEM-worktree-cleanup (no memory "
                                            "overlaps 30% or more)\n"));
   CHECK_THAT(result.out, Catch::Contains("committed "));
-  const std::string bytes = sandbox.read(".memory/10-Memories/MEM-worktrees-worktree-cleanup.md");
+  const std::string bytes = sandbox.read(".memory/10-Memories/MEM-worktree-cleanup.md");
   CHECK_THAT(bytes, Catch::StartsWith("---\ntitle: \"Worktree cleanup\"\ncreated: 2026-11-30\n"
                                       "tags: [WORKFLOW]\ntopic: \"git/worktrees\"\n"));
   const auto log = sandbox.git({"log", "-1", "--format=%s%n%b"});
-  CHECK_THAT(log.out, Catch::StartsWith("vault(learn): create MEM-worktrees-worktree-cleanup\n"));
+  CHECK_THAT(log.out, Catch::StartsWith("vault(learn): create MEM-worktree-cleanup\n"));
   CHECK_THAT(log.out, Catch::Contains("Vault-Action: learn\n"));
-  CHECK_THAT(log.out, Catch::Contains("Vault-Memories: MEM-worktrees-worktree-cleanup\n"));
+  CHECK_THAT(log.out, Catch::Contains("Vault-Memories: MEM-worktree-cleanup\n"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(sandbox.vault({"check", "--worktree"}).code == 0);
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   // The commit holds the memory and the regenerated index files, nothing else.
   const auto files = sandbox.git({"diff", "--name-only", "HEAD~1", "HEAD"});
   CHECK(files.out ==
-        ".memory/10-Memories/MEM-worktrees-worktree-cleanup.md\n.memory/10-Memories/README.md\n"
+        ".memory/10-Memories/MEM-worktree-cleanup.md\n.memory/10-Memories/README.md\n"
         ".memory/20-Indices/index.md\n.memory/memory-index.json\n");
 
   // The line it prints to undo it does.
@@ -57,7 +57,7 @@ TEST_CASE("learn creates a memory as one vault(learn) commit that passes the gat
   const auto revert = sandbox.vault({"revert", commit});
   INFO(revert.err);
   CHECK(revert.code == 0);
-  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-worktrees-worktree-cleanup.md"));
+  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-worktree-cleanup.md"));
 }
 
 TEST_CASE("learn chooses UPDATE or EXTEND by overlap, and --as overrides", "[learn]") {
@@ -74,8 +74,8 @@ TEST_CASE("learn chooses UPDATE or EXTEND by overlap, and --as overrides", "[lea
   CHECK(extended["matches"][0]["overlap"] == 0.5);
   CHECK(extended["commit"].is_string());
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-requests-retry.md"),
-             Catch::Contains("## Extension (2026-11-30)\n\n**Source**: user input\n\nCap the total "
-                             "retry time.\n"));
+             Catch::Contains("## Extension (2026-11-30)\n\n### Retry budgets\n\n**Source**: user "
+                             "input\n\nCap the total retry time.\n"));
 
   const auto update = sandbox.vault({"learn", "--title", "Request retries, revised", "--keywords",
                                      "requests,retry,backoff,session,urllib3", "-"},
@@ -93,9 +93,9 @@ TEST_CASE("learn chooses UPDATE or EXTEND by overlap, and --as overrides", "[lea
                                      "requests,retry,backoff,session,timeout", "--as", "new",
                                      "--dry-run", "--text", "Same terms, new memory."});
   REQUIRE(forced.code == 0);
-  CHECK_THAT(forced.out, Catch::StartsWith("CREATE MEM-request-retries-again (chosen with --as)"));
+  CHECK_THAT(forced.out, Catch::StartsWith("CREATE MEM-request-retries (chosen with --as)"));
   CHECK_THAT(forced.out, Catch::Contains("dry run: nothing was written"));
-  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-request-retries-again.md"));
+  CHECK_FALSE(sandbox.exists(".memory/10-Memories/MEM-request-retries.md"));
   CHECK(sandbox.vault({"learn", "--title", "T", "--as", "update:MEM-nope", "--text", "x y"}).code ==
         128);
   CHECK(sandbox.vault({"learn", "--title", "T", "--as", "sideways", "--text", "x"}).code == 129);
@@ -109,13 +109,13 @@ TEST_CASE("learn files a short note with one word in common as a new memory", "[
       {"learn", "--title", "Lint Lua with selene", "--text", "Run selene before any backoff."});
   INFO(result.out + result.err);
   REQUIRE(result.code == 0);
-  CHECK_THAT(result.out, Catch::StartsWith("CREATE MEM-lint-lua-with (the closest memory shares "
+  CHECK_THAT(result.out, Catch::StartsWith("CREATE MEM-lint-lua-selene (the closest memory shares "
                                            "one word only)\n"));
   CHECK_THAT(result.out, Catch::Contains("1. MEM-requests-retry (50% overlap) -> Recommended: "
                                          "CREATE (no strong match)"));
   CHECK(sandbox.read(".memory/10-Memories/MEM-requests-retry.md").find("selene") ==
         std::string::npos);
-  CHECK(sandbox.exists(".memory/10-Memories/MEM-lint-lua-with.md"));
+  CHECK(sandbox.exists(".memory/10-Memories/MEM-lint-lua-selene.md"));
 
   // Two words in common still extend it.
   const auto extend = sandbox.vault(
@@ -161,7 +161,8 @@ TEST_CASE("learn refuses a quoted password with punctuation and a bearer token",
                                     "Log in first.\n\n{\"password\": \"" + password +
                                         "\"}\nAuthorization: Bearer " + bearer + "\n");
   CHECK(result.code == 128);
-  CHECK_THAT(result.err, Catch::Contains("content line 3 (secret assignment), content line 4"));
+  CHECK_THAT(result.err, Catch::Contains("content line 3 (password assignment), content line 4 "
+                                         "(bearer token)"));
   CHECK(result.err.find(password) == std::string::npos);
   CHECK(result.err.find(bearer) == std::string::npos);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
@@ -198,7 +199,7 @@ TEST_CASE("learn --no-commit leaves the memory in the work tree", "[learn]") {
   CHECK(sandbox.vault({"learn", "--title", "X", "missing.md"}).code == 128);
 }
 
-TEST_CASE("learn records a file's path in the repository, and only the name of one outside it",
+TEST_CASE("learn records a file's path in the repository, and nothing of one outside it",
           "[learn]") {
   Sandbox sandbox;
   write_retry_vault(sandbox);
@@ -218,8 +219,11 @@ TEST_CASE("learn records a file's path in the repository, and only the name of o
   std::filesystem::remove(outside);
   INFO(learned.err);
   REQUIRE(learned.code == 0);
+  // A file outside the repository (an agent's temporary file, a download) is no source a reader
+  // of the vault can follow: the memory says it was the user's input.
   const std::string bytes = sandbox.read(".memory/10-Memories/MEM-kiwi-facts.md");
-  CHECK_THAT(bytes, Catch::Contains("source: \"file: " + outside.filename().string() + "\"\n"));
+  CHECK_THAT(bytes, Catch::Contains("source: \"user input\"\n"));
+  CHECK(bytes.find(outside.filename().string()) == std::string::npos);
   CHECK(bytes.find(sandbox.root().parent_path().string()) == std::string::npos);
 }
 
@@ -297,7 +301,7 @@ TEST_CASE("learn names a secret in a file by the file's path and line", "[learn]
   CHECK(result.err.find(key) == std::string::npos);
 }
 
-TEST_CASE("learn's summary is the first line of prose, not a table header or a line of code",
+TEST_CASE("learn's summary is the first sentence of prose, not a table header or a line of code",
           "[learn]") {
   Sandbox sandbox;
   write_retry_vault(sandbox);
@@ -316,7 +320,13 @@ TEST_CASE("learn's summary is the first line of prose, not a table header or a l
         "\"The api listens on 8080.\"");
   CHECK(summary_of("Test command", "```sh\nnpm test -- --runInBand\n```\nRun tests serially.") ==
         "\"Run tests serially.\"");
-  // Nothing but a table: its first row, without the pipes.
+  // Nothing but a table: the title says it better than a row would.
   CHECK(summary_of("Only a table", "| Queue | Owner |\n|---|---|\n| jobs | ops |") ==
-        "\"Queue | Owner\"");
+        "\"Only a table\"");
+  // One sentence, ended where the sentence ends, never inside a clause.
+  CHECK(summary_of("Cache warmup",
+                   "Warm the cache before timing, e.g. with one run. Cold runs "
+                   "mislead.") ==
+        "\"Warm the cache before timing, e.g. with one "
+        "run.\"");
 }

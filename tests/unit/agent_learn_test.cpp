@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/memory/parse.hpp"
 #include "core/vault/vault.hpp"
+#include "tests/secret_corpus.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
 using gv::agent::LearnInput;
@@ -68,23 +69,6 @@ TEST_CASE("overlap classification: above 60% UPDATE, 30-60% EXTEND, below CREATE
   CHECK(gv::agent::overlap_score({"retry-backoff"}, {"backoff", "retry"}) == 1.0);
 }
 
-TEST_CASE("memory ids follow the slug rules, with -2 on a collision", "[learn]") {
-  auto none = [](std::string_view) { return false; };
-  CHECK(gv::agent::generate_memory_id("python/libs/requests", "Retry Patterns", none) ==
-        "MEM-requests-retry-patterns");
-  CHECK(gv::agent::generate_memory_id("", "Telescope custom pickers and more", none) ==
-        "MEM-telescope-custom-pickers");
-  CHECK(gv::agent::generate_memory_id("", "C++: the  (good) parts!", none) == "MEM-c");
-  CHECK(gv::agent::generate_memory_id("", "Ünïcode", none) == "MEM-n");
-  CHECK(gv::agent::generate_memory_id("", "!!!", none) == "MEM-memory");
-  const std::string long_topic(60, 'x');
-  CHECK(gv::agent::generate_memory_id(long_topic, "Title", none).size() == 4 + 50);
-  std::set<std::string> taken{"MEM-notes", "MEM-notes-2"};
-  CHECK(gv::agent::generate_memory_id("", "Notes", [&](std::string_view id) {
-          return taken.contains(std::string(id));
-        }) == "MEM-notes-3");
-}
-
 TEST_CASE("learn creates a memory from the template when nothing overlaps", "[learn]") {
   const MapSnapshot snapshot = vault();
   LearnInput in = input("Git worktree cleanup", "Run `git worktree prune` after deleting.\n", {});
@@ -92,8 +76,8 @@ TEST_CASE("learn creates a memory from the template when nothing overlaps", "[le
   in.topic = "git/worktrees";
   const gv::agent::LearnPlan plan = gv::agent::plan_learn(snapshot, in, std::nullopt, k_today);
   CHECK(plan.decision.op == LearnOp::create);
-  CHECK(plan.decision.id == "MEM-worktrees-git-worktree-cleanup");
-  CHECK(plan.plan.subject == "vault(learn): create MEM-worktrees-git-worktree-cleanup");
+  CHECK(plan.decision.id == "MEM-git-worktree-cleanup");
+  CHECK(plan.plan.subject == "vault(learn): create MEM-git-worktree-cleanup");
   CHECK(plan.plan.action == "learn");
   const std::string bytes = *plan.plan.changes.at(plan.decision.path);
   CHECK(bytes ==
@@ -129,6 +113,60 @@ TEST_CASE("learn updates a memory it overlaps by more than 60%", "[learn]") {
   CHECK_THAT(bytes, Catch::EndsWith("- [[MEM-other]]\n"));
   CHECK_THAT(bytes, Catch::Contains("keywords: [requests, retry, backoff, session, timeout, "
                                     "urllib3]\n"));
+  // The summary follows the content it describes; the source stays.
+  CHECK_THAT(bytes, Catch::Contains("summary: \"Use urllib3 Retry with backoff_factor.\"\n"));
+  CHECK_THAT(bytes, Catch::Contains("source: \"user input\"\n"));
+}
+
+TEST_CASE("an UPDATE adds no keywords of its own and keeps the memory's task link", "[learn]") {
+  std::string memory = retry_memory();
+  memory.replace(memory.find("source: \"user input\""), 20,
+                 "source: \"specs/259_retry/summary.md\"");
+  const MapSnapshot snapshot(std::map<std::string, std::string>{{k_retry_path, memory}});
+  LearnInput in =
+      input("Request retries", "Mount a Retry adapter on the session, with backoff.\n", {});
+  in.source = "file: notes/retry.md";
+  const gv::agent::LearnPlan plan = gv::agent::plan_learn(
+      snapshot, in, gv::agent::parse_learn_override("update:MEM-requests-retry"), k_today);
+  const std::string bytes = *plan.plan.changes.at(k_retry_path);
+  CHECK_THAT(bytes, Catch::Contains("keywords: [requests, retry, backoff, session, timeout]\n"));
+  CHECK_THAT(bytes, Catch::Contains("source: \"specs/259_retry/summary.md\"\n"));
+  CHECK_THAT(bytes,
+             Catch::Contains("summary: \"Mount a Retry adapter on the session, with backoff.\"\n"));
+}
+
+TEST_CASE("a new memory takes the nearest memory's topic and category, as refine would",
+          "[learn]") {
+  const MapSnapshot snapshot = vault();
+  // Shares `retry` and `backoff` with MEM-requests-retry, not enough to extend it.
+  const LearnInput in =
+      input("Jitter for retries",
+            "Add random jitter to the retry backoff so clients spread out. "
+            "Seen in the payments outage.\n",
+            {"jitter", "retry", "backoff", "clients", "payments", "outage", "spread"});
+  const gv::agent::LearnPlan plan = gv::agent::plan_learn(snapshot, in, std::nullopt, k_today);
+  REQUIRE(plan.decision.op == LearnOp::create);
+  CHECK(plan.decision.id == "MEM-jitter-retries");
+  const std::string bytes = *plan.plan.changes.at(plan.decision.path);
+  CHECK_THAT(bytes, Catch::Contains("tags: [PATTERN]\ntopic: \"python/libs/requests\"\n"));
+  CHECK_THAT(bytes, Catch::Contains("summary: \"Add random jitter to the retry backoff so clients "
+                                    "spread out.\"\n"));
+  // refine's cue words overrule a neighbour's category the content plainly contradicts.
+  const gv::Memory* nearest = nullptr;
+  CHECK(gv::agent::learn_category("Configure the proxy",
+                                  "Set the proxy option in the config file; the setting needs "
+                                  "the environment variable too.",
+                                  nearest) == "CONFIG");
+  CHECK(gv::agent::learn_category("Notes", "Nothing in particular.", nearest) == "INSIGHT");
+}
+
+TEST_CASE("learn lists no candidate that shares none of the terms", "[learn]") {
+  const MapSnapshot snapshot = vault();
+  const gv::agent::LearnPlan plan = gv::agent::plan_learn(
+      snapshot, input("Kiwi facts", "Kiwis are flightless birds of New Zealand.\n", {}),
+      std::nullopt, k_today);
+  CHECK(plan.decision.op == LearnOp::create);
+  CHECK(plan.decision.matches.empty());
 }
 
 TEST_CASE("learn extends a memory it overlaps by 30-60%, before History and Connections",
@@ -142,9 +180,9 @@ TEST_CASE("learn extends a memory it overlaps by 30-60%, before History and Conn
   CHECK(plan.decision.op == LearnOp::extend);
   CHECK(plan.decision.id == "MEM-requests-retry");
   const std::string bytes = *plan.plan.changes.at(k_retry_path);
-  CHECK_THAT(bytes, Catch::Contains("the timeout.\n\n## Extension (2026-11-30)\n\n**Source**: user "
-                                    "input\n\nCap total retry time at thirty seconds.\n\n"
-                                    "## Connections\n"));
+  CHECK_THAT(bytes, Catch::Contains("the timeout.\n\n## Extension (2026-11-30)\n\n### Retry "
+                                    "budgets\n\n**Source**: user input\n\nCap total retry time "
+                                    "at thirty seconds.\n\n## Connections\n"));
   CHECK_THAT(bytes, Catch::Contains("title: \"Request retries\"\n"));
 }
 
@@ -179,16 +217,16 @@ TEST_CASE("learn refuses content that would break the memory's sections", "[lear
 }
 
 TEST_CASE("learn refuses secrets by line and never repeats them", "[learn]") {
+  const std::string token = gv::test::cat({"gh", "p_", gv::test::fake(gv::test::k_alnum, 36, 9)});
   LearnInput in =
-      input("Deploy notes",
-            "line one\nexport GITHUB_TOKEN=ghp_" + std::string(36, 'a') + "\nline three\n", {});
+      input("Deploy notes", "line one\nexport GITHUB_TOKEN=" + token + "\nline three\n", {});
   try {
     gv::agent::refuse_secrets(in);
     FAIL("no refusal");
   } catch (const gv::Error& e) {
     const std::string message = e.what();
     CHECK_THAT(message, Catch::Contains("content line 2 (GitHub token)"));
-    CHECK_THAT(message, !Catch::Contains("ghp_"));
+    CHECK_THAT(message, !Catch::Contains(token));
   }
   in.content = "Set GITHUB_TOKEN=<your-token> in the environment.\n";
   CHECK_NOTHROW(gv::agent::refuse_secrets(in));

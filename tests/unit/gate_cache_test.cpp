@@ -75,9 +75,11 @@ void check_same(const Memory& a, const Memory& b) {
 PersistentParseCache filled_cache() {
   PersistentParseCache cache;
   cache.store(".memory/10-Memories/MEM-full.md", "oid1",
-              ParsedMemory{full_memory(), {finding("schema", 4), finding("schema", std::nullopt)}});
+              ParsedMemory{full_memory(),
+                           {finding("schema", 4), finding("schema", std::nullopt)},
+                           {{12, "GitHub token"}, {30, "private key"}}});
   cache.store(".memory/10-Memories/MEM-bad.md", "oid2",
-              ParsedMemory{std::nullopt, {finding("schema", 1)}});
+              ParsedMemory{std::nullopt, {finding("schema", 1)}, {}});
   cache.store_fragment(".memory/10-Memories/MEM-full.md", "oid1", "    {\n      \"id\": 1\n    }");
   cache.store_state("digest-a", {finding("dangling-link", 9)});
   return cache;
@@ -107,11 +109,14 @@ TEST_CASE("the parse cache round-trips every field of a parsed memory", "[gate][
   CHECK_FALSE(full->findings[1].line);
   CHECK(full->findings[0].severity == Severity::warning);
   CHECK(full->findings[0].fix == "fix");
+  CHECK(full->secrets ==
+        std::vector<gv::secrets::SecretFinding>{{12, "GitHub token"}, {30, "private key"}});
 
   const ParsedMemory* bad = loaded.find(".memory/10-Memories/MEM-bad.md", "oid2");
   REQUIRE(bad != nullptr);
   CHECK_FALSE(bad->memory);
   CHECK(bad->findings.size() == 1);
+  CHECK(bad->secrets.empty());
 
   CHECK(loaded.find(".memory/10-Memories/MEM-full.md", "oid2") == nullptr);
   CHECK(loaded.find_fragment(".memory/10-Memories/MEM-full.md", "oid1") ==
@@ -179,6 +184,8 @@ TEST_CASE("a cached row reads the index fields straight from the stored bytes", 
   CHECK(row->row->links == std::vector<std::string_view>(full.links.begin(), full.links.end()));
   CHECK(row->row->link_lines == full.link_lines);
   CHECK(row->has_findings);
+  CHECK(row->secrets ==
+        std::vector<std::pair<int, std::string_view>>{{12, "GitHub token"}, {30, "private key"}});
   CHECK(row->fragment == std::optional<std::string_view>("    {\n      \"id\": 1\n    }"));
 
   const auto bad = cache.find_row(".memory/10-Memories/MEM-bad.md", "oid2");
@@ -274,7 +281,7 @@ TEST_CASE("a journal record appended to the file adds entries and replaces the s
   const std::string base = filled_cache().to_bytes();
   PersistentParseCache cache = PersistentParseCache::from_bytes(base);
   REQUIRE(cache.find(".memory/10-Memories/MEM-full.md", "oid1") != nullptr);
-  cache.store(".memory/10-Memories/MEM-new.md", "oid3", ParsedMemory{std::nullopt, {}});
+  cache.store(".memory/10-Memories/MEM-new.md", "oid3", ParsedMemory{std::nullopt, {}, {}});
   cache.store_fragment(".memory/10-Memories/MEM-full.md", "oid1", "newer");
   cache.store_state("digest-b", {});
   const std::string record = cache.journal_record();

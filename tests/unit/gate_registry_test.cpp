@@ -118,7 +118,7 @@ TEST_CASE("GIT_VAULT_SKIP names outside the table are rejected with the valid on
       gv::hooks::parse_skip("schema, stale-indx"),
       "GIT_VAULT_SKIP: unknown check 'stale-indx'; valid checks: dangling-link, "
       "distill-log, duplicate-id, id-case-collision, ignored-id, malformed-id, missing-id, "
-      "recall-metadata, schema, stale-index, all");
+      "recall-metadata, schema, secret, stale-index, all");
   CHECK_THROWS_AS(gv::hooks::parse_skip("ALL"), gv::UsageError);
   CHECK(gv::hooks::parse_skip("all").gate_options().skip_all);
   for (const GateCheck& check : gv::builtin_gate_checks()) {
@@ -144,7 +144,7 @@ TEST_CASE("every built-in check has a unique name, a description and a function"
     CHECK(check.run != nullptr);
     CHECK(check.version >= 1);
   }
-  CHECK(names.size() == 10);
+  CHECK(names.size() == 11);
 }
 
 TEST_CASE("the check-set key changes with every name, version, severity and scope",

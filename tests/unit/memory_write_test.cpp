@@ -1,7 +1,10 @@
 #include "core/distill/memory_write.hpp"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
+#include "core/agent/learn.hpp"
 #include "core/memory/parse.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
@@ -21,6 +24,13 @@ std::string memory_with(std::string_view body) {
          std::string(body);
 }
 
+// learn's key terms and overlap, as the command passes them to the telemetry sub-modes.
+const TermScoring k_terms = gv::agent::learn_term_scoring();
+
+WrittenMemory write_memory(const Snapshot& before, const MemoryWrite& write, Date today) {
+  return gv::distill::write_memory(before, write, today, k_terms);
+}
+
 MemoryWrite write_of(HarvestOp op, std::string content) {
   MemoryWrite write;
   write.op = op;
@@ -35,41 +45,64 @@ MemoryWrite write_of(HarvestOp op, std::string content) {
 
 }  // namespace
 
-TEST_CASE("key terms: long non-stop words by frequency, technical first on ties",
-          "[memory-write]") {
-  CHECK(extract_key_terms("Retry the flaky hooks; retry them with backoff and hook_v2 there") ==
-        std::vector<std::string>{"retry", "hook_v2", "flaky", "hooks", "backoff"});
-  CHECK(extract_key_terms("a an the of").empty());
-}
-
-TEST_CASE("overlap scores shared words over the segment's words", "[memory-write]") {
-  CHECK(overlap_score({"cache", "invalidation", "hooks"}, {"Cache", "other"}) == Approx(1.0 / 3));
-  CHECK(overlap_score({"cache invalidation"}, {"invalidation"}) == Approx(0.5));
-  CHECK(overlap_score({}, {"a"}) == 0.0);
-}
-
-TEST_CASE("new memory ids follow the slug rule and avoid taken ids", "[memory-write]") {
-  const auto none = [](std::string_view) { return false; };
-  CHECK(new_memory_id("python/libs/requests", "Retry Patterns With Backoff!", none) ==
-        "MEM-requests-retry-patterns-with");
-  // `cut -d'-' -f1-3` counts the empty field between `:` and the space.
-  CHECK(new_memory_id("", "Hooks: retry twice", none) == "MEM-hooks-retry");
-  CHECK(new_memory_id("", "Hooks", [](std::string_view id) { return id == "MEM-hooks"; }) ==
-        "MEM-hooks-2");
-}
-
 TEST_CASE("CREATE renders a valid memory from the template", "[memory-write]") {
   const test::MapSnapshot before(Files{});
   const WrittenMemory written =
       write_memory(before, write_of(HarvestOp::create, "Body text."), *parse_date("2026-12-01"));
-  CHECK(written.id == "MEM-new-idea-for");
-  CHECK(written.path == ".memory/10-Memories/MEM-new-idea-for.md");
+  CHECK(written.id == "MEM-new-idea-caching");
+  CHECK(written.path == ".memory/10-Memories/MEM-new-idea-caching.md");
   CHECK_THAT(written.bytes, Catch::Contains("tags:\n  - TECHNIQUE\n"));
   CHECK_THAT(written.bytes, Catch::Contains("keywords:\n  - cache\n  - idea\n"));
   CHECK_THAT(written.bytes,
              Catch::Contains("# New idea for caching\n\nBody text.\n\n## Connections"));
   const ParsedMemory parsed = parse_memory(written.path, written.bytes, "");
   CHECK(parsed.findings.empty());
+}
+
+TEST_CASE("CREATE reads like its neighbours: their naming, topic and category", "[memory-write]") {
+  const auto neighbour = [](std::string_view id, std::string_view topic, std::string_view category,
+                            std::string_view keywords) {
+    return std::pair{fmt::format(".memory/10-Memories/{}.md", id),
+                     fmt::format("---\ntitle: \"{}\"\ncreated: 2026-01-02\ntags: [{}]\n"
+                                 "topic: \"{}\"\nkeywords: [{}]\n---\n\n# {}\n\nText.\n",
+                                 id, category, topic, keywords, id)};
+  };
+  const test::MapSnapshot before(
+      Files{neighbour("MEM-2026-12-01-001-cache-warmup", "perf/cache", "WORKFLOW", "cache, warmup"),
+            neighbour("MEM-2026-11-02-004-lint-rules", "tooling/lint", "CONFIG", "lint, rules")});
+  MemoryWrite write = write_of(HarvestOp::create,
+                               "Warm the cache before timing. Cold runs mislead, e.g. the first.");
+  write.category.clear();
+  const WrittenMemory written = write_memory(before, write, *parse_date("2026-12-01"));
+  CHECK(written.id == "MEM-2026-12-01-002-new-idea-caching");
+  CHECK_THAT(written.bytes, Catch::Contains("topic: \"perf/cache\"\n"));
+  CHECK_THAT(written.bytes, Catch::Contains("tags:\n  - WORKFLOW\n"));
+  CHECK_THAT(written.bytes, Catch::Contains("summary: \"Warm the cache before timing.\"\n"));
+  CHECK(parse_memory(written.path, written.bytes, "").findings.empty());
+}
+
+TEST_CASE("a summary is one sentence, never cut inside a clause", "[memory-write]") {
+  CHECK(first_sentence("# Heading\n\n| a | b |\n\nFirst one, e.g. this. Second.") ==
+        "First one, e.g. this.");
+  CHECK(first_sentence("```\ncode.\n```\n- a list item. More.") == "a list item.");
+  CHECK_FALSE(first_sentence("```\ncode only\n```\n"));
+  const std::string long_sentence =
+      "Service workers in MV3 stop after thirty seconds of idle time, which drops every "
+      "in-memory cache the extension kept, so state goes to chrome.storage before each await "
+      "and is read back when the worker wakes";
+  CHECK(first_sentence(long_sentence, 120) ==
+        "Service workers in MV3 stop after thirty seconds of idle time, which drops every "
+        "in-memory cache the extension kept...");
+}
+
+TEST_CASE("UPDATE keeps the memory's source, the link to its task", "[memory-write]") {
+  const test::MapSnapshot before(
+      Files{{std::string(k_path),
+             "---\ntitle: \"X\"\ncreated: 2026-01-02\ntags: [PATTERN]\nkeywords: [a]\n"
+             "source: \"specs/259_retry/summary.md\"\n---\n\n# X\n\nOld text.\n"}});
+  const WrittenMemory written =
+      write_memory(before, write_of(HarvestOp::update, "New text."), *parse_date("2026-12-01"));
+  CHECK_THAT(written.bytes, Catch::Contains("source: \"specs/259_retry/summary.md\"\n"));
 }
 
 TEST_CASE("UPDATE moves the old main content into History, keeping the rest", "[memory-write]") {

@@ -5,6 +5,8 @@
 #include "core/distill/meta_rules.hpp"
 #include "core/distill/review_rules.hpp"
 #include "core/distill/revise_rules.hpp"
+#include "core/distill/telemetry_support.hpp"
+#include "tests/secret_corpus.hpp"
 #include "tests/unit/telemetry_fixtures.hpp"
 
 using namespace gv;
@@ -238,6 +240,115 @@ TEST_CASE("review: every statement rests on cited records of each tier", "[telem
   const std::string text = render_review(answer, "Why do hooks fail?");
   CHECK_THAT(text, Catch::Contains("- [Tier 2 / events.jsonl] e1: hooks timed out"));
   CHECK_THAT(text, Catch::Contains("OTel not enabled for this session/repo"));
+}
+
+TEST_CASE("review: a question of short words never searches on its stop words", "[telemetry]") {
+  CHECK(question_terms("what is the rust ci node?") ==
+        std::vector<std::string>{"rust", "ci", "node"});
+  const std::vector<Memory> vault{memory("MEM-other", {"theme"}, "", "The other thing"),
+                                  memory("MEM-ci", {"ci", "node"}, "", "CI runs on Node 20")};
+  ReviewSources sources;
+  sources.memories = &vault;
+  sources.events = std::vector<events::Event>{
+      event({.id = "e1", .message = "the build then broke", .timestamp = "2026-11-01T00:00:00Z"}),
+      event(
+          {.id = "e2", .message = "rust toolchain missing", .timestamp = "2026-11-02T00:00:00Z"})};
+  const ReviewAnswer answer = answer_review("what is the rust ci node?", sources, simple_terms());
+  std::vector<std::string> cited;
+  for (const Citation& citation : answer.evidence) {
+    cited.push_back(citation.record);
+  }
+  // "the", "then", "other" and "theme" are never matched: only whole words of the question.
+  CHECK(cited == std::vector<std::string>{"MEM-ci", "e2"});
+}
+
+TEST_CASE("review: a memory or an event the question names by id comes first", "[telemetry]") {
+  const std::vector<Memory> vault{
+      memory("MEM-hooks", {"hooks", "retry"}, "", "Hooks retry"),
+      memory("MEM-2026-03-05-001-clean-break", {"naming"}, "", "Clean break renames")};
+  ReviewSources sources;
+  sources.memories = &vault;
+  sources.events = std::vector<events::Event>{
+      event({.id = "evt_17_abcdef", .message = "renamed", .timestamp = "2026-11-01T00:00:00Z"})};
+  const ReviewAnswer answer = answer_review(
+      "Does MEM-2026-03-05-001-clean-break still hold after evt_17_abcdef and the hooks?", sources,
+      simple_terms());
+  REQUIRE(answer.evidence.size() == 3);
+  CHECK(answer.evidence[0].record == "MEM-2026-03-05-001-clean-break");
+  CHECK(answer.evidence[1].record == "MEM-hooks");
+  CHECK(answer.evidence[2].record == "evt_17_abcdef");
+  CHECK_THAT(answer.answer[0],
+             Catch::StartsWith("The question names MEM-2026-03-05-001-clean-break: \"Clean break "
+                               "renames\""));
+}
+
+TEST_CASE("revise: what a memory quotes of 200,000 events is a bounded digest", "[telemetry]") {
+  std::vector<std::string> ids;
+  std::vector<std::string> messages;
+  for (int i = 0; i < 200000; ++i) {
+    ids.push_back(fmt::format("evt_{}", i));
+    messages.push_back(fmt::format("Skipped the retry step on runner {}", i % 9));
+  }
+  const std::string digest = evidence_digest(ids, messages);
+  CHECK(digest.size() < 1000);
+  CHECK_THAT(digest, Catch::StartsWith("- \"Skipped the retry step on runner 0\" (22223 times: "
+                                       "evt_0, evt_9, evt_18 and 22220 more)\n"));
+  CHECK_THAT(digest, Catch::EndsWith("- and 4 other messages (88888 events)\n"));
+  MemoryVerdict verdict;
+  verdict.evidence_ids = ids;
+  verdict.evidence_messages = messages;
+  verdict.sessions = 40;
+  verdict.event_type = "deviation";
+  verdict.checkpoint = "phase_2";
+  CHECK(proposed_revision(verdict, "2026-11-30").size() < 1500);
+}
+
+TEST_CASE("revise: a gap's title is whole words of its most frequent message", "[telemetry]") {
+  CHECK(whole_words("Lockfile drift broke the nightly build on every runner we have", 40) ==
+        "Lockfile drift broke the nightly build");
+  CHECK(whole_words("short", 40) == "short");
+  CHECK(whole_words("one,\ntwo  three", 9) == "one, two");
+  ReviseGap gap;
+  gap.event_type = "deviation";
+  gap.evidence_ids = {"a", "b", "c"};
+  gap.evidence_messages = {"Rare thing", "Lockfile drift broke the nightly build again and again",
+                           "Lockfile drift broke the nightly build again and again"};
+  CHECK(gap_title(gap) == "Lockfile drift broke the nightly build again and again");
+  gap.evidence_messages.push_back(
+      "A message long enough that sixty bytes end it inside a word, somewhere");
+  gap.evidence_messages.push_back(gap.evidence_messages.back());
+  gap.evidence_messages.push_back(gap.evidence_messages.back());
+  CHECK(gap_title(gap) == "A message long enough that sixty bytes end it inside a word");
+  CHECK_THAT(gap_guidance(gap), Catch::StartsWith("This keeps happening at checkpoint"));
+}
+
+TEST_CASE("the telemetry readers count an event id once and withhold secrets", "[telemetry]") {
+  const std::string token = gv::test::cat({"gh", "p_", gv::test::fake(gv::test::k_alnum, 36, 1)});
+  TelemetryInputs inputs;
+  inputs.read_events = [&](const events::EventFilter&) {
+    events::EventQuery query;
+    query.events.push_back(
+        event({.id = "e1", .session = "a", .message = "push failed with " + token}));
+    query.events.push_back(event({.id = "e2", .session = "b"}));
+    query.events.push_back(event({.id = "e1", .session = "c", .message = "a repeat"}));
+    query.events.back().detail = {{"reason", "token " + token + " expired"}};
+    query.events[1].detail = {{"nested", {{"reason", "token " + token}}}};
+    return query;
+  };
+  inputs.read_history = [&](std::optional<std::int64_t>) {
+    events::HistoryQuery query;
+    query.exists = true;
+    query.prompts.push_back(prompt("use password=Tr0ub4dor&3xyz for the db", "s", 1));
+    return query;
+  };
+  const events::EventQuery query = read_events(inputs, {});
+  REQUIRE(query.events.size() == 2);
+  CHECK(query.events[0].event_id == "e1");
+  CHECK(query.events[0].session_id == "a");  // the first line with the id stands
+  CHECK(query.events[0].message == "push failed with [secret withheld: GitHub token]");
+  CHECK(query.events[1].detail.dump().find(token) == std::string::npos);
+  CHECK(read_history(inputs, std::nullopt).prompts[0].display ==
+        "use password=[secret withheld: password assignment] for the db");
 }
 
 TEST_CASE("review: a missing store or history gives its degraded message", "[telemetry]") {
