@@ -49,6 +49,7 @@ int run(const Options& options, Session& session) {
       "something up, get_memory to read a memory in full, and record_retrieval when a memory "
       "helped." +
       std::string(options.allow_write ? " Save durable lessons with write_memory." : "");
+  info.description = "The repository's memory vault and working memory, searched and read";
   mcp::Server server(tools, std::move(info));
   if (session.output().verbose) {
     util::print_note(fmt::format("MCP server for {} ready on stdio", repo.workdir().string()));

@@ -46,25 +46,43 @@ std::optional<std::string> Server::handle_line(std::string_view line) {
     return dump(error_response(nullptr, error_code::k_parse_error, "parse error: not JSON"));
   }
   if (message.is_array()) {
-    if (message.empty()) {
-      return dump(
-          error_response(nullptr, error_code::k_invalid_request, "invalid request: empty batch"));
-    }
-    json responses = json::array();
-    for (const json& item : message) {
-      if (std::optional<json> response = handle(item)) {
-        responses.push_back(std::move(*response));
-      }
-    }
-    if (responses.empty()) {
-      return std::nullopt;
-    }
-    return dump(responses);
+    return handle_batch(message);
   }
   if (std::optional<json> response = handle(message)) {
     return dump(*response);
   }
   return std::nullopt;
+}
+
+std::optional<std::string> Server::handle_batch(const json& batch) {
+  if (m_version != k_batch_version) {
+    return dump(error_response(
+        nullptr, error_code::k_invalid_request,
+        fmt::format("invalid request: JSON-RPC batches are not part of protocol {} (only {} has "
+                    "them); send one message per line",
+                    m_version, k_batch_version)));
+  }
+  if (batch.empty()) {
+    return dump(
+        error_response(nullptr, error_code::k_invalid_request, "invalid request: empty batch"));
+  }
+  json responses = json::array();
+  for (const json& item : batch) {
+    const bool request = item.is_object() && item.contains("id") && item.contains("method");
+    if (request && item["method"] == "initialize") {
+      responses.push_back(error_response(
+          valid_id(item["id"]) ? item["id"] : json(nullptr), error_code::k_invalid_request,
+          "invalid request: initialize must not be part of a batch"));
+      continue;
+    }
+    if (std::optional<json> response = handle(item)) {
+      responses.push_back(std::move(*response));
+    }
+  }
+  if (responses.empty()) {
+    return std::nullopt;
+  }
+  return dump(responses);
 }
 
 std::optional<json> Server::handle(const json& message) {
@@ -132,9 +150,13 @@ json Server::initialize(const json& params) {
   const bool supported = std::find(k_protocol_versions.begin(), k_protocol_versions.end(),
                                    requested) != k_protocol_versions.end();
   m_version = supported ? requested : std::string(k_protocol_versions.front());
+  json server_info{{"name", m_info.name}, {"version", m_info.version}};
+  if (!m_info.description.empty() && m_version >= std::string_view("2025-11-25")) {
+    server_info["description"] = m_info.description;
+  }
   json result{{"protocolVersion", m_version},
               {"capabilities", {{"tools", {{"listChanged", false}}}}},
-              {"serverInfo", {{"name", m_info.name}, {"version", m_info.version}}}};
+              {"serverInfo", std::move(server_info)}};
   if (!m_info.instructions.empty()) {
     result["instructions"] = m_info.instructions;
   }

@@ -14,8 +14,12 @@
 namespace gv::mcp {
 
 // Newest first; the first is what a client asking for anything else gets.
-inline constexpr std::array<std::string_view, 3> k_protocol_versions{"2025-06-18", "2025-03-26",
-                                                                     "2024-11-05"};
+inline constexpr std::array<std::string_view, 4> k_protocol_versions{"2025-11-25", "2025-06-18",
+                                                                     "2025-03-26", "2024-11-05"};
+
+// The one version whose messages may be JSON-RPC batches (2025-06-18 removed them; 2024-11-05
+// never had them).
+inline constexpr std::string_view k_batch_version = "2025-03-26";
 
 // JSON-RPC error codes.
 namespace error_code {
@@ -39,7 +43,7 @@ struct ToolSpec {
 };
 
 // What a tool returns: `text` for the model, `structured` (an object, or null) for clients that
-// read structuredContent (2025-06-18).
+// read structuredContent (2025-06-18 and later).
 struct ToolResult {
   std::string text;
   nlohmann::json structured;
@@ -72,15 +76,16 @@ struct ServerInfo {
   std::string name = "git-vault";
   std::string version;
   std::string instructions;  // sent in the initialize result when not empty
+  std::string description;   // serverInfo.description (2025-11-25) when not empty
 };
 
 class Server {
  public:
   Server(ToolBackend& backend, ServerInfo info);
 
-  // Handles one line: a request, a notification, a response or a batch (an array, which
-  // 2025-03-26 allows). Returns the line to send back without its newline, or nullopt when
-  // nothing is owed (notifications, responses, blank lines). Never throws.
+  // Handles one line: a request, a notification, a response or, when the agreed version has
+  // them, a batch (an array). Returns the line to send back without its newline, or nullopt
+  // when nothing is owed (notifications, responses, blank lines). Never throws.
   [[nodiscard]] std::optional<std::string> handle_line(std::string_view line);
 
   // One parsed message; nullopt for notifications. Never throws.
@@ -90,6 +95,7 @@ class Server {
   [[nodiscard]] std::string_view protocol_version() const { return m_version; }
 
  private:
+  [[nodiscard]] std::optional<std::string> handle_batch(const nlohmann::json& batch);
   [[nodiscard]] nlohmann::json initialize(const nlohmann::json& params);
   [[nodiscard]] nlohmann::json list_tools() const;
   [[nodiscard]] nlohmann::json call_tool(const nlohmann::json& params);

@@ -1,5 +1,10 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -333,4 +338,73 @@ TEST_CASE("write_memory's refusals name its arguments, never a command-line flag
   CHECK_THAT(by_id["5"]["result"]["content"][0]["text"].get<std::string>(),
              Catch::Contains("update:MEM-nope: no memory has the id MEM-nope"));
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out.find("vault(learn)") == std::string::npos);
+}
+
+namespace {
+
+std::string initialize_line(const std::string& version) {
+  return R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":")" +
+         version +
+         R"(","capabilities":{},"clientInfo":{"name":"test","version":"1"}}})"
+         "\n";
+}
+
+std::string ping_line(int id) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+         R"(,"method":"ping"})"
+         "\n";
+}
+
+}  // namespace
+
+TEST_CASE("the MCP server agrees on protocol 2025-11-25 and keeps the older versions", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  for (const std::string version : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
+    std::string session = initialize_line(version);
+    session += R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"
+               "\n";
+    session += call(2, "build_context", {{"task", "anything"}, {"type", "python/x"}});
+    const auto result = sandbox.vault({"mcp"}, session);
+    INFO(version << "\n" << result.err);
+    REQUIRE(result.code == 0);
+    auto by_id = responses(result.out);
+    CHECK(by_id["\"init\""]["result"]["protocolVersion"] == version);
+    const bool structured_output = version >= "2025-06-18";
+    CHECK(by_id["1"]["result"]["tools"][0].contains("title") == structured_output);
+    CHECK(by_id["2"]["result"].contains("structuredContent") == structured_output);
+  }
+  const auto newer = sandbox.vault({"mcp"}, initialize_line("2099-01-01"));
+  CHECK(responses(newer.out)["\"init\""]["result"]["protocolVersion"] == "2025-11-25");
+}
+
+TEST_CASE("the MCP server answers a batch only under protocol 2025-03-26", "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  auto message = [](std::string line) {
+    line.pop_back();  // the newline
+    return line;
+  };
+  const std::string batch =
+      "[" + message(call(1, "list_memories", json::object())) + "," + message(ping_line(2)) + "]\n";
+  const auto old = sandbox.vault({"mcp"}, initialize_line("2025-03-26") + batch);
+  REQUIRE(old.code == 0);
+  std::istringstream old_lines(old.out);
+  std::string line;
+  std::getline(old_lines, line);  // initialize
+  std::getline(old_lines, line);
+  const json answers = json::parse(line);
+  REQUIRE(answers.is_array());
+  CHECK(answers.size() == 2);
+  const auto current = sandbox.vault({"mcp"}, initialize_line("2025-11-25") + batch + ping_line(3));
+  REQUIRE(current.code == 0);
+  std::istringstream lines(current.out);
+  std::getline(lines, line);  // initialize
+  std::getline(lines, line);
+  const json refused = json::parse(line);
+  CHECK(refused["error"]["code"] == -32600);
+  CHECK_THAT(refused["error"]["message"].get<std::string>(),
+             Catch::Contains("batches are not part of protocol 2025-11-25"));
+  std::getline(lines, line);
+  CHECK(json::parse(line)["result"] == json::object());  // still serving
 }

@@ -42,8 +42,8 @@ json answer(Server& server, const std::string& line) {
 
 TEST_CASE("initialize agrees on the client's protocol version when supported", "[mcp]") {
   FakeTools tools;
-  for (const std::string version : {"2025-06-18", "2025-03-26", "2024-11-05"}) {
-    Server server(tools, {"git-vault", "1.2.3", "Use the tools."});
+  for (const std::string version : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
+    Server server(tools, {"git-vault", "1.2.3", "Use the tools.", ""});
     const json response = answer(
         server, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":")" +
                     version + R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
@@ -53,18 +53,18 @@ TEST_CASE("initialize agrees on the client's protocol version when supported", "
     CHECK(response["result"]["capabilities"].contains("tools"));
     CHECK(response["result"]["instructions"] == "Use the tools.");
   }
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   const json newer = answer(
       server,
       R"({"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2099-01-01"}})");
   CHECK(newer["id"] == "a");
-  CHECK(newer["result"]["protocolVersion"] == "2025-06-18");
+  CHECK(newer["result"]["protocolVersion"] == "2025-11-25");
   CHECK(!newer["result"].contains("instructions"));
 }
 
 TEST_CASE("tools/list declares each tool's schema and annotations", "[mcp]") {
   FakeTools tools;
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   const json response = answer(server, R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
   const json& list = response["result"]["tools"];
   REQUIRE(list.size() == 2);
@@ -80,7 +80,7 @@ TEST_CASE("tools/list declares each tool's schema and annotations", "[mcp]") {
 
 TEST_CASE("tools/call answers with content, structured content and isError", "[mcp]") {
   FakeTools tools;
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   const json ok = answer(
       server,
       R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"q":"x"}}})");
@@ -105,7 +105,7 @@ TEST_CASE("tools/call answers with content, structured content and isError", "[m
 
 TEST_CASE("older protocol versions get no structuredContent or tool title", "[mcp]") {
   FakeTools tools;
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   (void)answer(
       server,
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}})");
@@ -119,7 +119,7 @@ TEST_CASE("older protocol versions get no structuredContent or tool title", "[mc
 
 TEST_CASE("protocol errors are JSON-RPC errors and the server keeps answering", "[mcp]") {
   FakeTools tools;
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   CHECK(answer(server, "{not json")["error"]["code"] == -32700);
   CHECK(answer(server, "[]")["error"]["code"] == -32600);
   CHECK(answer(server, R"({"jsonrpc":"2.0","id":7})")["error"]["code"] == -32600);
@@ -145,18 +145,74 @@ TEST_CASE("protocol errors are JSON-RPC errors and the server keeps answering", 
   CHECK(answer(server, R"({"jsonrpc":"2.0","id":11,"method":"ping"})")["result"] == json::object());
 }
 
-TEST_CASE("notifications, responses and blank lines get no answer; batches get one array",
-          "[mcp]") {
+TEST_CASE("notifications, responses and blank lines get no answer", "[mcp]") {
   FakeTools tools;
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   CHECK(!server.handle_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
   CHECK(!server.handle_line(R"({"jsonrpc":"2.0","id":1,"result":{}})"));
   CHECK(!server.handle_line("   \r"));
-  const json batch = answer(
-      server,
-      R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"nope"}])");
+}
+
+namespace {
+
+const std::string k_batch =
+    R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"nope"}])";
+
+json initialized(Server& server, const std::string& version) {
+  return answer(server,
+                R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" +
+                    version + R"("}})");
+}
+
+}  // namespace
+
+TEST_CASE("a batch gets one array back only when protocol 2025-03-26 was agreed", "[mcp]") {
+  FakeTools tools;
+  Server server(tools, {"git-vault", "1", "", ""});
+  (void)initialized(server, "2025-03-26");
+  const json batch = answer(server, k_batch);
   REQUIRE(batch.is_array());
   REQUIRE(batch.size() == 2);
   CHECK(batch[0]["result"] == json::object());
   CHECK(batch[1]["error"]["code"] == -32601);
+  CHECK(answer(server, "[]")["error"]["code"] == -32600);
+  // initialize is never part of a batch, even where batches are.
+  const json with_initialize = answer(
+      server,
+      R"([{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}])");
+  CHECK(with_initialize[0]["id"] == 5);
+  CHECK(with_initialize[0]["error"]["code"] == -32600);
+}
+
+TEST_CASE("a batch is refused before initialize and under versions without batches", "[mcp]") {
+  FakeTools tools;
+  {
+    Server server(tools, {"git-vault", "1", "", ""});
+    const json refused = answer(server, k_batch);
+    CHECK(refused["error"]["code"] == -32600);
+    CHECK_THAT(refused["error"]["message"].get<std::string>(),
+               Catch::Contains("batches are not part of protocol 2025-11-25"));
+  }
+  for (const std::string version : {"2025-11-25", "2025-06-18", "2024-11-05"}) {
+    Server server(tools, {"git-vault", "1", "", ""});
+    (void)initialized(server, version);
+    const json refused = answer(server, k_batch);
+    INFO(version);
+    CHECK(refused.is_object());
+    CHECK(refused["error"]["code"] == -32600);
+    CHECK_THAT(refused["error"]["message"].get<std::string>(),
+               Catch::Contains("send one message per line"));
+    CHECK(tools.calls == 0);
+    CHECK(answer(server, R"({"jsonrpc":"2.0","id":3,"method":"ping"})")["result"] ==
+          json::object());
+  }
+}
+
+TEST_CASE("2025-11-25 describes the server in serverInfo; older versions do not", "[mcp]") {
+  FakeTools tools;
+  gv::mcp::ServerInfo info{"git-vault", "1", "", "The vault"};
+  Server current(tools, info);
+  CHECK(initialized(current, "2025-11-25")["result"]["serverInfo"]["description"] == "The vault");
+  Server older(tools, info);
+  CHECK(!initialized(older, "2025-06-18")["result"]["serverInfo"].contains("description"));
 }
