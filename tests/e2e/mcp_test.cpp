@@ -408,3 +408,51 @@ TEST_CASE("the MCP server answers a batch only under protocol 2025-03-26", "[mcp
   std::getline(lines, line);
   CHECK(json::parse(line)["result"] == json::object());  // still serving
 }
+
+TEST_CASE("a value nested 140,000 deep gets an error naming the limit, and the server serves on",
+          "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  // What crashed the server with SIGSEGV: the id comes last, as the TypeScript SDK writes it.
+  const std::string deep =
+      R"({"method":"tools/call","params":{"name":"get_memory","arguments":{"ids":)" +
+      std::string(140'000, '[') + std::string(140'000, ']') +
+      R"(}},"jsonrpc":"2.0","id":2})"
+      "\n";
+  const auto result = sandbox.vault({"mcp"}, initialize_line("2025-11-25") + deep + ping_line(3) +
+                                                 call(4, "get_memory", {{"id", "MEM-gamma"}}));
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  auto by_id = responses(result.out);
+  CHECK(by_id["2"]["error"]["code"] == -32600);
+  CHECK_THAT(by_id["2"]["error"]["message"].get<std::string>(),
+             Catch::Contains("deeper than this server reads (64 levels)"));
+  CHECK(by_id["3"]["result"] == json::object());
+  CHECK(structured(by_id["4"])["memories"][0]["id"] == "MEM-gamma");
+}
+
+TEST_CASE(
+    "a 64 MiB line gets an error naming the limit, the rest of it is discarded, and the "
+    "server serves on",
+    "[mcp]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  const std::string huge = R"({"method":"tools/call","params":{"name":"search_memories",)"
+                           R"("arguments":{"query":")" +
+                           std::string(std::size_t{64} << 20, 'x') +
+                           R"("}},"jsonrpc":"2.0","id":2})"
+                           "\n";
+  const auto result = sandbox.vault({"mcp"}, initialize_line("2025-11-25") + huge + ping_line(3) +
+                                                 call(4, "search_memories", {{"query", "gamma"}}));
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.out.size() < 10'000);
+  auto by_id = responses(result.out);
+  CHECK(by_id["2"]["error"]["code"] == -32600);
+  CHECK_THAT(by_id["2"]["error"]["message"].get<std::string>(),
+             Catch::Contains(fmt::format("the line is {} bytes, longer than this server reads "
+                                         "(1048576 bytes)",
+                                         huge.size() - 1)));
+  CHECK(by_id["3"]["result"] == json::object());
+  CHECK(structured(by_id["4"])["results"][0]["id"] == "MEM-gamma");
+}
