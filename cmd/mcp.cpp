@@ -45,12 +45,7 @@ int run(const Options& options, Session& session) {
       tool_options);
   mcp::ServerInfo info;
   info.version = std::string(k_version);
-  info.instructions =
-      "This server reads and writes the project's memory vault (.memory/) and working memory. "
-      "Call build_context with the task at the start of a task, search_memories to look "
-      "something up, get_memory to read a memory in full, and record_retrieval when a memory "
-      "helped." +
-      std::string(options.allow_write ? " Save durable lessons with write_memory." : "");
+  info.instructions = mcp::server_instructions(tool_options);
   info.description = "The repository's memory vault and working memory, searched and read";
   mcp::Server server(tools, std::move(info));
   if (session.output().verbose) {
