@@ -187,7 +187,7 @@ TEST_CASE("an MCP read answers with a warning when the retrieval journal cannot 
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}})"
       "\n";
   session += call(2, "get_memory", {{"id", "MEM-gamma"}});
-  session += call(3, "build_context", {{"task", "anything"}, {"type", "python/x"}});
+  session += call(3, "build_context", {{"task", "the gamma notes"}, {"type", "python/x"}});
   const auto result = sandbox.vault({"mcp"}, session);
   INFO(result.err);
   REQUIRE(result.code == 0);
