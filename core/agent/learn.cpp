@@ -48,13 +48,18 @@ std::string lower(std::string_view text) { return util::to_lower_ascii(text); }
 
 using util::trim;
 
-// Normalized words of `terms`, each term split the way search splits text.
+// Normalized words of `terms`, each term split the way search splits text. A compound counts by
+// its parts alone: `retry-backoff` is the two words a memory keyed `retry, backoff` holds.
 std::set<std::string> term_set(const std::vector<std::string>& terms) {
   std::set<std::string> out;
+  search::Analyzer analyzer;
   for (const std::string& term : terms) {
-    for (std::string& analyzed : search::analyze(term)) {
-      out.insert(std::move(analyzed));
-    }
+    search::for_each_token(term, [&](std::string_view token, std::size_t) {
+      const std::vector<std::string_view>& analyzed = analyzer.terms_of(token);
+      for (std::size_t i = analyzed.size() > 1 ? 1 : 0; i < analyzed.size(); ++i) {
+        out.emplace(analyzed[i]);
+      }
+    });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -97,6 +98,28 @@ namespace detail {
   return 0;
 }
 
+// Typographic punctuation, three bytes in UTF-8 (U+2013 and U+2014 dashes, U+2018/U+2019 and
+// U+201C/U+201D quotes, U+2026 ellipsis): it separates words as its ASCII forms do, although
+// its bytes are >= 0x80 like any letter's. Its length at `at`, else 0.
+[[nodiscard]] inline std::size_t punctuation_length(std::string_view text, std::size_t at) {
+  if (at + 2 >= text.size() || static_cast<unsigned char>(text[at]) != 0xE2 ||
+      static_cast<unsigned char>(text[at + 1]) != 0x80) {
+    return 0;
+  }
+  switch (static_cast<unsigned char>(text[at + 2])) {
+    case 0x93:
+    case 0x94:
+    case 0x98:
+    case 0x99:
+    case 0x9C:
+    case 0x9D:
+    case 0xA6:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace detail
 
 template <class Visit>
@@ -104,12 +127,12 @@ void for_each_token(std::string_view text, Visit&& visit) {
   std::size_t i = 0;
   const std::size_t size = text.size();
   while (i < size) {
-    while (i < size && !is_word_byte(text[i])) {
-      ++i;
+    while (i < size && (!is_word_byte(text[i]) || detail::punctuation_length(text, i) > 0)) {
+      i += std::max<std::size_t>(1, detail::punctuation_length(text, i));
     }
     const std::size_t begin = i;
     while (i < size) {
-      if (is_word_byte(text[i])) {
+      if (is_word_byte(text[i]) && detail::punctuation_length(text, i) == 0) {
         ++i;
         continue;
       }
@@ -124,7 +147,7 @@ void for_each_token(std::string_view text, Visit&& visit) {
       } else if (c != '-' && c != '.') {
         break;
       }
-      if (next >= size || !is_word_byte(text[next])) {
+      if (next >= size || !is_word_byte(text[next]) || detail::punctuation_length(text, next) > 0) {
         break;
       }
       i = next;

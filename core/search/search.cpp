@@ -29,6 +29,9 @@ int count_lines_before(std::string_view text, std::size_t offset) {
 constexpr std::size_t k_feedback_documents = 3;
 constexpr std::size_t k_feedback_terms = 8;
 constexpr double k_feedback_weight = 0.5;
+// Feedback needs a vault where the first three memories are a small sample: in a vault of a
+// handful, they are most of it and their words say nothing about the task.
+constexpr std::size_t k_feedback_least_memories = 30;
 // Reciprocal rank fusion of memories and entries; the constant only matters against other
 // fused lists, and 60 is the customary one.
 constexpr double k_fusion_rank_offset = 60.0;
@@ -296,6 +299,9 @@ std::vector<Hit> SearchIndex::memory_hits(
                      }
                      return a.id < b.id;
                    });
+  if (query.own_terms_only) {
+    std::erase_if(candidates, [](const Candidate& c) { return c.ranked.coverage <= 0.0; });
+  }
   matched = candidates.size();
   if (candidates.size() > limit) {
     candidates.resize(limit);
@@ -329,6 +335,9 @@ std::vector<Hit> SearchIndex::memory_hits(
 std::vector<Hit> SearchIndex::entry_hits(const Query& query) const {
   std::vector<Hit> hits;
   for (Ranked& ranked : m_entry_index.rank(query.terms, k_entry_params, query.weights)) {
+    if (query.own_terms_only && ranked.coverage <= 0.0) {
+      continue;
+    }
     const EntrySlot& slot = m_entries[ranked.document];
     Hit hit;
     hit.kind = Hit::Kind::entry;
@@ -352,7 +361,7 @@ SearchIndex::Query SearchIndex::expand(std::vector<std::string> terms,
   query.original = terms.size();
   query.terms = std::move(terms);
   query.weights.assign(query.terms.size(), 1.0);
-  if (query.terms.empty()) {
+  if (query.terms.empty() || memory_count() < k_feedback_least_memories) {
     return query;
   }
   std::map<std::string, Shown, std::less<>> shown;
@@ -426,9 +435,10 @@ SearchIndex::Query SearchIndex::Query::with_expansion(std::size_t count, double 
 std::vector<Hit> SearchIndex::rank(
     std::string_view text, Scope scope, std::size_t limit, const Snapshot& snapshot,
     const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t* matched,
-    std::map<std::string, Shown, std::less<>>* shown_memories) const {
+    std::map<std::string, Shown, std::less<>>* shown_memories, bool own_terms_only) const {
   const Query expanded = expand(query_terms(text), snapshot);
-  const Query query = expanded.with_expansion(k_feedback_terms, k_feedback_weight);
+  Query query = expanded.with_expansion(k_feedback_terms, k_feedback_weight);
+  query.own_terms_only = own_terms_only;
   std::map<std::string, Shown, std::less<>> own_shown;
   std::map<std::string, Shown, std::less<>>& shown = shown_memories ? *shown_memories : own_shown;
   std::vector<Hit> hits;
@@ -492,7 +502,7 @@ std::vector<Hit> SearchIndex::search(
     std::size_t* matched) const {
   std::map<std::string, Shown, std::less<>> shown_memories;
   std::vector<Hit> hits =
-      rank(query, scope, limit, snapshot, extra_retrievals, matched, &shown_memories);
+      rank(query, scope, limit, snapshot, extra_retrievals, matched, &shown_memories, true);
   if (hits.size() > limit) {
     hits.resize(limit);
   }

@@ -87,12 +87,14 @@ class SearchIndex {
   };
 
   // search() without snippets: what context selects from. `shown_memories` receives what each
-  // memory hit shows, by id.
+  // memory hit shows, by id. Unlike search(), a hit need not hold any of the query's own terms
+  // unless `own_terms_only` (doc/search.md, "Expansion").
   [[nodiscard]] std::vector<Hit> rank(
       std::string_view query, Scope scope, std::size_t limit, const Snapshot& snapshot,
       const std::unordered_map<std::string, std::int64_t>& extra_retrievals = {},
       std::size_t* matched = nullptr,
-      std::map<std::string, Shown, std::less<>>* shown_memories = nullptr) const;
+      std::map<std::string, Shown, std::less<>>* shown_memories = nullptr,
+      bool own_terms_only = false) const;
 
   // The memory files refresh_cached() found but could not read as memories (broken
   // frontmatter, an older layout), by path: what a command that cannot offer them says.
@@ -153,6 +155,9 @@ class SearchIndex {
     std::size_t original = 0;
     // Candidate expansion terms, best first, with weights relative to the best (1).
     std::vector<std::pair<std::string, double>> expansion;
+    // Only documents holding one of the task's own terms are hits (search's rule; context also
+    // takes a document the expansion alone found).
+    bool own_terms_only = false;
     // This query plus the first `count` expansion terms at `beta` times their weight.
     [[nodiscard]] Query with_expansion(std::size_t count, double beta) const;
   };

@@ -31,6 +31,9 @@ TEST_CASE("tokens join words with _ always and with - or . only between word byt
   CHECK(tokens("the agent's panel and the agent’s tools") ==
         Terms{"the", "agent", "panel", "and", "the", "agent", "tools"});
   CHECK(tokens("naïve café") == Terms{"naïve", "café"});
+  // Typographic quotes, dashes and the ellipsis separate words as their ASCII forms do.
+  CHECK(tokens("“quoted”—dash–range…end ‘single’") ==
+        Terms{"quoted", "dash", "range", "end", "single"});
   CHECK(tokens("").empty());
   CHECK(tokens("--- ... ___").empty());
 }
