@@ -17,6 +17,7 @@
 #include "core/git/library.hpp"
 #include "core/session/session.hpp"
 #include "core/util/heap.hpp"
+#include "core/util/memory_reserve.hpp"
 #include "core/util/message.hpp"
 #include "core/util/suggest.hpp"
 #include "core/util/trace.hpp"
@@ -164,6 +165,10 @@ std::string help_target(const CLI::App& app) {
 std::string g_command;
 
 int run(int argc, char** argv) {
+  // The installed hooks' line, `git-vault hook <name> …`, is answered before the parser runs.
+  if (argc >= 3 && std::string_view(argv[1]) == "hook") {
+    g_command = fmt::format("hook {}", argv[2]);
+  }
   if (const std::optional<int> code = run_installed_hook(argc, argv)) {
     return *code;
   }
@@ -301,6 +306,7 @@ void install_performance_trace() {
 __attribute__((constructor(101))) static void tune_heap_first() { gv::util::tune_heap(); }
 
 int main(int argc, char** argv) {
+  gv::util::keep_memory_reserve();
   gv::cmd::install_performance_trace();
   try {
     gv::git::Library library;
