@@ -1,11 +1,12 @@
-// What a command does when the machine runs out: out of memory ends it with one
-// `git-vault: error:` line that says so, exit 128, and the repository as it was
+// What a command does when the machine runs out: out of memory and a full disk each end it with
+// one `git-vault: error:` line that says so, exit 128, and the repository as it was
 // (doc/architecture.md, "Output").
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tests/e2e/kill_support.hpp"
 #include "tests/e2e/sandbox.hpp"
@@ -23,13 +24,22 @@ constexpr bool k_sanitized = true;
 constexpr bool k_sanitized = false;
 #endif
 
-std::size_t count_of(std::string_view text, std::string_view what) {
-  std::size_t count = 0;
-  for (std::size_t at = text.find(what); at != std::string_view::npos;
-       at = text.find(what, at + what.size())) {
-    ++count;
+// The `git-vault: error:` lines of a command's stderr (a note may come before them).
+std::vector<std::string> error_lines(std::string_view err) {
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  while (begin < err.size()) {
+    std::size_t end = err.find('\n', begin);
+    if (end == std::string_view::npos) {
+      end = err.size();
+    }
+    const std::string_view line = err.substr(begin, end - begin);
+    if (line.starts_with("git-vault: error:")) {
+      lines.emplace_back(line);
+    }
+    begin = end + 1;
   }
-  return count;
+  return lines;
 }
 
 // A memory-index.json of about `megabytes` MB that no regeneration gives (its entries name
@@ -86,12 +96,52 @@ TEST_CASE("out of memory ends a command with one line and exit 128, the reposito
     INFO(limited.err);
     CHECK(limited.code == 128);
     const std::string_view command = args.substr(0, args.find(' '));
-    CHECK_THAT(limited.err,
+    const std::vector<std::string> errors = error_lines(limited.err);
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors.front(),
                Catch::StartsWith(fmt::format(
                    "git-vault: error: out of memory while running git vault {}", command)));
-    CHECK(count_of(limited.err, "\n") == 1);
-    CHECK(count_of(limited.err, "terminate called") == 0);
+    CHECK_THAT(limited.err, !Catch::Contains("terminate called"));
     CHECK(gv::test::repository_state(sandbox) == before);
     CHECK(gv::test::leftovers(sandbox).empty());
   }
+}
+
+// A full disk, made with strace: every write to one file fails with ENOSPC, as on a file system
+// with no room left. Our own write (the copy of the git index a landing edits, which
+// std::filesystem::copy_file reported as "Input/output error") and libgit2's (the new index it
+// writes) both end the command with one line that names the full disk, and the landing is put
+// back.
+TEST_CASE("a full disk ends a landing with one line that says so, the repository unchanged",
+          "[limits]") {
+  Sandbox sandbox;
+  if (sandbox.sh("command -v strace >/dev/null 2>&1").code != 0) {
+    WARN("strace is not installed; skipped");
+    return;
+  }
+  gv::test::write_kill_fixture(sandbox);
+  const std::string before = gv::test::repository_state(sandbox);
+  for (const char* file : {"index-before", "index.lock"}) {
+    INFO("every write to .git/vault-tmp/" << file << " fails");
+    const Result full = sandbox.sh(
+        fmt::format("strace -f -qq -o /dev/null -P \"$(pwd -P)/.git/vault-tmp/{}\" -e trace=write "
+                    "-e inject=write:error=ENOSPC git vault distill --purge --all </dev/null",
+                    file));
+    INFO(full.err);
+    CHECK(full.code == 128);
+    const std::vector<std::string> errors = error_lines(full.err);
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors.front(),
+               Catch::StartsWith(
+                   "git-vault: error: no space left on device while running git vault distill: "));
+    CHECK_THAT(errors.front(), Catch::EndsWith("No space left on device"));
+    CHECK(gv::test::repository_state(sandbox) == before);
+    CHECK(gv::test::leftovers(sandbox).empty());
+  }
+
+  // With room again, the same run lands.
+  const Result again = sandbox.vault({"distill", "--purge", "--all"});
+  INFO(again.err);
+  CHECK(again.code == 0);
+  CHECK(gv::test::repository_state(sandbox) != before);
 }
