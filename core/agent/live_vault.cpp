@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -308,6 +309,8 @@ ordered_json frontmatter_json(std::string_view bytes) {
     try {
       ordered_json out = yaml_to_json(*node);
       return out.is_object() ? out : ordered_json::object();
+    } catch (const std::bad_alloc&) {
+      throw;  // the process's condition, not the file's: the command ends on it
     } catch (const std::exception&) {
       return ordered_json::object();
     }

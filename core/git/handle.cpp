@@ -1,8 +1,7 @@
 #include "core/git/handle.hpp"
 
-#include <new>
-
 #include "core/error.hpp"
+#include "core/util/memory_reserve.hpp"
 
 namespace gv::git {
 
@@ -18,7 +17,7 @@ void check(int rc, std::string_view doing) {
     // it ends the command as any other (`git-vault: error: out of memory while …`).
     if (const git_error* error = git_error_last();
         error != nullptr && error->klass == GIT_ERROR_NOMEMORY) {
-      throw std::bad_alloc();
+      util::throw_out_of_memory();
     }
     throw Error("{}: {}", doing, last_error_message());
   }

@@ -440,12 +440,10 @@ class IndexLock {
 // A copy of the index at `index_path` in `copy_path`, opened. An absent index gives an empty one.
 IndexPtr open_index_copy(const fs::path& index_path, const fs::path& copy_path) {
   ::unlink(copy_path.c_str());
-  std::error_code ec;
-  if (fs::exists(index_path, ec)) {
-    fs::copy_file(index_path, copy_path, fs::copy_options::overwrite_existing, ec);
-    if (ec) {
-      throw Error("{}: cannot read: {}", index_path.string(), ec.message());
-    }
+  // Read whole and written as the landing writes its files, so that a failure says what failed:
+  // std::filesystem::copy_file reports a copy that a full disk cut short as an input/output error.
+  if (const std::optional<std::string> bytes = util::read_file_if_exists(index_path)) {
+    (void)create_file(copy_path, *bytes, false, copy_path.string());
   }
   git_index* raw = nullptr;
   check(git_index_open(&raw, copy_path.c_str()), "read the git index");

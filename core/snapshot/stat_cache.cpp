@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/util/file.hpp"
 
 namespace gv {
@@ -135,8 +136,8 @@ StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
       return;
     }
     bytes = std::move(*read);
-  } catch (const std::exception&) {
-    return;  // unreadable: an empty cache
+  } catch (const Error&) {
+    return;  // unreadable: an empty cache (running out of memory is not, and goes on up)
   }
   if (bytes.size() < k_magic.size() + 2 * sizeof(std::uint64_t) ||
       std::string_view(bytes).substr(0, k_magic.size()) != k_magic) {
