@@ -298,9 +298,6 @@ int run_check(const CheckOptions& check, Session& session) {
   }
   const std::vector<Finding> linked = linked_vault_findings(repo);
   findings.insert(findings.begin(), linked.begin(), linked.end());
-  print(session.output().json
-            ? util::dump_json(findings_json(findings))
-            : format_findings(findings, {session.output().limit, session.output().color_stdout}));
   if (format == Format::json) {
     print(util::dump_json(findings_json(findings)));
   } else if (format == Format::github) {

@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/agent/context.hpp"
+#include "core/agent/briefing.hpp"
+#include "core/agent/ranked_context.hpp"
 #include "core/agent/journal.hpp"
 #include "core/agent/live_vault.hpp"
 #include "core/agent/record_event.hpp"
@@ -24,17 +25,11 @@ constexpr std::int64_t k_briefing_budget = 600;
 
 // Memory files the vault could not read: said, so that a memory missing from the context is no
 // mystery, and left out.
-void note_unreadable(const LiveVault& live, std::vector<std::string>& notes) {
-  std::set<std::string> unreadable;
-  for (const Finding& finding : live.vault().findings) {
-    if (finding.severity == Severity::error) {
-      unreadable.insert(finding.path);
-    }
-  }
+void note_unreadable(const std::vector<std::string>& unreadable, std::vector<std::string>& notes) {
   if (!unreadable.empty()) {
     notes.push_back(fmt::format(
         "{} cannot be read and {} left out; `git vault check --worktree` says what is wrong",
-        unreadable.size() == 1 ? *unreadable.begin()
+        unreadable.size() == 1 ? unreadable.front()
                                : util::plural(unreadable.size(), "memory file", "memory files"),
         unreadable.size() == 1 ? "is" : "are"));
   }
@@ -109,13 +104,16 @@ HookAnswer answer_hook(const HookPayload& payload, git::Repo& repo, ParseCache* 
   HookAnswer answer;
   switch (payload.kind) {
     case HookKind::session_start: {
+      // `git vault context --session`: working memory and the search index's saved counts, so
+      // only the few memory files the briefing names are read.
       require_vault(repo);
-      LiveVault live(repo, cache);
-      live.refresh();
-      note_unreadable(live, answer.notes);
-      answer.context = session_briefing(live.vault().memories, live.snapshot(), setting.clock.today,
-                                        live.pending(), k_briefing_budget)
-                           .text;
+      LiveVault live(repo, nullptr);
+      live.refresh_search([cache] { return cache; });
+      note_unreadable(live.index().unreadable_paths(), answer.notes);
+      answer.context =
+          session_briefing(most_used(live.index(), live.snapshot(), live.pending(), 8),
+                           live.snapshot(), setting.clock.today, k_briefing_budget)
+              .text;
       break;
     }
     case HookKind::prompt: {
@@ -124,19 +122,19 @@ HookAnswer answer_hook(const HookPayload& payload, git::Repo& repo, ParseCache* 
         break;
       }
       require_vault(repo);
-      LiveVault live(repo, cache);
-      live.refresh();
-      note_unreadable(live, answer.notes);
+      LiveVault live(repo, nullptr);
+      live.refresh_search([cache] { return cache; });
+      note_unreadable(live.index().unreadable_paths(), answer.notes);
       // The same selection and block as `git vault context "<prompt>"`.
-      const ContextSelection selection = select_context(live.vault().memories, payload.prompt, "");
-      if (selection.picked.empty()) {
-        answer.notes.emplace_back("no memory matches this prompt");
+      const RankedContext context = select_ranked_context(
+          live.index(), live.snapshot(), payload.prompt, ContextLimits{}, live.pending_counts());
+      if (context.empty()) {
+        answer.notes.emplace_back("no memory or working-memory entry is relevant to this prompt");
         break;
       }
-      answer.context = render_context_block(
-          selection, [&](const Memory& memory) { return live.snapshot().read(memory.path); });
-      for (const ContextPick& pick : selection.picked) {
-        answer.retrieved.push_back(pick.memory->id);
+      answer.context = render_ranked_context(context);
+      for (const ContextMemory& memory : context.memories) {
+        answer.retrieved.push_back(memory.id);
       }
       break;
     }

@@ -6,11 +6,11 @@
 
 #include "core/agent/agent_sessions.hpp"
 #include "core/agent/hook_payload.hpp"
-#include "core/agent/secrets.hpp"
 #include "core/error.hpp"
 #include "core/events/event_record.hpp"
 #include "core/events/event_store.hpp"
 #include "core/json/parse.hpp"
+#include "core/secrets/detector.hpp"
 
 namespace gv::agent {
 namespace {
@@ -71,7 +71,7 @@ Json read_object(std::string_view text, std::string_view what) {
 
 // Scans one field's text; throws on the first credential-shaped line.
 void scan_field(std::string_view field, std::string_view text) {
-  const std::vector<SecretFinding> found = scan_secrets(text);
+  const std::vector<secrets::SecretFinding> found = secrets::scan_secrets(text);
   if (!found.empty()) {
     throw Error(
         "event not recorded: `{}` line {} looks like a {} (remove it; the secret is not repeated "

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/sandbox.hpp"
