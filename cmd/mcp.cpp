@@ -1,15 +1,17 @@
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <string>
 
 #include "cmd/command.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/mcp/line_reader.hpp"
 #include "core/mcp/server.hpp"
 #include "core/mcp/vault_tools.hpp"
 #include "core/session/session.hpp"
@@ -43,19 +45,31 @@ int run(const Options& options, Session& session) {
       tool_options);
   mcp::ServerInfo info;
   info.version = std::string(k_version);
-  info.instructions =
-      "This server reads and writes the project's memory vault (.memory/) and working memory. "
-      "Call build_context with the task at the start of a task, search_memories to look "
-      "something up, get_memory to read a memory in full, and record_retrieval when a memory "
-      "helped." +
-      std::string(options.allow_write ? " Save durable lessons with write_memory." : "");
+  info.instructions = mcp::server_instructions(tool_options);
+  info.description = "The repository's memory vault and working memory, searched and read";
   mcp::Server server(tools, std::move(info));
   if (session.output().verbose) {
     util::print_note(fmt::format("MCP server for {} ready on stdio", repo.workdir().string()));
   }
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    const std::optional<std::string> response = server.handle_line(line);
+  // stdin is read with a cap on one line's memory (mcp::Limits): a client that sends a huge
+  // line gets an error for it, and the next line is served.
+  mcp::LineReader reader(
+      [](char* into, std::size_t size) -> std::size_t {
+        while (true) {
+          const ssize_t count = ::read(STDIN_FILENO, into, size);
+          if (count >= 0) {
+            return static_cast<std::size_t>(count);
+          }
+          if (errno != EINTR) {
+            return 0;
+          }
+        }
+      },
+      server.limits().max_line_bytes);
+  while (const std::optional<mcp::InputLine> line = reader.next()) {
+    const std::optional<std::string> response =
+        line->cut() ? server.handle_oversized_line(line->text, line->tail, line->bytes)
+                    : server.handle_line(line->text);
     if (!response) {
       continue;
     }

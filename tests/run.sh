@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds git-vault with warnings as errors, AddressSanitizer and UBSan, and runs every test
-# (unit and end-to-end, the kill harness and the two-process lock tests included) through
-# ctest; then, when clang++ is installed, runs each libFuzzer target for FUZZ_SECONDS (20).
-# Each stage prints its time.
+# (unit and end-to-end, the kill harness, the two-process lock tests and the MCP session driven
+# by the TypeScript SDK client included) through ctest; then, when clang++ is installed, runs
+# each libFuzzer target for FUZZ_SECONDS (20). Each stage prints its time.
 #   SANITIZE=OFF           build without the sanitizers
 #   FUZZ=0                 skip the fuzz targets
 #   GIT_VAULT_KILL_LONG=1  kill every command at every fault point and kill each recovery too
@@ -28,6 +28,22 @@ cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DGIT_VAULT_WERROR=ON \
   -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null
 cmake --build "$build" -j "$jobs"
 stage "test build (Debug, ASan + UBSan, warnings as errors)"
+# The MCP session test drives `git vault mcp` with the official TypeScript SDK client, installed
+# here into the build directory (never the repository). Without node, npm or the registry, that
+# one test is skipped (ctest shows it as skipped, with the reason in its output).
+mcp_sdk_version=1.32.2
+mcp_sdk_installed="$build/mcp-sdk/node_modules/@modelcontextprotocol/sdk/package.json"
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "tests/run.sh: node or npm is not installed; the MCP SDK session test is skipped" >&2
+elif ! grep -qs "\"version\": \"$mcp_sdk_version\"" "$mcp_sdk_installed"; then
+  mkdir -p "$build/mcp-sdk"
+  timeout 300 npm install --prefix "$build/mcp-sdk" --no-save --no-audit --no-fund \
+    --prefer-offline --fetch-retries=1 --fetch-timeout=30000 --loglevel=error \
+    "@modelcontextprotocol/sdk@$mcp_sdk_version" >/dev/null ||
+    echo "tests/run.sh: could not install the MCP SDK (no network?); the SDK session test is" \
+      "skipped" >&2
+  stage "MCP SDK for the session test (npm)"
+fi
 (cd "$build" && ctest --output-on-failure -j "$jobs")
 stage "ctest"
 if [ "${FUZZ:-1}" != 0 ]; then

@@ -56,6 +56,9 @@ class StatCachedSnapshot final : public Snapshot {
   mutable std::size_t m_hashed = 0;
 };
 
+// The longest id closest_ids() compares with the vault's ids.
+inline constexpr std::size_t k_closest_id_max_bytes = 256;
+
 // One repository's vault as the agent commands read it: the work tree, re-read by refresh()
 // (only memory files whose bytes changed are parsed and indexed again), so one long-lived
 // process (the MCP server) serves many calls and sees every change made between them, and a
@@ -91,7 +94,8 @@ class LiveVault {
   [[nodiscard]] const Memory* find(std::string_view id) const;
 
   // Up to `count` ids closest to `id` (same letters in another case, a prefix or part of it,
-  // or a small edit distance), closest first: what an error about an unknown id suggests.
+  // or a small edit distance), closest first: what an error about an unknown id suggests. None
+  // for an id longer than k_closest_id_max_bytes.
   [[nodiscard]] std::vector<std::string> closest_ids(std::string_view id,
                                                      std::size_t count = 3) const;
 

@@ -23,10 +23,16 @@ struct VaultToolOptions {
   bool record = true;        // get_memory and build_context count a retrieval (D16)
 };
 
+// What the server tells a client at initialize: which tool to call when, and which tools count
+// a retrieval on their own (so that nothing is counted twice).
+[[nodiscard]] std::string server_instructions(const VaultToolOptions& options);
+
 // The git-vault tools: search_memories, get_memory, build_context, list_memories,
 // record_retrieval, and write_memory with allow_write. One repository stays open; every call
 // re-reads the work tree (LiveVault), so files changed between calls are seen. Arguments
-// accept the aliases models reach for (`query`/`q`, `limit`/`max_results`, `id`/`ids`).
+// accept the aliases models reach for (`query`/`q`, `limit`/`max_results`, `id`/`ids`), each
+// input is bounded as its schema says, and each answer stays under about 80 KB, saying what it
+// left out (doc/agent.md, "Bounded answers").
 class VaultTools final : public ToolBackend {
  public:
   // `repo` must outlive this; `cache` is asked for the parse cache (may answer null) when a
@@ -49,6 +55,10 @@ class VaultTools final : public ToolBackend {
   // Records a retrieval of `ids`; the warning to pass on when the journal cannot be written.
   [[nodiscard]] std::optional<std::string> record_quietly(const std::vector<std::string>& ids,
                                                           const Clock& clock);
+  // How to make a vault, when the repository has none; empty when it has one.
+  [[nodiscard]] std::string no_vault_note() const;
+  // `id` with the closest existing ids, for a message about an id no memory has.
+  [[nodiscard]] std::string describe_unknown_id(std::string_view id) const;
 
   git::Repo& m_repo;
   std::function<Clock()> m_clock;

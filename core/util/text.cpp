@@ -82,6 +82,27 @@ bool valid_utf8(std::string_view text) {
   return true;
 }
 
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return text;
+  }
+  std::size_t end = max_bytes;
+  // Step back over continuation bytes (10xxxxxx) to the lead byte of the cut sequence.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+    --end;
+  }
+  return text.substr(0, end);
+}
+
+std::string shorten(std::string_view text, std::size_t max_bytes) {
+  constexpr std::string_view k_ellipsis = "\u2026";
+  if (text.size() <= max_bytes) {
+    return std::string(text);
+  }
+  const std::size_t room = max_bytes > k_ellipsis.size() ? max_bytes - k_ellipsis.size() : 0;
+  return std::string(utf8_prefix(text, room)) + std::string(k_ellipsis);
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -25,6 +25,14 @@ namespace gv::util {
 // Whether `text` is well-formed UTF-8 (no overlongs, no surrogates, nothing past U+10FFFF).
 [[nodiscard]] bool valid_utf8(std::string_view text);
 
+// The longest prefix of `text` of at most `max_bytes` bytes that does not end inside a UTF-8
+// sequence (continuation bytes after the cut are dropped with their lead byte).
+[[nodiscard]] std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
+// `text` when it has at most `max_bytes` bytes; else its utf8_prefix() of `max_bytes` less
+// three and an ellipsis (`…`): a value echoed into a message without letting it grow the message.
+[[nodiscard]] std::string shorten(std::string_view text, std::size_t max_bytes);
+
 // `parts` with `separator` between them.
 [[nodiscard]] std::string join(const std::vector<std::string>& parts, std::string_view separator);
 

@@ -32,6 +32,18 @@ TEST_CASE("valid_utf8 accepts well-formed text and rejects the rest", "[util]") 
   CHECK_FALSE(valid_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
 }
 
+TEST_CASE("utf8_prefix and shorten never cut inside a UTF-8 sequence", "[util]") {
+  CHECK(utf8_prefix("caf\xc3\xa9", 10) == "caf\xc3\xa9");
+  CHECK(utf8_prefix("caf\xc3\xa9", 5) == "caf\xc3\xa9");
+  CHECK(utf8_prefix("caf\xc3\xa9", 4) == "caf");  // the cut would split é
+  CHECK(utf8_prefix("\xf0\x9f\x98\x80x", 3).empty());
+  CHECK(utf8_prefix("abc", 0).empty());
+  CHECK(shorten("abcdef", 6) == "abcdef");
+  CHECK(shorten("abcdefg", 6) == "abc\xe2\x80\xa6");           // three bytes and the ellipsis
+  CHECK(shorten("a\xc3\xa9\xc3\xa9x", 5) == "a\xe2\x80\xa6");  // not half of é
+  CHECK(shorten(std::string(100'000, 'm'), 100).size() <= 100);
+}
+
 TEST_CASE("plural picks the noun form from the count", "[util]") {
   CHECK(plural(0, "memory", "memories") == "0 memories");
   CHECK(plural(1, "memory", "memories") == "1 memory");
