@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "core/gate/range.hpp"
 #include "core/gate/registry.hpp"
 #include "core/git/index_file.hpp"
+#include "core/git/ref_lock.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
 #include "core/hooks/commit_gate.hpp"
@@ -25,6 +27,7 @@
 #include "core/session/session.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/json_output.hpp"
+#include "core/util/shell_word.hpp"
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
@@ -102,6 +105,58 @@ std::vector<Finding> unmerged_vault_paths(const git::Repo& repo) {
   return findings;
 }
 
+// git's lock on the branch a commit moves, which a git process killed mid-update leaves behind
+// (a git-vault landing's own is settled before this runs): every commit fails until it is gone.
+std::vector<Finding> ref_lock_findings(const git::Repo& repo) {
+  const std::optional<std::filesystem::path> lock = git::head_ref_lock(repo);
+  if (!lock) {
+    return {};
+  }
+  std::string shown = lock->lexically_relative(repo.workdir()).generic_string();
+  if (shown.empty() || shown.starts_with("..")) {
+    shown = lock->string();
+  }
+  Finding finding;
+  finding.check = "ref-lock";
+  finding.path = shown;
+  finding.message =
+      "git's lock on the branch is left behind (a git command was killed while it moved the "
+      "branch): `git commit` and every git-vault action fail while it is there";
+  finding.fix = fmt::format("if no git command is running: rm {}", util::shell_word(shown));
+  return {std::move(finding)};
+}
+
+// A `.memory` that is a symbolic link, staged or on disk: git-vault neither reads nor writes
+// through a link, so the vault would read as empty and pass every check.
+std::vector<Finding> linked_vault_findings(const git::Repo& repo) {
+  // vault_path::k_root without its slash: the folder itself.
+  const std::string folder(vault_path::k_root.substr(0, vault_path::k_root.size() - 1));
+  bool linked = false;
+  if (!repo.is_bare()) {
+    std::error_code ec;
+    linked = std::filesystem::is_symlink(repo.workdir() / folder, ec);
+  }
+  if (const std::optional<git::IndexFile> index = git::IndexFile::read(repo.index_path())) {
+    for (const git::IndexFile::Entry& entry : index->entries()) {
+      linked = linked || (entry.path() == folder && (entry.mode() & 0170000) == 0120000);
+    }
+  }
+  if (!linked) {
+    return {};
+  }
+  Finding finding;
+  finding.check = "vault-link";
+  finding.path = folder;
+  finding.message =
+      "is a symbolic link: git-vault reads and writes the vault only in a real folder, so "
+      "through this link the vault reads as empty and nothing in it is checked";
+  finding.fix = fmt::format(
+      "replace the link with the folder it points to (git rm --cached {} "
+      "and move the folder there), then git vault check",
+      folder);
+  return {std::move(finding)};
+}
+
 int run_check(const CheckOptions& check, Session& session) {
   if (static_cast<int>(check.staged) + static_cast<int>(check.worktree) +
           static_cast<int>(check.range.has_value()) >
@@ -156,6 +211,12 @@ int run_check(const CheckOptions& check, Session& session) {
       findings.insert(findings.end(), behind.begin(), behind.end());
     }
   }
+  if (std::getenv("GIT_INDEX_FILE") == nullptr && !repo.is_bare()) {
+    const std::vector<Finding> locked = ref_lock_findings(repo);
+    findings.insert(findings.end(), locked.begin(), locked.end());
+  }
+  const std::vector<Finding> linked = linked_vault_findings(repo);
+  findings.insert(findings.begin(), linked.begin(), linked.end());
   print(session.output().json
             ? util::dump_json(findings_json(findings))
             : format_findings(findings, {session.output().limit, session.output().color_stdout}));
@@ -176,7 +237,9 @@ std::string skip_help() {
   }
   out +=
       "Outside a commit, `check --staged` also reports index-behind-head (error, not skipped):\n"
-      "HEAD is an action whose files the index still holds at their old versions.\n";
+      "HEAD is an action whose files the index still holds at their old versions; and, with\n"
+      "--worktree too, ref-lock (error, not skipped): git's lock on HEAD's branch, left by a\n"
+      "git command that was killed while it moved the branch.\n";
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/gate/print.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/landing/land.hpp"
 #include "core/scoring/render.hpp"
 #include "core/session/session.hpp"
@@ -49,7 +50,9 @@ struct Options {
 // Retrievals recorded in the journal and not yet folded (D16): scoring counts them.
 scoring::PendingRetrievalMap pending_retrievals(const git::Repo& repo) {
   try {
-    return agent::read_journal(agent::journal_path(repo.common_dir())).by_id;
+    return agent::read_journal(agent::journal_path(repo.common_dir()),
+                               git::landed_consumptions(repo))
+        .by_id;
   } catch (const Error& e) {
     util::print_warning(fmt::format("retrieval journal not read: {}", e.what()));
     return {};

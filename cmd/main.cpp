@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,7 +17,9 @@
 #include "core/error.hpp"
 #include "core/git/library.hpp"
 #include "core/session/session.hpp"
+#include "core/util/exhaustion.hpp"
 #include "core/util/heap.hpp"
+#include "core/util/memory_reserve.hpp"
 #include "core/util/message.hpp"
 #include "core/util/suggest.hpp"
 #include "core/util/trace.hpp"
@@ -161,7 +164,14 @@ std::string help_target(const CLI::App& app) {
   }
 }
 
+// The command being run, for the one line a fatal error ends with (out of memory, a full disk).
+std::string g_command;
+
 int run(int argc, char** argv) {
+  // The installed hooks' line, `git-vault hook <name> …`, is answered before the parser runs.
+  if (argc >= 3 && std::string_view(argv[1]) == "hook") {
+    g_command = fmt::format("hook {}", argv[2]);
+  }
   if (const std::optional<int> code = run_installed_hook(argc, argv)) {
     return *code;
   }
@@ -259,6 +269,7 @@ int run(int argc, char** argv) {
     session.provide(needs.at(sub));
     session.resolve_color();
     globals.session = &session;
+    g_command = sub->get_name();
     return runners.at(sub)(globals);
   }
   return exit_code::k_usage;
@@ -288,6 +299,26 @@ void install_performance_trace() {
   }
 }
 
+// The one line a fatal error ends a command with. Memory or room that ran out is named first,
+// whatever failed for it (core/util/exhaustion.hpp). When even that line cannot be allocated,
+// the message goes out as it is, piece by piece.
+void print_fatal(const char* message) {
+  try {
+    util::Exhausted exhausted = util::exhausted_in(message);
+    if (exhausted == util::Exhausted::nothing && util::file_system_full(".")) {
+      exhausted = util::Exhausted::disk;
+    }
+    std::fputs(
+        fmt::format("git-vault: error: {}\n", util::fatal_message(message, g_command, exhausted))
+            .c_str(),
+        stderr);
+  } catch (const std::bad_alloc&) {
+    std::fputs("git-vault: error: ", stderr);
+    std::fputs(message, stderr);
+    std::fputs("\n", stderr);
+  }
+}
+
 }  // namespace
 }  // namespace gv::cmd
 
@@ -298,15 +329,24 @@ void install_performance_trace() {
 __attribute__((constructor(101))) static void tune_heap_first() { gv::util::tune_heap(); }
 
 int main(int argc, char** argv) {
+  gv::util::keep_memory_reserve();
   gv::cmd::install_performance_trace();
   try {
     gv::git::Library library;
     return gv::cmd::run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Whatever ran out, the command ends here with one line, as any fatal error; a landing it
+    // interrupted was put back on the way (core/git/transaction.hpp). The pieces are printed one
+    // by one: the heap may have nothing left for a formatted string.
+    std::fputs("git-vault: error: out of memory while running git vault ", stderr);
+    std::fputs(gv::cmd::g_command.empty() ? "(starting)" : gv::cmd::g_command.c_str(), stderr);
+    std::fputs(" (a larger memory limit, `ulimit -v`, lets it finish)\n", stderr);
+    return gv::exit_code::k_fatal;
   } catch (const gv::UsageError& e) {
     std::fputs(fmt::format("git-vault: error: {}\n", e.what()).c_str(), stderr);
     return gv::exit_code::k_usage;
   } catch (const std::exception& e) {
-    std::fputs(fmt::format("git-vault: error: {}\n", e.what()).c_str(), stderr);
+    gv::cmd::print_fatal(e.what());
     return gv::exit_code::k_fatal;
   }
 }

@@ -432,7 +432,7 @@ int run_maintain(const MaintainOptions& options, Session& session) {
   if (!options.dry_run) {
     if (const std::vector<std::string> dirty = landing::recall_blockers(repo, options.allow_dirty);
         !dirty.empty()) {
-      throw Error("{}", git::dirty_refusal(dirty, /*offers_allow_dirty=*/true));
+      throw Error("{}", git::dirty_refusal(repo, dirty, /*offers_allow_dirty=*/true));
     }
   }
 

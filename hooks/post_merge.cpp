@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -173,6 +174,9 @@ int run_post_merge(Session& session, std::span<const std::string> git_args) {
       report_buried_edits(repo);
     }
     reindex(repo, *merged, squash, session.clock().today, cache, std::move(read_state));
+  } catch (const std::bad_alloc&) {
+    // The merge is done, but the index files may be stale: the one out-of-memory line says so.
+    throw;
   } catch (const std::exception& e) {
     // Advisory: the merge itself has succeeded, so a failure here must not look like it failed.
     warn(fmt::format("warning: {}", e.what()));

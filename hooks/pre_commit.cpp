@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/error.hpp"
 #include "core/gate/gate.hpp"
 #include "core/gate/print.hpp"
 #include "core/git/journal.hpp"
@@ -22,13 +23,27 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   // work tree in two states at once: a commit now would take half of its changes as the user's.
   // One stat when there is none.
   if (!repo.is_bare() && std::filesystem::exists(git::journal_path(repo.git_dir()))) {
-    std::fputs(git::landing_in_progress(repo)
-                   ? "git-vault: commit blocked: a git-vault run is half-way through landing its "
-                     "own commit (.git/vault-journal); wait for it to finish, then commit again\n"
-                   : "git-vault: commit blocked: an interrupted git-vault run left "
-                     ".git/vault-journal; run `git vault check`, which finishes or undoes it, "
-                     "then commit again\n",
-               stderr);
+    if (git::landing_in_progress(repo)) {
+      std::fputs(
+          "git-vault: commit blocked: a git-vault run is half-way through landing its own commit "
+          "(.git/vault-journal); wait for it to finish, then commit again\n",
+          stderr);
+      return 1;
+    }
+    try {
+      (void)git::read_journal(repo.git_dir());
+    } catch (const Error& e) {
+      // `git vault check` cannot settle it either: say the way out here.
+      std::fputs(
+          ("git-vault: commit blocked: " + git::unreadable_journal_advice(repo, e.what()) + "\n")
+              .c_str(),
+          stderr);
+      return 1;
+    }
+    std::fputs(
+        "git-vault: commit blocked: an interrupted git-vault run left .git/vault-journal; run "
+        "`git vault check`, which finishes or undoes it, then commit again\n",
+        stderr);
     return 1;
   }
   // The same function as `git vault check --staged`: same input, same answer.

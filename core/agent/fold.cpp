@@ -10,6 +10,7 @@
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/util/shared_log.hpp"
 #include "core/util/text.hpp"
 #include "core/vault/regenerate.hpp"
 #include "core/vault/vault.hpp"
@@ -73,10 +74,13 @@ FoldPlan plan_fold(const Snapshot& snapshot, const JournalTotals& totals, ParseC
 
 namespace {
 
-FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool allow_dirty,
-                       ParseCache* cache, const std::optional<git::ReadState>& read_state) {
+// Folds the journal's records into frontmatter as one commit that also consumes them: the
+// landing drops the journal's prefix it read once the branch has moved (git::ApplyOptions::
+// consumes), so the commit and the emptying are one recoverable step.
+FoldResult fold_read(const JournalContents& journal, git::Repo& repo, Date today, bool allow_dirty,
+                     ParseCache* cache, const std::optional<git::ReadState>& read_state) {
   FoldResult result;
-  if (journal.totals().records == 0 && journal.totals().bad_lines == 0) {
+  if (journal.totals.records == 0 && journal.totals.bad_lines == 0) {
     return result;
   }
   // Taken before the read (git::capture_read_state), unless the caller read the vault already.
@@ -85,7 +89,7 @@ FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool a
     state = git::capture_read_state(repo, {std::string(vault_path::k_root)});
   }
   const WorktreeSnapshot snapshot(repo.workdir());
-  FoldPlan fold = plan_fold(snapshot, journal.totals(), cache);
+  FoldPlan fold = plan_fold(snapshot, journal.totals, cache);
   if (!fold.plan.empty()) {
     landing::Context context;
     context.clock.today = today;
@@ -94,14 +98,15 @@ FoldResult fold_locked(JournalFold& journal, git::Repo& repo, Date today, bool a
     target.allow_dirty = allow_dirty;
     target.guarded_paths = {std::string(vault_path::k_root)};
     target.read_state = std::move(state);
+    target.consumes = journal.read;
     result.commit = landing::land(repo, snapshot, landing::IndexRegeneration{std::move(fold.plan)},
                                   context, target)
                         .commit;
+  } else {
+    // Records of deleted memories and torn lines alone have nowhere to go: dropped, no commit.
+    (void)util::drop_prefix(journal.read);
   }
-  // Records of deleted memories and torn lines have nowhere to go: they are dropped with the
-  // rest once the commit holds what could be folded.
-  result.bad_lines = journal.totals().bad_lines;
-  journal.clear();
+  result.bad_lines = journal.totals.bad_lines;
   result.unknown = fold.unknown;
   result.records = fold.records;
   result.memories = std::move(fold.memories);
@@ -128,18 +133,20 @@ std::string add_retrievals(std::string_view path, std::string_view bytes,
   return editor.bytes();
 }
 
+JournalContents read_for_fold(const git::Repo& repo) {
+  return read_journal_contents(journal_path(repo.common_dir()), git::landed_consumptions(repo));
+}
+
 }  // namespace
 
 FoldResult fold_journal(git::Repo& repo, Date today, bool allow_dirty, ParseCache* cache) {
-  JournalFold journal(journal_path(repo.common_dir()));
-  return fold_locked(journal, repo, today, allow_dirty, cache, std::nullopt);
+  return fold_read(read_for_fold(repo), repo, today, allow_dirty, cache, std::nullopt);
 }
 
 FoldResult fold_before_action(git::Repo& repo, Plan& action, Date today, bool allow_dirty,
                               ParseCache* cache, const std::optional<git::ReadState>& read_state) {
-  JournalFold journal(journal_path(repo.common_dir()));
-  const scoring::PendingRetrievalMap pending = journal.totals().by_id;
-  FoldResult result = fold_locked(journal, repo, today, allow_dirty, cache, read_state);
+  const JournalContents journal = read_for_fold(repo);
+  FoldResult result = fold_read(journal, repo, today, allow_dirty, cache, read_state);
   if (!result.commit) {
     return result;
   }
@@ -148,7 +155,7 @@ FoldResult fold_before_action(git::Repo& repo, Plan& action, Date today, bool al
     if (written == action.changes.end() || !written->second) {
       continue;
     }
-    written->second = add_retrievals(written->first, *written->second, pending.at(id));
+    written->second = add_retrievals(written->first, *written->second, journal.totals.by_id.at(id));
   }
   return result;
 }

@@ -39,11 +39,11 @@ struct FoldResult {
   std::size_t unknown = 0;    // records naming a memory the vault no longer has, dropped
 };
 
-// Folds the journal of `repo` into frontmatter as one commit (through landing::land) and
-// empties it, holding the journal's lock throughout so no record is lost or folded twice.
-// Refuses (gv::Error) while vault paths have uncommitted changes, unless `allow_dirty`. A crash
-// between the commit and the emptying counts those records again at the next fold; nothing is
-// ever lost.
+// Folds the journal of `repo` into frontmatter as one commit (through landing::land) that
+// consumes what it folded: the landing drops the journal's prefix the fold read once the branch
+// has moved, and the recovery of a run killed in between does, so no record is lost or counted
+// twice; records appended meanwhile stay. Refuses (gv::Error) while vault paths have
+// uncommitted changes, unless `allow_dirty`, and when another run folded the same records first.
 FoldResult fold_journal(git::Repo& repo, Date today, bool allow_dirty, ParseCache* cache = nullptr);
 
 // The fold "the next maintenance commit" makes (D16), as its own commit right before the

@@ -18,62 +18,6 @@ namespace fs = std::filesystem;
 
 std::string errno_text() { return std::strerror(errno); }
 
-// An open descriptor that closes itself.
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  [[nodiscard]] int get() const { return m_fd; }
-  int release() { return std::exchange(m_fd, -1); }
-
- private:
-  int m_fd;
-};
-
-int open_journal(const fs::path& file, int flags) {
-  std::error_code ignored;
-  fs::create_directories(file.parent_path(), ignored);
-  const int fd = ::open(file.c_str(), flags | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw Error("{}: cannot open the retrieval journal: {}", file.string(), errno_text());
-  }
-  return fd;
-}
-
-void lock(int fd, int operation, const fs::path& file) {
-  while (::flock(fd, operation) != 0) {
-    if (errno != EINTR) {
-      throw Error("{}: cannot lock the retrieval journal: {}", file.string(), errno_text());
-    }
-  }
-}
-
-std::string read_all(int fd, const fs::path& file) {
-  std::string bytes;
-  char buffer[65536];
-  off_t offset = 0;
-  while (true) {
-    const ssize_t got = ::pread(fd, buffer, sizeof buffer, offset);
-    if (got < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      throw Error("{}: cannot read the retrieval journal: {}", file.string(), errno_text());
-    }
-    if (got == 0) {
-      return bytes;
-    }
-    bytes.append(buffer, static_cast<std::size_t>(got));
-    offset += got;
-  }
-}
-
 }  // namespace
 
 fs::path journal_path(const fs::path& common_dir) {
@@ -130,21 +74,23 @@ void append_records(const fs::path& file, const std::vector<RetrievalRecord>& re
     return;
   }
   std::string bytes = format_records(records);
-  const Fd fd(open_journal(file, O_RDWR | O_APPEND));
-  // The lock orders us against a fold (which truncates under it); O_APPEND alone already keeps
-  // two appenders from overwriting each other.
-  lock(fd.get(), LOCK_EX, file);
+  // The lock orders us against a fold's drop (which replaces the file under it); O_APPEND alone
+  // already keeps two appenders from overwriting each other.
+  const util::LockedLog log(file, true, true);
+  if (::fcntl(log.fd(), F_SETFL, O_APPEND) != 0) {
+    throw Error("{}: cannot append to the retrieval journal: {}", file.string(), errno_text());
+  }
   // A write torn by a crash leaves a last line without its newline: end it first, so that this
   // record is a line of its own and only the torn one is lost.
   struct stat st {};
   char last = '\n';
-  if (::fstat(fd.get(), &st) == 0 && st.st_size > 0 &&
-      ::pread(fd.get(), &last, 1, st.st_size - 1) == 1 && last != '\n') {
+  if (::fstat(log.fd(), &st) == 0 && st.st_size > 0 &&
+      ::pread(log.fd(), &last, 1, st.st_size - 1) == 1 && last != '\n') {
     bytes.insert(bytes.begin(), '\n');
   }
   std::size_t written = 0;
   while (written < bytes.size()) {
-    const ssize_t n = ::write(fd.get(), bytes.data() + written, bytes.size() - written);
+    const ssize_t n = ::write(log.fd(), bytes.data() + written, bytes.size() - written);
     if (n < 0) {
       if (errno == EINTR) {
         continue;
@@ -155,37 +101,23 @@ void append_records(const fs::path& file, const std::vector<RetrievalRecord>& re
   }
 }
 
-JournalTotals read_journal(const fs::path& file) {
-  const int raw = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (raw < 0) {
-    if (errno == ENOENT) {
-      return {};
-    }
-    throw Error("{}: cannot open the retrieval journal: {}", file.string(), errno_text());
+JournalContents read_journal_contents(const fs::path& file,
+                                      const std::vector<util::FilePrefix>& consumed) {
+  const util::LockedLog log(file, false, false);
+  JournalContents contents;
+  if (log.absent()) {
+    contents.read = util::prefix_of(file, 0, {});
+    return contents;
   }
-  const Fd fd(raw);
-  lock(fd.get(), LOCK_SH, file);
-  return total_records(read_all(fd.get(), file));
+  const std::string bytes = log.read_all();
+  const std::uint64_t skip = util::consumed_length(file, log.inode(), bytes, consumed);
+  contents.totals = total_records(std::string_view(bytes).substr(skip));
+  contents.read = util::prefix_of(file, log.inode(), bytes);
+  return contents;
 }
 
-JournalFold::JournalFold(const fs::path& file) {
-  Fd fd(open_journal(file, O_RDWR));
-  lock(fd.get(), LOCK_EX, file);
-  m_totals = total_records(read_all(fd.get(), file));
-  m_fd = fd.release();
-}
-
-JournalFold::~JournalFold() {
-  if (m_fd >= 0) {
-    ::close(m_fd);  // releases the lock
-  }
-}
-
-void JournalFold::clear() {
-  if (::ftruncate(m_fd, 0) != 0) {
-    throw Error("cannot empty the retrieval journal: {}", errno_text());
-  }
-  m_totals = {};
+JournalTotals read_journal(const fs::path& file, const std::vector<util::FilePrefix>& consumed) {
+  return read_journal_contents(file, consumed).totals;
 }
 
 }  // namespace gv::agent

@@ -8,6 +8,7 @@
 
 #include "core/dates.hpp"
 #include "core/scoring/score.hpp"
+#include "core/util/shared_log.hpp"
 
 // The retrieval journal (doc/decisions.md, D16; doc/agent.md, "Retrieval records (D16)"): reading a
 // memory appends one line to a per-clone file inside the git directory, never to a tracked file, so
@@ -45,28 +46,22 @@ struct JournalTotals {
 // at once both land whole, in some order. Throws gv::Error on I/O failure.
 void append_records(const std::filesystem::path& file, const std::vector<RetrievalRecord>& records);
 
-// The journal's totals right now (empty when there is no journal). Takes the lock shared, so
-// it never sees half of a record. Throws gv::Error on I/O failure other than absence.
-[[nodiscard]] JournalTotals read_journal(const std::filesystem::path& file);
-
-// The journal held for a fold: the lock is exclusive from construction to destruction, so
-// records appended meanwhile wait (a few milliseconds) instead of being lost, and two folds
-// never fold the same records. Read the totals, commit them, then clear().
-class JournalFold {
- public:
-  // Opens (creating when missing) and locks `file`. Throws gv::Error on I/O failure.
-  explicit JournalFold(const std::filesystem::path& file);
-  ~JournalFold();
-  JournalFold(const JournalFold&) = delete;
-  JournalFold& operator=(const JournalFold&) = delete;
-
-  [[nodiscard]] const JournalTotals& totals() const { return m_totals; }
-  // Empties the journal once its records are committed. Throws gv::Error on I/O failure.
-  void clear();
-
- private:
-  int m_fd = -1;
-  JournalTotals m_totals;
+// The journal as one reader saw it.
+struct JournalContents {
+  JournalTotals totals;  // the records not consumed yet
+  // The journal from its start to its end as read: what a fold of `totals` consumes (its
+  // commit drops it, git::ApplyOptions::consumes).
+  util::FilePrefix read;
 };
+
+// The journal's records right now (none when there is no journal), leaving out the prefix a
+// landed commit has folded but not yet dropped (`consumed`, git::landed_consumptions): those
+// count in frontmatter already. Takes the lock shared, so it never sees half of a record. Throws
+// gv::Error on I/O failure other than absence.
+[[nodiscard]] JournalContents read_journal_contents(
+    const std::filesystem::path& file, const std::vector<util::FilePrefix>& consumed = {});
+// Its totals alone.
+[[nodiscard]] JournalTotals read_journal(const std::filesystem::path& file,
+                                         const std::vector<util::FilePrefix>& consumed = {});
 
 }  // namespace gv::agent

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <ctime>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
+#include "core/git/transaction.hpp"
 #include "core/memory/frontmatter.hpp"
 #include "core/util/text.hpp"
 
@@ -167,7 +169,8 @@ LiveVault::LiveVault(const git::Repo& repo, ParseCache* cache)
     : LiveVault(repo, [cache] { return cache; }) {}
 
 LiveVault::LiveVault(const git::Repo& repo, std::function<ParseCache*()> cache)
-    : m_journal(journal_path(repo.common_dir())),
+    : m_repo(&repo),
+      m_journal(journal_path(repo.common_dir())),
       m_search_cache(search::search_cache_path(repo.common_dir())),
       m_snapshot(repo.workdir()),
       m_cache(std::move(cache)) {}
@@ -273,7 +276,7 @@ std::vector<std::string> LiveVault::closest_ids(std::string_view id, std::size_t
 
 scoring::PendingRetrievalMap LiveVault::pending() const {
   try {
-    return read_journal(m_journal).by_id;
+    return read_journal(m_journal, git::landed_consumptions(*m_repo)).by_id;
   } catch (const Error&) {
     return {};
   }
@@ -306,6 +309,8 @@ ordered_json frontmatter_json(std::string_view bytes) {
     try {
       ordered_json out = yaml_to_json(*node);
       return out.is_object() ? out : ordered_json::object();
+    } catch (const std::bad_alloc&) {
+      throw;  // the process's condition, not the file's: the command ends on it
     } catch (const std::exception&) {
       return ordered_json::object();
     }

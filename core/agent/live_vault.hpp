@@ -110,6 +110,7 @@ class LiveVault {
   [[nodiscard]] const std::filesystem::path& journal() const { return m_journal; }
 
  private:
+  const git::Repo* m_repo;
   std::filesystem::path m_journal;
   std::filesystem::path m_search_cache;
   StatCachedSnapshot m_snapshot;

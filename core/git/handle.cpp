@@ -1,6 +1,7 @@
 #include "core/git/handle.hpp"
 
 #include "core/error.hpp"
+#include "core/util/memory_reserve.hpp"
 
 namespace gv::git {
 
@@ -12,6 +13,12 @@ std::string last_error_message() {
 
 void check(int rc, std::string_view doing) {
   if (rc < 0) {
+    // An allocation libgit2 could not make is the process's condition, not the repository's:
+    // it ends the command as any other (`git-vault: error: out of memory while …`).
+    if (const git_error* error = git_error_last();
+        error != nullptr && error->klass == GIT_ERROR_NOMEMORY) {
+      util::throw_out_of_memory();
+    }
     throw Error("{}: {}", doing, last_error_message());
   }
 }

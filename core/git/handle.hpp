@@ -47,7 +47,8 @@ struct BufScope {
   }
 };
 
-// Throws gv::Error("<doing>: <libgit2's last message>") when rc < 0.
+// Throws gv::Error("<doing>: <libgit2's last message>") when rc < 0, or std::bad_alloc when
+// libgit2 ran out of memory.
 void check(int rc, std::string_view doing);
 
 // libgit2's last error message, or "unknown error".

@@ -122,6 +122,11 @@ std::string render(const Journal& journal) {
                        path.backup.empty() ? "-" : encode(path.backup), slot_text(path.old_index),
                        slot_text(path.new_index));
   }
+  if (journal.consumes) {
+    out += fmt::format("consumes {} {} {} {}\n", encode(journal.consumes->path),
+                       journal.consumes->inode, journal.consumes->length,
+                       encode(journal.consumes->digest));
+  }
   out += "end\n";
   return out;
 }
@@ -157,6 +162,21 @@ bool parse_line(Journal& journal, std::string_view key, std::string_view value) 
     const auto inode = number<std::uint64_t>(value);
     journal.index_lock_inode = inode.value_or(0);
     return inode.has_value();
+  }
+  if (key == "consumes") {
+    const std::vector<std::string_view> fields = split(value, ' ');
+    if (fields.size() != 4) {
+      return false;
+    }
+    const auto path = decode(fields[0]);
+    const auto inode = number<std::uint64_t>(fields[1]);
+    const auto length = number<std::uint64_t>(fields[2]);
+    const auto digest = decode(fields[3]);
+    if (!path || !inode || !length || !digest) {
+      return false;
+    }
+    journal.consumes = util::FilePrefix{*path, *inode, *length, *digest};
+    return true;
   }
   if (key == "path") {
     const std::vector<std::string_view> fields = split(value, ' ');

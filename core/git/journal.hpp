@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/util/shared_log.hpp"
+
 namespace gv::git {
 
 // An index entry as the journal needs it to put one back.
@@ -42,6 +44,10 @@ struct Journal {
   std::uint64_t index_lock_inode = 0;     // the `<index>.lock` we created; 0: none
   std::vector<std::string> created_dirs;  // repo-relative, parents first
   std::vector<JournalPath> paths;
+  // The prefix of an append-only log (the retrieval journal) whose records the commit folds:
+  // dropped from the log once the branch has moved, by the landing or by the recovery that
+  // completes it, never twice (util::drop_prefix). nullopt: none.
+  std::optional<util::FilePrefix> consumes;
 };
 
 // `<git dir>/vault-journal` and `<git dir>/vault-tmp/`.

@@ -7,10 +7,12 @@
 
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include "core/error.hpp"
@@ -153,9 +155,23 @@ int VaultLock::take(const fs::path& path, std::string& holder) {
   return -1;
 }
 
-VaultLock::VaultLock(fs::path path) : m_path(std::move(path)) {
+int VaultLock::take_waiting(const fs::path& path, std::chrono::milliseconds wait,
+                            std::string& holder) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  auto pause = std::chrono::milliseconds(5);
+  int fd = take(path, holder);
+  while (fd < 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(
+        std::min<std::chrono::nanoseconds>(pause, deadline - std::chrono::steady_clock::now()));
+    pause = std::min(pause * 2, std::chrono::milliseconds(200));
+    fd = take(path, holder);
+  }
+  return fd;
+}
+
+VaultLock::VaultLock(fs::path path, std::chrono::milliseconds wait) : m_path(std::move(path)) {
   std::string holder;
-  m_fd = take(m_path, holder);
+  m_fd = take_waiting(m_path, wait, holder);
   if (m_fd < 0) {
     throw Error(
         "another git-vault run is in progress ({} holds {}); wait for it to finish and try again",
@@ -168,6 +184,15 @@ VaultLock::VaultLock(fs::path path, int fd, Taken) : m_path(std::move(path)), m_
 std::optional<VaultLock> VaultLock::try_take(fs::path path) {
   std::string holder;
   const int fd = take(path, holder);
+  if (fd < 0) {
+    return std::nullopt;
+  }
+  return VaultLock(std::move(path), fd, Taken{});
+}
+
+std::optional<VaultLock> VaultLock::take_within(fs::path path, std::chrono::milliseconds wait) {
+  std::string holder;
+  const int fd = take_waiting(path, wait, holder);
   if (fd < 0) {
     return std::nullopt;
   }

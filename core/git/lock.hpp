@@ -2,6 +2,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -23,10 +24,19 @@ namespace gv::git {
 // A lock whose owner is gone is cleared with a note on stderr.
 class VaultLock {
  public:
-  // Takes the lock or throws gv::Error naming the running owner; a run never waits for another.
-  explicit VaultLock(std::filesystem::path path);
+  // How long a run waits for another to release the lock before it gives up, as git waits for
+  // a ref's lock (core.filesRefLockTimeout): long enough for a `learn` to follow a landing
+  // already under way, short enough that a stuck run is reported, not waited on.
+  static constexpr std::chrono::milliseconds k_default_wait{3000};
+
+  // Takes the lock, waiting up to `wait` (retrying with growing pauses) while a live process
+  // holds it, then throws gv::Error naming that process.
+  explicit VaultLock(std::filesystem::path path, std::chrono::milliseconds wait = k_default_wait);
   // Returns nullopt instead of throwing when a live process holds the lock.
   [[nodiscard]] static std::optional<VaultLock> try_take(std::filesystem::path path);
+  // The same after waiting up to `wait` for a live owner to release it.
+  [[nodiscard]] static std::optional<VaultLock> take_within(std::filesystem::path path,
+                                                            std::chrono::milliseconds wait);
   ~VaultLock();
   VaultLock(VaultLock&& other) noexcept;
   VaultLock& operator=(VaultLock&&) = delete;
@@ -40,6 +50,9 @@ class VaultLock {
   VaultLock(std::filesystem::path path, int fd, Taken);
   // The fd of the locked file, or -1 with `holder` describing the live owner.
   static int take(const std::filesystem::path& path, std::string& holder);
+  // take(), retried with growing pauses for up to `wait`.
+  static int take_waiting(const std::filesystem::path& path, std::chrono::milliseconds wait,
+                          std::string& holder);
 
   std::filesystem::path m_path;
   int m_fd = -1;

@@ -20,9 +20,12 @@
 #include "core/git/fault.hpp"
 #include "core/git/handle.hpp"
 #include "core/git/lock.hpp"
+#include "core/git/ref_lock.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/signature.hpp"
+#include "core/util/file.hpp"
 #include "core/util/message.hpp"
+#include "core/util/shared_log.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::git {
@@ -206,6 +209,23 @@ std::optional<std::string> ref_target(git_repository* repo, const std::string& r
   }
   check(rc, "resolve " + ref_name);
   return to_hex(id);
+}
+
+// Whether `ref` points at `commit` or at a commit built on it.
+bool descends_from(git_repository* repo, const std::string& ref, const std::string& commit) {
+  const std::optional<std::string> now = ref_target(repo, ref);
+  if (!now) {
+    return false;
+  }
+  if (*now == commit) {
+    return true;
+  }
+  git_oid tip{};
+  git_oid base{};
+  if (git_oid_fromstr(&tip, now->c_str()) != 0 || git_oid_fromstr(&base, commit.c_str()) != 0) {
+    return false;
+  }
+  return git_graph_descendant_of(repo, &tip, &base) == 1;
 }
 
 // git_signature_default in libgit2 1.5 reads only user.name/user.email from config; git itself
@@ -420,12 +440,10 @@ class IndexLock {
 // A copy of the index at `index_path` in `copy_path`, opened. An absent index gives an empty one.
 IndexPtr open_index_copy(const fs::path& index_path, const fs::path& copy_path) {
   ::unlink(copy_path.c_str());
-  std::error_code ec;
-  if (fs::exists(index_path, ec)) {
-    fs::copy_file(index_path, copy_path, fs::copy_options::overwrite_existing, ec);
-    if (ec) {
-      throw Error("{}: cannot read: {}", index_path.string(), ec.message());
-    }
+  // Read whole and written as the landing writes its files, so that a failure says what failed:
+  // std::filesystem::copy_file reports a copy that a full disk cut short as an input/output error.
+  if (const std::optional<std::string> bytes = util::read_file_if_exists(index_path)) {
+    (void)create_file(copy_path, *bytes, false, copy_path.string());
   }
   git_index* raw = nullptr;
   check(git_index_open(&raw, copy_path.c_str()), "read the git index");
@@ -741,14 +759,67 @@ void finish_cleanup(Repo& repo) {
   remove_temp_dir(temp_dir(repo.git_dir()));
 }
 
+// libgit2 writes a loose object as `objects/tmp_object_git2_*` and renames it into place; a run
+// killed in between leaves the temporary. Only landings write objects, each under its work
+// tree's vault lock: when no landing holds one in any work tree of the clone (this run holds its
+// own), the temporaries are left over.
+void remove_temporary_objects(const Repo& repo) {
+  std::vector<VaultLock> held;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(repo.common_dir() / "worktrees", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const fs::path dir = it->path();
+    if (dir == repo.git_dir() || !lstat_of(dir / "vault.lock")) {
+      continue;
+    }
+    std::optional<VaultLock> other = VaultLock::try_take(dir / "vault.lock");
+    if (!other) {
+      return;  // a landing in another work tree may be writing one now
+    }
+    held.push_back(std::move(*other));
+  }
+  if (repo.common_dir() != repo.git_dir() && lstat_of(repo.common_dir() / "vault.lock")) {
+    std::optional<VaultLock> main = VaultLock::try_take(repo.common_dir() / "vault.lock");
+    if (!main) {
+      return;
+    }
+    held.push_back(std::move(*main));
+  }
+  for (auto it = fs::directory_iterator(repo.common_dir() / "objects", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().filename().string().starts_with("tmp_object_git2_")) {
+      ::unlink(it->path().c_str());
+    }
+  }
+}
+
+// What runs killed before their journal leave: the journal's own temporary, libgit2's temporary
+// objects, and the temporaries of the files git-vault keeps in the git dir (parse cache, gate
+// baseline, stat cache, generated records). With the vault lock held.
+void remove_leftovers(const Repo& repo) {
+  ::unlink((repo.git_dir() / "vault-journal.new").c_str());
+  remove_temporary_objects(repo);
+  for (const fs::path& dir : {repo.git_dir() / "git-vault", repo.common_dir() / "git-vault"}) {
+    util::remove_orphaned_temp_files(dir);
+  }
+}
+
 // With the vault lock held: settles a leftover journal, or clears leftover temp files.
 bool recover_locked(Repo& repo) {
   const fs::path git_dir = repo.git_dir();
-  const std::optional<Journal> journal = read_journal(git_dir);
+  remove_leftovers(repo);
+  const std::optional<struct stat> journal_stat = lstat_of(journal_path(git_dir));
+  std::optional<Journal> journal;
+  try {
+    journal = read_journal(git_dir);
+  } catch (const Error& e) {
+    throw Error("{}", unreadable_journal_advice(repo, e.what()));
+  }
   if (!journal) {
     remove_temp_dir(temp_dir(git_dir));  // a run stopped before its journal: nothing landed
     return false;
   }
+  const std::int64_t journal_written = journal_stat ? stamp_of(*journal_stat).mtime_ns : 0;
   bool forward = false;
   bool moved_elsewhere = false;
   if (journal->commit) {
@@ -758,6 +829,13 @@ bool recover_locked(Repo& repo) {
   }
   const std::string what = journal->subject.empty() ? "an update" : journal->subject;
   Settled settled;
+  // The records the commit folded leave their log once the commit stands; a second recovery
+  // finds the log replaced and drops nothing.
+  const auto drop_consumed = [&] {
+    if (journal->consumes) {
+      (void)util::drop_prefix(*journal->consumes, [] { fault_point("fold-rename"); });
+    }
+  };
   if (moved_elsewhere) {
     // The branch moved on since (a commit, reset or fetch after the interruption): neither side
     // is the repository's state any more, so only our locks and files are cleared.
@@ -765,6 +843,10 @@ bool recover_locked(Repo& repo) {
     const std::optional<struct stat> held = lstat_of(lock_path);
     if (held && held->st_ino == journal->index_lock_inode) {
       ::unlink(lock_path.c_str());
+    }
+    settle_ref_lock(repo, *journal, true, journal_written);
+    if (journal->new_head && descends_from(repo.raw(), journal->ref, *journal->new_head)) {
+      drop_consumed();
     }
     finish_cleanup(repo);
     util::print_warning(fmt::format(
@@ -775,6 +857,11 @@ bool recover_locked(Repo& repo) {
   }
   settle_worktree(repo, *journal, forward, settled);
   settle_index(repo, *journal, forward);
+  // The ref's lock last: until it goes, git cannot move the branch past a half-settled state.
+  settle_ref_lock(repo, *journal, forward, journal_written);
+  if (forward) {
+    drop_consumed();
+  }
   fault_point("recovered");
   finish_cleanup(repo);
   if (forward) {
@@ -883,7 +970,7 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
         throw Error(describe_mismatch(*what));
       }
     }
-  } catch (const Error&) {
+  } catch (...) {
     finish_cleanup(repo);
     throw;
   }
@@ -907,7 +994,7 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
       fault_point("worktree");
     }
     sync_file_system(git_dir);
-  } catch (const Error&) {
+  } catch (...) {
     Settled settled;
     settle_worktree(repo, journal, false, settled);
     finish_cleanup(repo);
@@ -923,7 +1010,10 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
 ReadState capture_read_state(Repo& repo, const std::vector<std::string>& paths) {
   if (!repo.is_bare()) {
     const DeferSignals defer;
-    const std::optional<VaultLock> lock = VaultLock::try_take(repo.git_dir() / "vault.lock");
+    // A landing under way finishes first (a moment, as a rule): what is read is then its result,
+    // and this run's own landing does not find its read state moved by it.
+    const std::optional<VaultLock> lock =
+        VaultLock::take_within(repo.git_dir() / "vault.lock", VaultLock::k_default_wait);
     if (lock) {
       recover_locked(repo);
     }
@@ -957,6 +1047,49 @@ bool recover_interrupted_landing(Repo& repo) {
   return lock && recover_locked(repo);
 }
 
+std::string unreadable_journal_advice(const Repo& repo, std::string_view why) {
+  const auto shown = [&](const fs::path& path) {
+    const std::string relative = path.lexically_relative(repo.workdir()).generic_string();
+    return relative.empty() || relative.starts_with("..") ? path.string() : relative;
+  };
+  const std::string journal = shown(journal_path(repo.git_dir()));
+  return fmt::format(
+      "{}: the interrupted git-vault run it records can be neither finished nor undone from it. "
+      "Move it aside (mv {} {}.broken), remove {}.lock if no git command is running, then `git "
+      "status` shows what that run changed and `git restore` puts back what you do not want",
+      why, journal, journal, shown(repo.index_path()));
+}
+
+std::vector<util::FilePrefix> landed_consumptions(const Repo& repo) {
+  // Each work tree's journal: the main one's in the common dir, a linked one's under worktrees/.
+  std::vector<fs::path> dirs = {repo.common_dir()};
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(repo.common_dir() / "worktrees", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    dirs.push_back(it->path());
+  }
+  std::vector<util::FilePrefix> landed;
+  for (const fs::path& dir : dirs) {
+    if (!lstat_of(journal_path(dir))) {
+      continue;
+    }
+    try {
+      const std::optional<Journal> journal = read_journal(dir);
+      // A detached HEAD is its own work tree's: only this one's can be read here.
+      if (!journal || !journal->commit || !journal->consumes || !journal->new_head ||
+          (journal->ref == "HEAD" && dir != repo.git_dir())) {
+        continue;
+      }
+      if (ref_target(repo.raw(), journal->ref) == journal->new_head) {
+        landed.push_back(*journal->consumes);
+      }
+    } catch (const Error&) {
+      continue;
+    }
+  }
+  return landed;
+}
+
 bool landing_in_progress(const Repo& repo) {
   if (repo.is_bare() || !fs::exists(journal_path(repo.git_dir()))) {
     return false;
@@ -971,6 +1104,17 @@ std::string dirty_refusal(const std::vector<std::string>& dirty, bool offers_all
       offers_allow_dirty ? ", or pass --allow-dirty to run anyway: it says which of them the "
                            "commit takes"
                          : "");
+}
+
+std::string dirty_refusal(const Repo& repo, const std::vector<std::string>& dirty,
+                          bool offers_allow_dirty) {
+  if (landing_in_progress(repo)) {
+    return fmt::format(
+        "another git-vault run is landing a commit ({} is its lock): the changes in {} are its "
+        "own, not yours; wait for it to finish and run this again",
+        (repo.git_dir() / "vault.lock").string(), join_paths(dirty, 5));
+  }
+  return dirty_refusal(dirty, offers_allow_dirty);
 }
 
 std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOptions& options) {
@@ -1011,10 +1155,18 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   }
 
   const HeadState head = read_head(raw_repo);
+  // A lock on the branch that this run's recovery did not own: git's own commit fails on it
+  // too, so the landing would only be undone at its last step.
+  if (const fs::path ref_lock = ref_lock_path(repo, head.ref_name); lstat_of(ref_lock)) {
+    throw Error("{}", ref_lock_message(ref_lock, head.ref_name));
+  }
   const std::optional<std::string> old_head =
       head.old_id ? std::optional<std::string>(to_hex(*head.old_id)) : std::nullopt;
   if (options.read_state && options.read_state->head != old_head) {
     throw Error(describe_mismatch("HEAD"));
+  }
+  if (options.consumes && !util::prefix_present(*options.consumes)) {
+    throw Error(describe_mismatch(options.consumes->path));
   }
   const TreePtr base = head.old_id ? tree_of_commit(raw_repo, *head.old_id) : TreePtr{};
 
@@ -1138,6 +1290,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   journal.old_head = old_head;
   journal.new_head = new_id;
   journal.index_path = index_path.string();
+  journal.consumes = options.consumes;
   std::set<std::string> created;
   std::map<std::string, FileStamp> stamps;  // work tree files as this run found them
   {
@@ -1255,26 +1408,25 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
       options.before_ref_update();
     }
 
-    // The commit point. Compare-and-swap: the branch moves only if it still points where it
-    // did when we read it. libgit2 fsyncs the ref file and its folder for this one call.
+    // The commit point. Compare-and-swap under the ref's lock: the branch moves only if it
+    // still points where it did when we read it. libgit2 fsyncs the ref file and its folder for
+    // this one move. A kill while the lock exists leaves it; recovery owns it (settle_ref_lock).
     const std::string reflog =
         fmt::format("commit{}: {}", options.amend ? " (amend)" : (head.old_id ? "" : " (initial)"),
                     plan.subject);
     git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-    git_reference* raw_ref = nullptr;
-    const int rc = head.old_id
-                       ? git_reference_create_matching(&raw_ref, raw_repo, head.ref_name.c_str(),
-                                                       &commit_id, 1, &*head.old_id, reflog.c_str())
-                       : git_reference_create(&raw_ref, raw_repo, head.ref_name.c_str(), &commit_id,
-                                              0, reflog.c_str());
-    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
-    const ReferencePtr moved{raw_ref};
-    if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
-      throw Error("{} moved while git-vault was running; nothing was changed, run it again",
-                  head.ref_name);
+    try {
+      RefMove move(raw_repo, head.ref_name, ref_lock_path(repo, head.ref_name));
+      fault_point("ref-lock");
+      move.move(old_head, commit_id, reflog);
+    } catch (...) {
+      git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+      throw;
     }
-    check(rc, "move " + head.ref_name);
-  } catch (const Error&) {
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+  } catch (...) {
+    // Any failure, out of memory too: the work tree and the index go back as they were (what
+    // cannot be put back now, the journal's recovery does).
     if (ref_target(raw_repo, head.ref_name) == new_id) {
       throw;  // cannot happen: the branch move is the last step that throws
     }
@@ -1291,6 +1443,23 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   }
   fault_point("ref");
   defer.landed(new_id);
+
+  // The records the commit folded leave their log before the journal goes: a kill from here on
+  // is completed by the recovery, which drops them if this run did not.
+  if (journal.consumes) {
+    fault_point("fold");
+    try {
+      (void)util::drop_prefix(*journal.consumes, [] { fault_point("fold-rename"); });
+    } catch (const Error& e) {
+      // The commit stands; the journal stays, so the next git-vault command drops them.
+      index_lock.reset();
+      util::print_warning(fmt::format(
+          "{}; the records the commit {} folded are dropped by the next git-vault command",
+          e.what(), new_id.substr(0, 12)));
+      return new_id;
+    }
+    fault_point("fold-dropped");
+  }
 
   // Done: the lock goes before the journal, so a stale lock always has a journal naming it.
   index_lock.reset();

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/git/journal.hpp"
@@ -64,6 +65,11 @@ struct ApplyOptions {
   // The command has an `--allow-dirty` flag, so the refusal names it as the way on (a commit
   // that init's new files block is otherwise a dead end: the gate stops `git commit` too).
   bool offers_allow_dirty = true;
+  // The prefix of an append-only log whose records the commit folds (the retrieval journal):
+  // apply refuses when the log no longer begins with it (another run folded it first), records
+  // it in the journal, and drops it from the log once the branch has moved, inside the landing,
+  // so that a kill or a signal between the commit and the drop never counts the records twice.
+  std::optional<util::FilePrefix> consumes;
 };
 
 // Applies `plan` as exactly one commit (doc/decisions.md, D7) and returns its id; with
@@ -87,6 +93,10 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
 // changes; a command asks it up front, before it prints what it would do.
 [[nodiscard]] std::string dirty_refusal(const std::vector<std::string>& dirty,
                                         bool offers_allow_dirty);
+// The same asked before the vault lock is taken: while another git-vault run is landing a
+// commit (landing_in_progress), the changes are that run's, not the user's, and it says so.
+[[nodiscard]] std::string dirty_refusal(const Repo& repo, const std::vector<std::string>& dirty,
+                                        bool offers_allow_dirty);
 
 // When an earlier landing was interrupted (its journal is in the git dir and no live git-vault
 // holds the vault lock), finishes it if its branch had moved and undoes it otherwise, prints
@@ -94,6 +104,18 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
 // interruption is kept and named in a warning. Returns false when there was nothing to do or
 // another git-vault run is active. Throws gv::Error when the journal cannot be read.
 bool recover_interrupted_landing(Repo& repo);
+
+// The prefixes of logs that a landing has committed but not yet dropped (ApplyOptions::consumes):
+// a landing, in this work tree or a linked one, whose journal is still there although its branch
+// has moved (alive between its commit point and the drop, or killed there). A reader of such a
+// log counts only what follows the prefix; the frontmatter it reads holds the rest. Never
+// throws: an unreadable journal names nothing.
+[[nodiscard]] std::vector<util::FilePrefix> landed_consumptions(const Repo& repo);
+
+// What to do about a journal that cannot be read (`why`, read_journal's error naming it): the
+// run it records can be neither finished nor undone from it, so the user looks at what it
+// changed and moves the journal aside. The recovery throws this; the commit hook prints it.
+[[nodiscard]] std::string unreadable_journal_advice(const Repo& repo, std::string_view why);
 
 // True while another git-vault run, alive and holding the vault lock, is half-way through landing
 // a commit: its journal is in the git dir, so the branch, the index and the work tree may each be

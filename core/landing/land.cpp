@@ -109,8 +109,7 @@ void apply_with_ignored(git::Repo& repo, Landed& landed, git::ApplyOptions optio
   if (!options.allow_dirty && !options.guarded_paths.empty()) {
     const std::vector<std::string> dirty = repo.dirty_paths(options.guarded_paths);
     if (!dirty.empty()) {
-      throw Error("uncommitted changes in vault paths (commit or stash them first): {}",
-                  util::join(dirty, ", "));
+      throw Error("{}", git::dirty_refusal(repo, dirty, options.offers_allow_dirty));
     }
   }
   Plan originals;
@@ -174,6 +173,7 @@ Landed apply_plan(git::Repo& repo, Built built, const Target& target) {
   options.guarded_paths = target.guarded_paths;
   options.amend = target.amend;
   options.read_state = target.read_state;
+  options.consumes = target.consumes;
   if (!target.commit) {
     (void)git::apply(repo, landed.plan, options);
     for (const auto& [path, bytes] : landed.plan.changes) {

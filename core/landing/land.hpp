@@ -82,6 +82,8 @@ struct Target {
   // the landing refuses when HEAD, an index entry or a work tree file under it moved since.
   std::optional<git::ReadState> read_state;
   bool offers_allow_dirty = true;  // git::ApplyOptions::offers_allow_dirty
+  // The prefix of the retrieval journal the commit folds (git::ApplyOptions::consumes).
+  std::optional<util::FilePrefix> consumes;
 };
 
 struct Landed : Built {

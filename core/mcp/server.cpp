@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <new>
 
 #include "core/util/text.hpp"
 
@@ -340,6 +341,10 @@ std::optional<json> Server::handle(const json& message) {
     return json{{"jsonrpc", "2.0"}, {"id", *id}, {"result", std::move(result)}};
   } catch (const RpcError& e) {
     return error_response(*id, e.code, e.message);
+  } catch (const std::bad_alloc&) {
+    // Half-way through a call the server's state is not to be trusted: it ends with one line
+    // (`git-vault: error: out of memory while …`) rather than answer the next call from it.
+    throw;
   } catch (const std::exception& e) {
     return error_response(*id, error_code::k_internal_error, e.what());
   }
@@ -434,6 +439,8 @@ json Server::call_tool(const json& params) {
   } else {
     try {
       result = m_backend.call(name, arguments);
+    } catch (const std::bad_alloc&) {
+      throw;  // see handle(): the server ends on it
     } catch (const std::exception& e) {
       // Bad arguments, a missing memory, a refused write, an I/O failure: the model reads the
       // message; the server stays up for the next call.

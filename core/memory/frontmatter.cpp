@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
 #include <optional>
 #include <utility>
 
@@ -294,6 +295,10 @@ std::variant<YAML::Node, FrontmatterError> load_frontmatter(std::string_view byt
         fmt::format("correct the YAML on line {} or the one above it: close "
                     "every bracket and quote, indent list items under their key",
                     at)};
+  } catch (const std::bad_alloc&) {
+    // The process's condition, not the file's: reported as the frontmatter's fault it would
+    // read as invalid data and the command would go on without the memory.
+    throw;
   } catch (const std::exception& e) {
     return FrontmatterError{split.first_block_line,
                             std::string("frontmatter could not be read: ") + e.what(),

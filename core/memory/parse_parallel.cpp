@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <functional>
+#include <system_error>
 #include <thread>
 
 namespace gv {
@@ -17,24 +20,44 @@ std::vector<std::optional<ParsedMemory>> parse_in_parallel(
     const std::function<void(std::size_t, const ParsedMemory&)>& then) {
   std::vector<std::optional<ParsedMemory>> out(jobs.size());
   std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < jobs.size(); i = next++) {
-      if (jobs[i].bytes != nullptr && *jobs[i].bytes) {
-        out[i] = parse_memory(jobs[i].path, **jobs[i].bytes, jobs[i].blob_oid);
-        if (then) {
-          then(i, *out[i]);
+  // A failure on any thread (out of memory, as a rule) stops the others and is thrown here, on
+  // the caller's thread: an exception leaving a thread's function would end the process.
+  std::atomic<bool> failed{false};
+  std::vector<std::exception_ptr> errors;
+  const auto work = [&](std::exception_ptr& error) {
+    try {
+      for (std::size_t i = next++; i < jobs.size() && !failed; i = next++) {
+        if (jobs[i].bytes != nullptr && *jobs[i].bytes) {
+          out[i] = parse_memory(jobs[i].path, **jobs[i].bytes, jobs[i].blob_oid);
+          if (then) {
+            then(i, *out[i]);
+          }
         }
       }
+    } catch (...) {
+      error = std::current_exception();
+      failed = true;
     }
   };
   const unsigned threads = std::max(1U, std::min(8U, std::thread::hardware_concurrency()));
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads && jobs.size() >= k_parallel_minimum; ++t) {
-    helpers.emplace_back(work);
+  const unsigned wanted = jobs.size() >= k_parallel_minimum ? threads : 1U;
+  errors.resize(wanted);
+  {
+    std::vector<std::jthread> helpers;  // joined on the way out
+    helpers.reserve(wanted);
+    for (unsigned t = 1; t < wanted; ++t) {
+      try {
+        helpers.emplace_back(work, std::ref(errors[t]));
+      } catch (const std::system_error&) {
+        break;  // no thread to be had (a process or memory limit): fewer threads do it
+      }
+    }
+    work(errors[0]);
   }
-  work();
-  for (std::thread& helper : helpers) {
-    helper.join();
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
   }
   return out;
 }

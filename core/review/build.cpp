@@ -1,6 +1,7 @@
 #include "core/review/build.hpp"
 
 #include <algorithm>
+#include <new>
 #include <optional>
 #include <set>
 
@@ -80,6 +81,8 @@ std::vector<distill::OperationView> read_log(const Snapshot& head) {
   }
   try {
     return distill::DistillLog::parse(distill::k_log_path, *text).operations();
+  } catch (const std::bad_alloc&) {
+    throw;  // the process's condition, not the log's: the command ends on it
   } catch (const std::exception&) {
     return {};
   }

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <new>
 #include <variant>
 
 #include "core/memory/frontmatter.hpp"
@@ -96,6 +97,8 @@ std::optional<std::vector<RenderedField>> render_fields(std::string_view bytes) 
       fields.push_back(render_one(key, pair.second));
     }
     return fields;
+  } catch (const std::bad_alloc&) {
+    throw;  // the process's condition, not the file's: the command ends on it
   } catch (const std::exception&) {
     return std::nullopt;  // yaml-cpp can throw while emitting odd nodes; show the file as is
   }

@@ -48,6 +48,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -615,6 +616,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
   HeavyBits own_bits(heavy_count);  // the heavy keywords of the set being walked
   std::vector<Seen> seen_here;      // this thread's tables, when the pass is shared
   std::vector<std::uint8_t> largest_held;
+  std::exception_ptr beside_failed;  // thrown here once the thread is joined
   {
     std::jthread beside;  // joined on the way out, also when the subsets throw
     if (side_by_side == SideBySide::always ||
@@ -623,7 +625,14 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
              k_side_by_side_work &&
          std::thread::hardware_concurrency() > 1)) {
       try {
-        beside = std::jthread([&] { light_pass(seen, own_bits); });
+        beside = std::jthread([&] {
+          // An exception leaving a thread's function would end the process.
+          try {
+            light_pass(seen, own_bits);
+          } catch (...) {
+            beside_failed = std::current_exception();
+          }
+        });
       } catch (const std::system_error&) {
         // No thread to be had: the light pass runs in turn below.
       }
@@ -642,6 +651,9 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
       HeavyBits bits_here(heavy_count);
       light_pass(seen_here, bits_here);
     }
+  }
+  if (beside_failed) {
+    std::rethrow_exception(beside_failed);
   }
   std::vector<std::uint32_t> best(distinct);
   for (std::size_t d = 0; d < distinct; ++d) {

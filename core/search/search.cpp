@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <set>
 
 #include "core/memory/body.hpp"
@@ -211,6 +212,8 @@ void SearchIndex::refresh_working(const Snapshot& snapshot) {
   if (const auto bytes = snapshot.read(recall::k_metadata_path)) {
     try {
       metadata = recall::parse_metadata(*bytes, recall::k_metadata_path).records;
+    } catch (const std::bad_alloc&) {
+      throw;  // the process's condition, not the file's: the command ends on it
     } catch (const std::exception&) {
       // Unreadable metadata only loses the superseded marks; `git vault recall maintain`
       // reports it.

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/util/file.hpp"
 
 namespace gv {
@@ -135,8 +136,8 @@ StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
       return;
     }
     bytes = std::move(*read);
-  } catch (const std::exception&) {
-    return;  // unreadable: an empty cache
+  } catch (const Error&) {
+    return;  // unreadable: an empty cache (running out of memory is not, and goes on up)
   }
   if (bytes.size() < k_magic.size() + 2 * sizeof(std::uint64_t) ||
       std::string_view(bytes).substr(0, k_magic.size()) != k_magic) {
@@ -339,7 +340,7 @@ bool StatCache::save() const {
 
   std::error_code ec;
   fs::create_directories(m_file.parent_path(), ec);
-  const fs::path temporary = m_file.string() + ".tmp" + std::to_string(::getpid());
+  const fs::path temporary = util::temp_sibling(m_file);
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file || !file.write(out.data(), static_cast<std::streamsize>(out.size()))) {

@@ -1,10 +1,12 @@
 #include "core/util/file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <string_view>
 
@@ -82,11 +84,38 @@ std::string read_file(const std::filesystem::path& path) {
   return std::move(*bytes);
 }
 
+std::filesystem::path temp_sibling(const std::filesystem::path& path) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  return dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+}
+
+void remove_orphaned_temp_files(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::size_t mark = name.rfind(".tmp-");
+    if (name.size() < 2 || name.front() != '.' || mark == std::string::npos || mark == 0) {
+      continue;
+    }
+    const std::string_view digits = std::string_view(name).substr(mark + 5);
+    pid_t pid = 0;
+    const auto [end, parse] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+    if (parse != std::errc{} || end != digits.data() + digits.size() || pid <= 0) {
+      continue;
+    }
+    // kill(pid, 0) fails with ESRCH only when no process has that pid: one that does may be
+    // the writer (or a stranger reusing its pid; the file is then removed by a later run).
+    if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) {
+      ::unlink(it->path().c_str());
+    }
+  }
+}
+
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes, bool executable) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   // The pid keeps two processes' temporary files apart; rename() then decides who wins.
-  const std::filesystem::path temp =
-      dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  const std::filesystem::path temp = temp_sibling(path);
   Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
   if (fd.get() < 0) {
     throw Error("{}: cannot write: {}", path.string(), errno_text());
@@ -131,8 +160,7 @@ bool write_cache_file(const std::filesystem::path& path, std::span<const std::st
   std::error_code ec;
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::filesystem::create_directories(dir, ec);
-  const std::filesystem::path temp =
-      dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  const std::filesystem::path temp = temp_sibling(path);
   Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (fd.get() < 0) {
     return false;

@@ -30,6 +30,14 @@ bool write_cache_file(const std::filesystem::path& path, std::string_view bytes)
 // The same, from pieces written one after another (no buffer joins them first).
 bool write_cache_file(const std::filesystem::path& path, std::span<const std::string_view> pieces);
 
+// The temporary file a write of `path` goes through before its rename: `.<name>.tmp-<pid>` in
+// the same folder. The pid keeps two processes' temporaries apart and tells whose it was.
+[[nodiscard]] std::filesystem::path temp_sibling(const std::filesystem::path& path);
+
+// Removes the temporaries (temp_sibling) in `dir` whose process is gone: a write killed before
+// its rename leaves one, and nothing else ever would. Those of live processes stay. Never throws.
+void remove_orphaned_temp_files(const std::filesystem::path& dir);
+
 // Creates `path` (and its parent folders) holding `bytes` only when nothing is there, and says
 // whether it did: O_EXCL makes "never rewrite an existing file" hold even against a file created
 // a moment ago. A failed write removes the half-written file. Throws gv::Error naming `path`.

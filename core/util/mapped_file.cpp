@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/error.hpp"
 #include "core/util/file.hpp"
 
 namespace gv::util {
@@ -113,8 +114,8 @@ std::optional<MappedFile> MappedFile::open(const std::filesystem::path& path, Pa
   if (file.m_mapping == nullptr) {
     try {
       file.m_owned = read_file(path);
-    } catch (const std::exception&) {
-      return std::nullopt;
+    } catch (const Error&) {
+      return std::nullopt;  // unreadable; running out of memory is not, and goes on up
     }
   }
   return file;

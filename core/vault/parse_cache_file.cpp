@@ -11,6 +11,7 @@
 #include <memory>
 #include <system_error>
 
+#include "core/util/file.hpp"
 #include "core/vault/cache_codec.hpp"
 
 namespace gv {
@@ -699,8 +700,7 @@ bool PersistentParseCache::save(const fs::path& file) const {
   const std::string bytes = to_bytes();
   // A name of our own in the same directory, so rename() replaces the file atomically and two
   // concurrent runs never write into the same temporary.
-  fs::path temp = file;
-  temp += ".tmp." + std::to_string(::getpid());
+  const fs::path temp = util::temp_sibling(file);
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     return false;

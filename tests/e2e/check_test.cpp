@@ -625,3 +625,22 @@ TEST_CASE(
   CHECK(std::any_of(memories.begin(), memories.end(),
                     [](const json& row) { return row["id"] == "MEM-zeta"; }));
 }
+
+// A vault kept behind a tracked symbolic link is not read through it: check says so and fails,
+// instead of reading an empty vault and passing.
+TEST_CASE("a tracked .memory symbolic link is reported, not read as an empty vault", "[check]") {
+  Sandbox sandbox;
+  gv::test::write_scored_vault(sandbox);
+  REQUIRE(sandbox
+              .sh("git mv .memory vault-store && ln -s vault-store .memory && git add .memory"
+                  " && git commit -q --no-verify -m 'vault behind a link'")
+              .code == 0);
+  const Result check = sandbox.vault({"check"});
+  CHECK(check.code == 1);
+  CHECK_THAT(check.out, Catch::Contains(".memory") && Catch::Contains("is a symbolic link"));
+  const Result worktree = sandbox.vault({"check", "--worktree"});
+  CHECK(worktree.code == 1);
+  CHECK_THAT(worktree.out, Catch::Contains("is a symbolic link"));
+  const Result json_check = sandbox.vault({"check", "--json"});
+  CHECK_THAT(json_check.out, Catch::Contains("\"vault-link\""));
+}

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,26 @@ void write_kill_fixture(Sandbox& sandbox);
 
 // Files and locks git-vault must never leave behind once a run has been settled.
 [[nodiscard]] std::string leftovers(const Sandbox& sandbox);
+
+// True when the newest entries of the branch's and HEAD's reflogs both name HEAD: a landing that
+// was undone left no line for a commit the branch never reached.
+[[nodiscard]] bool reflogs_agree(const Sandbox& sandbox);
+
+// The names of the fault points a `GIT_VAULT_FAULT=count` run passed, from its stderr, in order.
+[[nodiscard]] std::vector<std::string> fault_point_names(const std::string& err);
+
+// The points (1-based) a kill harness run kills at: spread over at most 24 (all with `every`),
+// plus every `ref-lock` and `fold…` point.
+[[nodiscard]] std::vector<int> points_to_kill(const std::vector<std::string>& names, bool every);
+
+// Retrievals recorded for the kill fixture's memories before a fold: MEM-r three times, MEM-s
+// twice, as `.git/git-vault/retrievals.jsonl` holds them.
+[[nodiscard]] std::string fixture_retrievals();
+// Each memory's retrieval count as an agent sees it (frontmatter plus the journal's records not
+// yet folded), from the MCP server's list_memories.
+[[nodiscard]] std::map<std::string, std::int64_t> visible_retrievals(const Sandbox& sandbox);
+// Each memory's `retrieval_count` as its file in the work tree says (absent: 0).
+[[nodiscard]] std::map<std::string, std::int64_t> frontmatter_retrievals(const Sandbox& sandbox);
 
 struct KillScenario {
   std::string name;

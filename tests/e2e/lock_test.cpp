@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "tests/e2e/kill_support.hpp"
@@ -140,7 +142,7 @@ TEST_CASE("a gc that read the vault before a purge committed refuses instead of 
   CHECK(sandbox.vault({"check"}).code == 0);
 }
 
-TEST_CASE("an action refuses while a git command holds index.lock, and git waits for an action",
+TEST_CASE("an action refuses while a git command holds index.lock, and git refuses during one",
           "[lock]") {
   Sandbox sandbox;
   gv::test::write_kill_fixture(sandbox);
@@ -157,7 +159,7 @@ TEST_CASE("an action refuses while a git command holds index.lock, and git waits
     CHECK(gv::test::leftovers(sandbox).empty());
     CHECK(sandbox.vault({"distill", "--purge", "--select", "MEM-delta"}).code == 0);
   }
-  SECTION("an action in progress: `git add` waits for it (index.lock) and then sees it whole") {
+  SECTION("an action in progress: `git add` fails on index.lock, then sees the action whole") {
     start_stopped(sandbox, "index", "distill --purge --select MEM-delta");
     sandbox.write("notes.txt", "mine\n");
     const Result add = sandbox.git({"add", "notes.txt"});
@@ -187,4 +189,78 @@ TEST_CASE("a signal that waited for a landing says the commit it let through", "
                              " was made; it stands (undo with `git vault revert " + commit + "`)"));
   CHECK(gv::test::leftovers(sandbox).empty());
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
+}
+
+// A fold stopped after its commit, before it drops what it folded from the journal: a reader in
+// between (which cannot settle a live run) counts each retrieval once, and so does the fold
+// itself once it is let go.
+TEST_CASE("a reader while a fold lands counts each retrieval once", "[lock][retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  sandbox.write(".git/git-vault/retrievals.jsonl", gv::test::fixture_retrievals());
+  std::map<std::string, std::int64_t> expected = gv::test::frontmatter_retrievals(sandbox);
+  expected["MEM-r"] += 3;
+  expected["MEM-s"] += 2;
+  start_stopped(sandbox, "fold", "distill --record");
+  CHECK(gv::test::frontmatter_retrievals(sandbox) == expected);  // the fold's commit stands
+  CHECK(gv::test::visible_retrievals(sandbox) == expected);
+  CHECK(resume(sandbox) == 0);
+  CHECK(gv::test::visible_retrievals(sandbox) == expected);
+  CHECK(sandbox.read(".git/git-vault/retrievals.jsonl").empty());
+  CHECK(gv::test::leftovers(sandbox).empty());
+}
+
+// SIGTERM (or Ctrl-C) waits while a landing runs: a fold interrupted after its commit still
+// empties the journal before the signal ends it, so the next fold counts nothing twice.
+TEST_CASE("a fold interrupted by SIGTERM after its commit empties the journal first",
+          "[lock][retrievals]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  sandbox.write(".git/git-vault/retrievals.jsonl", gv::test::fixture_retrievals());
+  std::map<std::string, std::int64_t> expected = gv::test::frontmatter_retrievals(sandbox);
+  expected["MEM-r"] += 3;
+  expected["MEM-s"] += 2;
+  start_stopped(sandbox, "fold", "distill --record");
+  REQUIRE(sandbox.sh("kill -TERM $(cat .git/bg.pid)").code == 0);
+  CHECK(resume(sandbox) == 128 + 15);
+  CHECK_THAT(sandbox.read(".git/bg.err"), Catch::Contains("interrupted after the commit"));
+  CHECK(sandbox.read(".git/git-vault/retrievals.jsonl").empty());
+  CHECK(gv::test::leftovers(sandbox).empty());
+  CHECK(gv::test::visible_retrievals(sandbox) == expected);
+  REQUIRE(sandbox.vault({"distill", "--record"}).code == 0);
+  CHECK(gv::test::frontmatter_retrievals(sandbox) == expected);
+}
+
+// The files a landing in progress has written are its own: a second run that finds them says so
+// instead of calling them the user's uncommitted changes.
+TEST_CASE("a run that meets another's landing blames the landing, not uncommitted changes",
+          "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "recall maintain --apply-all");
+  const Result second = sandbox.vault({"recall", "maintain", "--apply-all"});
+  CHECK(second.code == 128);
+  CHECK_THAT(second.err, Catch::Contains("another git-vault run is landing a commit") ||
+                             Catch::Contains("another git-vault run is in progress"));
+  CHECK_THAT(second.err, !Catch::Contains("uncommitted changes"));
+  CHECK(resume(sandbox) == 0);
+  CHECK(gv::test::leftovers(sandbox).empty());
+}
+
+// A run that finds the vault lock held waits a moment for it, as git waits for a ref's lock:
+// a learn started while a purge lands goes through once the purge is done, on top of it.
+TEST_CASE("a learn started while a purge lands waits for it and then lands", "[lock]") {
+  Sandbox sandbox;
+  gv::test::write_kill_fixture(sandbox);
+  start_stopped(sandbox, "worktree", "distill --purge --select MEM-delta");
+  // The purge goes on half a second after the learn has started.
+  const Result learn = sandbox.sh(
+      "(sleep 0.5; kill -CONT $(cat .git/bg.pid)) & git vault learn --title 'Circuit breakers' "
+      "--as new --text 'Open the circuit after five failures.'; code=$?; wait; exit $code");
+  INFO(learn.err);
+  CHECK(learn.code == 0);
+  CHECK(resume(sandbox) == 0);
+  CHECK(sandbox.git({"log", "-2", "--format=%s"}).out.find("vault(purge): tombstone MEM-delta") !=
+        std::string::npos);
+  CHECK(gv::test::leftovers(sandbox).empty());
 }

@@ -78,12 +78,19 @@ TEST_CASE("two processes appending at once lose no record", "[journal]") {
   CHECK(totals.by_id.at("MEM-second").count == k_records);
 }
 
-TEST_CASE("a record appended during a fold waits and survives the fold's clearing", "[journal]") {
+// A fold's commit consumes the journal as the fold read it; the drop replaces the file with what
+// was appended since, so a record appended while it runs waits for the lock and survives.
+TEST_CASE("a record appended while a fold's prefix is dropped waits and survives", "[journal]") {
   const TempDir dir;
   const fs::path file = gv::agent::journal_path(dir.path);
   gv::agent::append_records(file, {{"MEM-a", k_today, "test"}, {"MEM-a", k_today, "test"}});
-  // The writer is forked before the fold takes its lock (a child would otherwise inherit the
-  // locked descriptor) and starts appending once the fold holds it.
+  const gv::agent::JournalContents read = gv::agent::read_journal_contents(file);
+  CHECK(read.totals.records == 2);
+  // Appended after the fold read, before its commit drops what it read.
+  gv::agent::append_records(file, {{"MEM-c", k_today, "test"}});
+
+  // The writer is forked first and appends once the drop holds the journal's lock, with the
+  // rest written to the new file that is about to replace it.
   int go[2];
   REQUIRE(::pipe(go) == 0);
   const pid_t pid = ::fork();
@@ -100,20 +107,47 @@ TEST_CASE("a record appended during a fold waits and survives the fold's clearin
     ::_exit(status);
   }
   ::close(go[0]);
-  {
-    gv::agent::JournalFold fold(file);
-    CHECK(fold.totals().records == 2);
+  CHECK(gv::util::drop_prefix(read.read, [&] {
     REQUIRE(::write(go[1], "x", 1) == 1);
-    fold.clear();
-  }
+    ::usleep(100'000);  // the writer is now waiting for the lock of the file being replaced
+  }));
   ::close(go[1]);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   CHECK(WEXITSTATUS(status) == 0);
   const gv::agent::JournalTotals after = gv::agent::read_journal(file);
-  CHECK(after.records == 1);
+  CHECK(after.records == 2);
+  CHECK(after.by_id.count("MEM-a") == 0);
   CHECK(after.by_id.count("MEM-b") == 1);
+  CHECK(after.by_id.count("MEM-c") == 1);
+  // Never twice: the journal is another file now, so the same prefix is not dropped again.
+  CHECK_FALSE(gv::util::drop_prefix(read.read));
+  CHECK(gv::agent::read_journal(file).records == 2);
+  CHECK_FALSE(fs::exists(file.string() + ".new"));
   CHECK(gv::agent::read_journal(dir.path / "absent.jsonl").records == 0);
+}
+
+// Between a fold's commit and its drop, readers leave out what the commit holds already.
+TEST_CASE("a reader leaves out the prefix a landed fold consumed", "[journal]") {
+  const TempDir dir;
+  const fs::path file = gv::agent::journal_path(dir.path);
+  gv::agent::append_records(file, {{"MEM-a", k_today, "test"}, {"MEM-b", k_today, "test"}});
+  const gv::util::FilePrefix consumed = gv::agent::read_journal_contents(file).read;
+  gv::agent::append_records(file, {{"MEM-a", k_today, "test"}});
+
+  const gv::agent::JournalTotals totals = gv::agent::read_journal(file, {consumed});
+  CHECK(totals.records == 1);
+  CHECK(totals.by_id.at("MEM-a").count == 1);
+  CHECK(totals.by_id.count("MEM-b") == 0);
+  CHECK(gv::agent::read_journal(file).records == 3);
+
+  // A prefix of another generation of the file, or with other bytes, covers nothing.
+  gv::util::FilePrefix other = consumed;
+  other.inode += 1;
+  CHECK(gv::agent::read_journal(file, {other}).records == 3);
+  other = consumed;
+  other.digest = std::string(32, '0');
+  CHECK(gv::agent::read_journal(file, {other}).records == 3);
 }
 
 TEST_CASE("a fold adds the journal to the larger of frontmatter and index counts", "[journal]") {

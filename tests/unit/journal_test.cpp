@@ -36,6 +36,8 @@ TEST_CASE("a journal reads back exactly, whatever bytes its paths hold", "[journ
   JournalPath deleted;
   deleted.path = "memory/x.md";
   journal.paths = {odd, deleted};
+  journal.consumes = gv::util::FilePrefix{(git_dir / "git-vault" / "a log, odd\n").string(), 4321,
+                                          57, std::string(32, 'e')};
 
   gv::git::write_journal(git_dir, journal);
   const std::optional<Journal> read = gv::git::read_journal(git_dir);
@@ -59,6 +61,7 @@ TEST_CASE("a journal reads back exactly, whatever bytes its paths hold", "[journ
   CHECK_FALSE(read->paths[1].new_blob.has_value());
   CHECK_FALSE(read->paths[1].old_inode.has_value());
   CHECK(read->paths[1].temp.empty());
+  CHECK(read->consumes == journal.consumes);
 
   gv::git::remove_journal(git_dir);
   CHECK_FALSE(gv::git::read_journal(git_dir).has_value());

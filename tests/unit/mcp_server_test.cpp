@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -101,6 +102,33 @@ TEST_CASE("tools/call answers with content, structured content and isError", "[m
       R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":[1]}})");
   CHECK(not_object["result"]["isError"] == true);
   CHECK(tools.calls == 2 + 1);
+}
+
+namespace {
+
+// A tool that runs out of memory: the server's state half-way through a call is not to be
+// trusted, so the failure ends the server (main prints the one out-of-memory line) instead of
+// becoming an answer.
+class ExhaustedTools final : public gv::mcp::ToolBackend {
+ public:
+  [[nodiscard]] std::vector<gv::mcp::ToolSpec> tools() const override {
+    return {{"exhaust", "Exhaust", "Runs out of memory", json{{"type", "object"}}, true, false,
+             true, false}};
+  }
+  [[nodiscard]] gv::mcp::ToolResult call(std::string_view, const json&) override {
+    throw std::bad_alloc();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("running out of memory in a tool ends the server instead of answering", "[mcp]") {
+  ExhaustedTools tools;
+  Server server(tools, {"git-vault", "1", ""});
+  CHECK_THROWS_AS(
+      server.handle_line(
+          R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"exhaust","arguments":{}}})"),
+      std::bad_alloc);
 }
 
 TEST_CASE("older protocol versions get no structuredContent or tool title", "[mcp]") {
