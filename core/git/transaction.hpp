@@ -69,7 +69,7 @@ struct ApplyOptions {
   // apply refuses when the log no longer begins with it (another run folded it first), records
   // it in the journal, and drops it from the log once the branch has moved, inside the landing,
   // so that a kill or a signal between the commit and the drop never counts the records twice.
-  std::optional<util::FilePrefix> consumes;
+  std::optional<util::FilePrefix> consumes{};
 };
 
 // Applies `plan` as exactly one commit (doc/decisions.md, D7) and returns its id; with

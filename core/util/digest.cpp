@@ -31,6 +31,9 @@ void Digest128::mix(const char* at) {
 }
 
 void Digest128::add(std::string_view bytes) {
+  if (bytes.empty()) {
+    return;  // an empty view may have no data pointer at all, which memcpy must not be given
+  }
   m_size += bytes.size();
   if (m_pending_size > 0) {
     const std::size_t take = std::min(bytes.size(), 8 - m_pending_size);

@@ -172,7 +172,8 @@ TEST_CASE("the MCP server sees files changed between two calls", "[mcp]") {
   sandbox.write("second.json", second);
   sandbox.write("new.md", gv::test::memory_file("Pomegranate", "2026-11-01", "fruit", 0, "null"));
   const auto result = sandbox.sh(
-      "rm -f out; mkfifo in; (cat first.json; while [ ! -s out ]; do sleep 0.05; done; "
+      "rm -f out; mkfifo in; (cat first.json; n=0; "
+      "while [ ! -s out ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done; "
       "cp new.md .memory/10-Memories/MEM-pome.md; cat second.json) > in & "
       "git vault mcp < in > out; cat out");
   INFO(result.err);

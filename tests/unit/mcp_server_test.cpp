@@ -124,7 +124,7 @@ class ExhaustedTools final : public gv::mcp::ToolBackend {
 
 TEST_CASE("running out of memory in a tool ends the server instead of answering", "[mcp]") {
   ExhaustedTools tools;
-  Server server(tools, {"git-vault", "1", ""});
+  Server server(tools, {"git-vault", "1", "", ""});
   CHECK_THROWS_AS(
       server.handle_line(
           R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"exhaust","arguments":{}}})"),
