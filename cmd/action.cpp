@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/agent/event_fold.hpp"
 #include "core/agent/fold.hpp"
 #include "core/error.hpp"
+#include "core/events/event.hpp"
 #include "core/git/repo.hpp"
 #include "core/landing/land.hpp"
 #include "core/plan.hpp"
@@ -149,6 +151,29 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
             "committed {} first: the retrievals recorded since the last fold, folded into the "
             "memories' frontmatter",
             fold.commit->substr(0, 12)));
+      }
+    }
+    // D20: so do the events recorded since, appended to specs/events.jsonl.
+    const agent::EventFoldResult events =
+        agent::fold_event_journal(session.repo(), session.clock().today);
+    if (events.bad_lines > 0) {
+      util::print_warning(fmt::format(
+          "{} of the event journal {} not an event (a write torn by a crash?) and {} dropped",
+          util::plural(events.bad_lines, "line", "lines"), events.bad_lines == 1 ? "was" : "were",
+          events.bad_lines == 1 ? "was" : "were"));
+    }
+    if (!events.kept.empty()) {
+      util::print_note(fmt::format("the event journal is not folded: {}", events.kept));
+    }
+    if (events.commit) {
+      if (landing.read_state) {
+        landing.read_state = git::capture_read_state(session.repo(), landing.read_state->paths);
+      }
+      if (!session.output().quiet) {
+        util::print_note(
+            fmt::format("committed {} first: the {} recorded since the last fold, appended to {}",
+                        events.commit->substr(0, 12),
+                        util::plural(events.events, "event", "events"), events::k_events_path));
       }
     }
   }

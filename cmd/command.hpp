@@ -59,6 +59,7 @@ Runner define_learn(CLI::App& app);
 Runner define_mcp(CLI::App& app);
 Runner define_migrate(CLI::App& app);
 Runner define_hook(CLI::App& app);
+Runner define_agent_hook(CLI::App& app);
 // `git-vault hook <name> [<git's arguments>]`, the exact line the installed shims run, answered
 // without building the command-line parser (cmd/hook.cpp). nullopt when argv has another shape;
 // main then parses it as any other command line.

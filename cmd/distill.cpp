@@ -10,12 +10,14 @@
 #include "cmd/command.hpp"
 #include "cmd/telemetry.hpp"
 #include "core/agent/journal.hpp"
+#include "core/agent/wiring.hpp"
 #include "core/distill/selection.hpp"
 #include "core/distill/sub_mode.hpp"
 #include "core/distill/sub_mode_registry.hpp"
 #include "core/distill/summarize.hpp"
 #include "core/distill/vault_state.hpp"
 #include "core/error.hpp"
+#include "core/events/event_store.hpp"
 #include "core/gate/print.hpp"
 #include "core/git/repo.hpp"
 #include "core/git/transaction.hpp"
@@ -59,6 +61,34 @@ scoring::PendingRetrievalMap pending_retrievals(const git::Repo& repo) {
   }
 }
 
+// Where the scores' signals come from (doc/sub-modes.md, "Where the signals come from"): whether
+// retrievals and events were ever recorded here, since when, and by which agents' hooks.
+scoring::Recording recording_of(const git::Repo& repo, const distill::VaultState& state) {
+  scoring::Recording recording =
+      scoring::retrieval_recording(state.vault.memories, state.report.scores);
+  const events::StoreFiles files = events::store_files(repo.workdir(), repo.common_dir());
+  for (const std::filesystem::path& file : {files.store, files.journal}) {
+    const std::optional<events::Event> first = events::first_event(file);
+    if (!first) {
+      continue;
+    }
+    recording.events = true;
+    if (!recording.first_event || first->timestamp < *recording.first_event) {
+      recording.first_event = first->timestamp;
+    }
+  }
+  try {
+    for (const agent::AgentWiring& wiring : agent::wiring_status(repo.workdir())) {
+      if (!wiring.hooks.empty()) {
+        recording.recorded_by.emplace_back(agent::agent_name(wiring.agent));
+      }
+    }
+  } catch (const Error& e) {
+    util::print_warning(fmt::format("agent settings not read: {}", e.what()));
+  }
+  return recording;
+}
+
 // Findings about individual files do not stop a report: it scores what it could read and says
 // what it skipped, so a partly broken vault still gets its health report.
 void warn_findings(const std::vector<Finding>& findings) {
@@ -84,8 +114,9 @@ int run_report(const Options& options, Session& session) {
     throw Error("no memory vault in this repository ({} is missing or empty); run `git vault init`",
                 vault_path::k_root);
   }
-  const distill::VaultState state = distill::read_vault_state(
+  distill::VaultState state = distill::read_vault_state(
       snapshot, session.clock().today, session.parse_cache(), pending_retrievals(repo));
+  state.report.recording = recording_of(repo, state);
   warn_findings(state.vault.findings);
   if (!state.index_findings.empty()) {
     util::print_warning(fmt::format("{} cannot be read; scores use the memory files alone",
@@ -184,8 +215,9 @@ int run_sub_mode(const distill::SubMode& mode, const Options& options, Session& 
   LandingFlags landing = options.landing;
   landing.read_state = git::capture_read_state(repo, landing::k_action_guarded_paths);
   const WorktreeSnapshot snapshot(repo.workdir());
-  const distill::VaultState state = distill::read_vault_state(
+  distill::VaultState state = distill::read_vault_state(
       snapshot, clock.today, session.parse_cache(), pending_retrievals(repo));
+  state.report.recording = recording_of(repo, state);
   std::vector<Finding> errors;
   for (const Finding& finding : state.vault.findings) {
     if (finding.severity == Severity::error) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cmd/command.hpp"
+#include "core/agent/wiring.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/hooks/installer.hpp"
@@ -75,8 +76,27 @@ int run_install(const Options& options, Session& session) {
 }
 
 int run_uninstall(const Options& options, Session& session) {
-  return print_report(
+  const int code = print_report(
       hooks::uninstall_hooks(session.repo(), {options.allow_global_hooks_path, false}));
+  // The agents' hooks go too: what `init --agent` wired, exactly (doc/agent.md).
+  if (session.repo().is_bare()) {
+    return code;
+  }
+  try {
+    const std::filesystem::path root = session.repo().workdir();
+    const agent::WiringPlan plan = agent::plan_uninstall(root);
+    for (const std::string& line : agent::apply_wiring(root, plan)) {
+      std::fputs(fmt::format("{}\n", line).c_str(), stdout);
+    }
+    for (const std::string& note : plan.notes) {
+      util::print_note(note);
+    }
+  } catch (const Error& e) {
+    // The git hooks are out by now; an agent's settings file that cannot be read keeps its part.
+    util::print_warning(fmt::format("the agents' hooks were not removed: {}", e.what()));
+    return exit_code::k_no;
+  }
+  return code;
 }
 
 // `hooks install` refuses a core.hooksPath from global or system config without the flag.

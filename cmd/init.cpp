@@ -11,6 +11,7 @@
 
 #include "cmd/command.hpp"
 #include "core/agent/mcp_config.hpp"
+#include "core/agent/wiring.hpp"
 #include "core/ci/github_workflow.hpp"
 #include "core/error.hpp"
 #include "core/gate/cached_gate.hpp"
@@ -38,10 +39,35 @@ struct Options {
   bool recall = false;
   bool no_hooks = false;
   bool allow_global_hooks_path = false;
-  std::string ci;    // `github`: also write the CI workflow
-  bool mcp = false;  // also configure the MCP server for Claude Code (.mcp.json)
+  std::string ci;                   // `github`: also write the CI workflow
+  bool mcp = false;                 // also configure the MCP server for Claude Code (.mcp.json)
+  std::vector<std::string> agents;  // --agent: wire these agents to the vault
+  bool no_agent = false;            // --no-agent: take every agent's wiring out again
   ci::GithubWorkflowOptions workflow;
 };
+
+// `init --no-agent`: only the agents' wiring comes out (doc/agent.md, "Wiring an agent").
+int run_no_agent(Session& session) {
+  const std::filesystem::path root = session.repo().workdir();
+  const agent::WiringPlan plan = agent::plan_uninstall(root);
+  const std::vector<std::string> done = agent::apply_wiring(root, plan);
+  for (const std::string& note : plan.notes) {
+    util::print_note(note);
+  }
+  if (session.output().json) {
+    util::print_json(nlohmann::ordered_json{{"schema", 1}, {"done", done}, {"notes", plan.notes}});
+  } else if (!session.output().quiet) {
+    std::string out;
+    for (const std::string& line : done) {
+      out += line + "\n";
+    }
+    if (done.empty()) {
+      out += "no agent is wired to this repository; nothing to do\n";
+    }
+    std::fputs(out.c_str(), stdout);
+  }
+  return exit_code::k_ok;
+}
 
 // Generated index files an earlier tool left were kept by the scaffold, which never overwrites;
 // when they do not match the memories, the gate would block the very commit init suggests. They
@@ -158,6 +184,9 @@ std::string gate_advice(const std::vector<Finding>& blocking, std::size_t errors
 }
 
 int run(const Options& options, Session& session) {
+  if (options.no_agent) {
+    return run_no_agent(session);
+  }
   git::Repo& repo = session.repo();
   const OutputSettings& output = session.output();
   // A vault older tools made has memories and perhaps no index: the index written is theirs.
@@ -189,6 +218,12 @@ int run(const Options& options, Session& session) {
         util::read_file_if_exists(repo.workdir() / agent::k_mcp_config_path);
     (void)agent::merge_mcp_config(config);
   }
+  // The agents' files are planned now for the same reason: one init cannot merge into stops it
+  // before anything is written.
+  std::vector<agent::WiringPlan> wiring;
+  for (const std::string& name : options.agents) {
+    wiring.push_back(agent::plan_install(repo.workdir(), *agent::agent_named(name)));
+  }
   std::vector<std::string> created;
   for (const ScaffoldFile& file : files) {
     if (util::create_file_exclusive(repo.workdir() / file.path, file.bytes)) {
@@ -216,6 +251,19 @@ int run(const Options& options, Session& session) {
   }
   if (options.mcp && agent::configure_mcp(repo.workdir())) {
     created.emplace_back(agent::k_mcp_config_path);
+  }
+  std::vector<std::string> wired;        // announced lines
+  std::vector<std::string> wired_paths;  // files written, for the commit init suggests
+  for (const agent::WiringPlan& plan : wiring) {
+    for (const std::string& line : agent::apply_wiring(repo.workdir(), plan)) {
+      wired.push_back(line);
+    }
+    for (const agent::WiringChange& change : plan.changes) {
+      wired_paths.push_back(change.path);
+    }
+    for (const std::string& note : plan.notes) {
+      util::print_note(note);
+    }
   }
   // Hooks and merge drivers last: the vault files exist by then, whatever the hooks decide.
   // --no-hooks still sets up the drivers: they matter whoever runs the hooks.
@@ -251,6 +299,7 @@ int run(const Options& options, Session& session) {
   if (!ignore_line.empty()) {
     done.push_back(ignore_line);
   }
+  done.insert(done.end(), wired.begin(), wired.end());
   std::set<std::string> unreadable;
   for (const Finding& finding : existing.findings) {
     if (finding.severity == Severity::error) {
@@ -315,6 +364,9 @@ int run(const Options& options, Session& session) {
     if (ignored_working_memory) {
       to_commit.insert(".gitignore");
     }
+    for (const std::string& path : wired_paths) {
+      to_commit.insert(path.substr(0, path.find('/')));
+    }
     if (report.gitattributes_written) {
       to_commit.insert(".gitattributes");
     }
@@ -376,6 +428,16 @@ Runner define_init(CLI::App& app) {
   app.add_flag("--mcp", options->mcp,
                "Also add the git-vault MCP server to .mcp.json (Claude Code), merging with an "
                "existing file");
+  CLI::Option* agent_option =
+      app.add_option("--agent", options->agents,
+                     "Wire an agent to the vault: its MCP configuration, hooks that put memory in "
+                     "its prompts and record what goes wrong, and a skill (claude, cursor, vscode, "
+                     "gemini, codex; repeat for several)")
+          ->check(CLI::IsMember(
+              std::vector<std::string>{"claude", "cursor", "vscode", "gemini", "codex"}));
+  app.add_flag("--no-agent", options->no_agent,
+               "Take out every agent's wiring --agent added (and nothing else), then stop")
+      ->excludes(agent_option);
   app.add_option("--ci-source", options->workflow.source,
                  "URL of the git-vault sources the workflow builds (default: the repository "
                  "variable GIT_VAULT_SOURCE)");

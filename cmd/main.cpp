@@ -59,6 +59,10 @@ constexpr std::array k_commands{
     // Hooks open the repository themselves from git's environment, inside their own error
     // handling (an advisory hook never fails the merge); the drivers get files, not a repository.
     Command{"hook", "Entry point of the installed hook shims", define_hook, Need::nothing, true},
+    // Agents' hooks: the repository is found from the payload, inside the command's own error
+    // handling (an agent is never blocked by a hook).
+    Command{"agent-hook", "Entry point of the agents' hooks (payload on stdin)", define_agent_hook,
+            Need::nothing, true},
     Command{"merge-driver", "Merge driver for the vault's generated and log files",
             define_merge_driver, Need::nothing, true},
     Command{"diff-text", "Textconv of the memory diff driver: frontmatter one field per line",
@@ -100,6 +104,16 @@ std::vector<std::string_view> words(int argc, char** argv) {
   return found;
 }
 
+// Whether `word` is the argument right after `before` on the command line (both words of it).
+bool right_after(int argc, char** argv, std::string_view before, std::string_view word) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (argv[i] == before) {
+      return argv[i + 1] == word;
+    }
+  }
+  return false;
+}
+
 std::vector<std::string> visible_names(const CLI::App& parent) {
   std::vector<std::string> names;
   for (const CLI::App* sub : parent.get_subcommands([](const CLI::App*) { return true; })) {
@@ -124,6 +138,11 @@ std::optional<std::string> misspelt(const CLI::App& app, int argc, char** argv) 
     const std::vector<std::string> names = visible_names(*parent);
     if (names.empty()) {
       return std::nullopt;  // the rest are the command's own arguments
+    }
+    // A subcommand comes right after its command; a word after an option is that option's
+    // value (`git vault events --category deviation`), not a misspelt subcommand.
+    if (depth > 0 && !right_after(argc, argv, given[depth - 1], given[depth])) {
+      return std::nullopt;
     }
     const CLI::App* next = nullptr;
     for (const CLI::App* sub : parent->get_subcommands([](const CLI::App*) { return true; })) {

@@ -22,7 +22,8 @@ std::optional<std::string> environment(const char* name) {
 void report_invalid(std::string_view file, const std::vector<events::InvalidLine>& invalid,
                     std::size_t count) {
   for (const events::InvalidLine& line : invalid) {
-    util::print_warning(fmt::format("{}:{}: {}; line skipped", file, line.line, line.reason));
+    util::print_warning(fmt::format("{}:{}: {}; line skipped", line.file.empty() ? file : line.file,
+                                    line.line, line.reason));
   }
   if (count > invalid.size()) {
     util::print_warning(
@@ -40,11 +41,12 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
     root.pop_back();
   }
   inputs.repo_root = root;
-  const std::filesystem::path events_file = repo.workdir() / std::string(events::k_events_path);
+  // The committed store and this clone's event journal, read as one (doc/decisions.md, D20).
+  const events::StoreFiles events_files = events::store_files(repo.workdir(), repo.common_dir());
   // A sub-mode may read a source twice (its candidates, then its execution): warn once.
   auto warned_events = std::make_shared<bool>(false);
-  inputs.read_events = [events_file, warned_events](const events::EventFilter& filter) {
-    events::EventQuery query = events::query_events(events_file, filter);
+  inputs.read_events = [events_files, warned_events](const events::EventFilter& filter) {
+    events::EventQuery query = events::query_store(events_files, filter);
     if (!*warned_events) {
       report_invalid(events::k_events_path, query.invalid, query.stats.invalid);
       *warned_events = true;

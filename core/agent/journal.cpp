@@ -27,8 +27,11 @@ fs::path journal_path(const fs::path& common_dir) {
 std::string format_records(const std::vector<RetrievalRecord>& records) {
   std::string out;
   for (const RetrievalRecord& record : records) {
-    const nlohmann::ordered_json line{
+    nlohmann::ordered_json line{
         {"id", record.id}, {"date", format_date(record.date)}, {"via", record.via}};
+    if (!record.session.empty()) {
+      line["session"] = record.session;
+    }
     out += line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     out += '\n';
   }

@@ -21,14 +21,18 @@ namespace gv::agent {
 struct RetrievalRecord {
   std::string id;
   Date date;
-  std::string via;  // what read it: `search`, `show`, `context`, `mcp`
+  std::string via;  // what read it: `search`, `show`, `context`, `mcp`, `hook`
+  // The agent's own session id, when an agent hook recorded it (doc/agent.md, "Agent hooks");
+  // empty otherwise, and then not written.
+  std::string session = {};
 };
 
 // `<common git dir>/git-vault/retrievals.jsonl`: shared by linked worktrees (one clone, one
 // journal), beside the parse cache.
 [[nodiscard]] std::filesystem::path journal_path(const std::filesystem::path& common_dir);
 
-// One line per record: `{"id":…,"date":"YYYY-MM-DD","via":…}` and a newline.
+// One line per record: `{"id":…,"date":"YYYY-MM-DD","via":…}` (and `"session":…` when set) and
+// a newline.
 [[nodiscard]] std::string format_records(const std::vector<RetrievalRecord>& records);
 
 struct JournalTotals {

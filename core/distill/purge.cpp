@@ -43,10 +43,15 @@ std::vector<std::pair<std::string, std::string>> link_scan(const Vault& vault,
 
 // Why the rule picked a memory (never retrieved, or stale), and its TTL, in the words a reviewer
 // checks it by.
-std::string why_candidate(const scoring::PurgeCandidate& c) {
+// `evidence` is false while nothing in the repository has ever recorded a retrieval: "never
+// retrieved" then says nothing about the memory (doc/sub-modes.md, "Where the signals come
+// from"), and the reason says so.
+std::string why_candidate(const scoring::PurgeCandidate& c, bool evidence) {
   std::vector<std::string> why;
   if (c.zero_retrieval == 1.0) {
-    why.push_back("never retrieved");
+    why.emplace_back(evidence
+                         ? "never retrieved"
+                         : "never retrieved (no evidence: no retrieval was ever recorded here)");
   }
   if (scoring::above(c.staleness, scoring::k_purge_staleness_threshold)) {
     why.push_back(fmt::format("staleness {:.2f} > {:.2f}", c.staleness,
@@ -75,7 +80,15 @@ class Purge final : public SubMode {
           "No purge candidates found. All memories are healthy or already tombstoned.";
       return set;
     }
+    const bool evidence =
+        !context.state.report.recording || context.state.report.recording->retrievals;
     set.dry_run_text = fmt::format("[DRY RUN] Would tombstone {} memories:\n", ranked.size());
+    if (!evidence) {
+      set.dry_run_text +=
+          "  Note: no retrieval has ever been recorded in this repository, so \"never "
+          "retrieved\" is no evidence that a memory is unused (`git vault init --agent claude` "
+          "records them).\n";
+    }
     util::RowLimit rows(context.limit);
     for (const scoring::PurgeCandidate& c : ranked) {
       Candidate candidate;
@@ -90,11 +103,13 @@ class Purge final : public SubMode {
                         {"composite", c.composite},
                         {"category", c.category},
                         {"past_ttl", c.past_ttl},
-                        {"ttl_excess_days", c.ttl_excess_days}};
+                        {"ttl_excess_days", c.ttl_excess_days},
+                        {"never_retrieved", c.zero_retrieval == 1.0},
+                        {"retrieval_evidence", evidence}};
       if (rows.next()) {
         set.dry_run_text +=
             fmt::format("  - {} (score: {:.2f}, category: {}): {}\n", c.id, c.composite,
-                        c.category.empty() ? "(none)" : c.category, why_candidate(c));
+                        c.category.empty() ? "(none)" : c.category, why_candidate(c, evidence));
       }
       set.candidates.push_back(std::move(candidate));
     }

@@ -18,6 +18,7 @@ namespace gv::events {
 struct InvalidLine {
   std::size_t line = 0;
   std::string reason;
+  std::string file = {};  // how messages name the file (scan_store sets it)
 };
 
 struct ScanStats {
@@ -49,5 +50,32 @@ struct EventQuery {
 };
 inline constexpr std::size_t k_max_reported_invalid = 20;
 [[nodiscard]] EventQuery query_events(const std::filesystem::path& file, const EventFilter& filter);
+
+// The event journal `git vault events add` appends to: per clone, inside the git directory,
+// beside the retrieval journal (doc/decisions.md, D20). The next maintenance commit folds it into
+// specs/events.jsonl.
+[[nodiscard]] std::filesystem::path event_journal_path(const std::filesystem::path& common_dir);
+
+// The two files that hold a repository's events: the committed store and this clone's journal.
+struct StoreFiles {
+  std::filesystem::path store;    // <work tree>/specs/events.jsonl
+  std::filesystem::path journal;  // <common git dir>/git-vault/events.jsonl
+  std::string journal_label;      // how messages name the journal (relative to the work tree)
+};
+[[nodiscard]] StoreFiles store_files(const std::filesystem::path& workdir,
+                                     const std::filesystem::path& common_dir);
+
+// Every event of the store, then every event of the journal not already in the store (a fold
+// that committed the journal's lines and has not yet removed them from the journal, or one
+// running meanwhile, shows them once): one store as every reader sees it. Invalid lines are
+// reported with their file. `exists` is true when either file exists. The journal is read whole
+// (it holds what the last fold left, a few lines); the store a line at a time.
+ScanStats scan_store(const StoreFiles& files, const EventVisitor& visit,
+                     const InvalidVisitor& on_invalid);
+[[nodiscard]] EventQuery query_store(const StoreFiles& files, const EventFilter& filter);
+
+// The first event of `file` (the oldest of an append-only store), read no further than it;
+// nullopt for a missing file or one without a valid event. Never throws.
+[[nodiscard]] std::optional<Event> first_event(const std::filesystem::path& file);
 
 }  // namespace gv::events

@@ -153,6 +153,39 @@ void clusters(Out out, const std::vector<ClusterRow>& list, std::size_t limit) {
   });
 }
 
+// While nothing in the repository has ever recorded a retrieval.
+bool no_retrieval_evidence(const Report& report) {
+  return report.recording && !report.recording->retrievals;
+}
+
+// Where the retrieval and event signals come from, as rows of the Retrieval Statistics table.
+void recording_rows(Out out, const Recording& recording) {
+  std::string retrievals = "yes";
+  if (recording.first_retrieval && recording.last_retrieval) {
+    retrievals = *recording.first_retrieval == *recording.last_retrieval
+                     ? fmt::format("yes, last on {}", format_date(*recording.last_retrieval))
+                     : fmt::format("yes, the memories' last retrievals from {} to {}",
+                                   format_date(*recording.first_retrieval),
+                                   format_date(*recording.last_retrieval));
+  }
+  fmt::format_to(out, "| Retrievals recorded | {} |\n",
+                 recording.retrievals
+                     ? retrievals
+                     : std::string("never: nothing here has recorded a retrieval, so \"never "
+                                   "retrieved\" is no evidence yet"));
+  fmt::format_to(out, "| Events recorded | {} |\n",
+                 recording.events
+                     ? (recording.first_event
+                            ? fmt::format("yes, the first at {}", cell(*recording.first_event))
+                            : std::string("yes"))
+                     : std::string("never"));
+  fmt::format_to(out, "| Recorded by | {} |\n",
+                 recording.recorded_by.empty()
+                     ? std::string("no agent hooks: `git vault init --agent claude` wires Claude "
+                                   "Code's")
+                     : fmt::format("the hooks of {}", util::join(recording.recorded_by, ", ")));
+}
+
 void retrieval(Out out, const RetrievalStatistics& stats) {
   const std::string most_retrieved =
       stats.most_retrieved_id
@@ -169,6 +202,29 @@ void retrieval(Out out, const RetrievalStatistics& stats) {
                  "| Most retrieved | {} |\n",
                  stats.never_retrieved, stats.never_retrieved_percent, stats.retrieved_one_to_three,
                  stats.retrieved_four_or_more, most_retrieved);
+}
+
+// Purge candidates whose score holds "never retrieved" while no retrieval was ever recorded: the
+// component is as the seed defines it, the reader is told it is no evidence.
+void purge_evidence_note(Out out, const Report& report) {
+  if (!no_retrieval_evidence(report)) {
+    return;
+  }
+  std::size_t affected = 0;
+  for (const Candidate& candidate : report.candidates.purge) {
+    const auto score =
+        std::lower_bound(report.scores.begin(), report.scores.end(), candidate.id,
+                         [](const Score& s, const std::string& id) { return s.id < id; });
+    if (score != report.scores.end() && score->id == candidate.id && score->zero_retrieval == 1.0) {
+      ++affected;
+    }
+  }
+  if (affected > 0) {
+    fmt::format_to(out,
+                   "\n**No evidence**: {} of these {} score \"never retrieved\", but no retrieval "
+                   "has ever been recorded in this repository; review them before purging.\n",
+                   affected, affected == 1 ? "candidate has its" : "candidates have their");
+  }
 }
 
 void candidate_list(Out out, std::string_view heading, const std::vector<Candidate>& list,
@@ -188,9 +244,11 @@ void candidate_list(Out out, std::string_view heading, const std::vector<Candida
   });
 }
 
-void maintenance(Out out, const Candidates& candidates, std::size_t limit) {
+void maintenance(Out out, const Report& report, std::size_t limit) {
+  const Candidates& candidates = report.candidates;
   fmt::format_to(out, "### Maintenance Candidates\n\n");
   candidate_list(out, "Purge Candidates (score >= 0.7)", candidates.purge, limit);
+  purge_evidence_note(out, report);
   fmt::format_to(out, "\n");
   candidate_list(out, "Merge Candidates (duplicate > 0.6)", candidates.merge, limit, "duplicate");
   fmt::format_to(out, "\n");
@@ -246,7 +304,8 @@ void health(Out out, const Report& report) {
                  held);
 }
 
-void actions(Out out, const std::vector<RecommendedAction>& list) {
+void actions(Out out, const Report& report) {
+  const std::vector<RecommendedAction>& list = report.actions;
   fmt::format_to(out, "### Recommended Actions\n\n");
   if (list.empty()) {
     fmt::format_to(out, "None\n");
@@ -254,8 +313,10 @@ void actions(Out out, const std::vector<RecommendedAction>& list) {
   }
   for (const RecommendedAction& action : list) {
     const auto count = static_cast<std::int64_t>(action.count);
-    fmt::format_to(out, "- `git vault distill {}`: {} {} ({})\n", action.flag, count,
-                   plural(count, "memory", "memories"), action.reason);
+    const bool unfounded = action.flag == "--purge" && no_retrieval_evidence(report);
+    fmt::format_to(out, "- `git vault distill {}`: {} {} ({}){}\n", action.flag, count,
+                   plural(count, "memory", "memories"), action.reason,
+                   unfounded ? "; review first: \"never retrieved\" is no evidence here" : "");
   }
 }
 
@@ -317,14 +378,17 @@ std::string render_markdown(const Report& report, bool verbose, std::size_t limi
   clusters(out, report.clusters, limit);
   separator(out);
   retrieval(out, report.retrieval);
+  if (report.recording) {
+    recording_rows(out, *report.recording);
+  }
   separator(out);
-  maintenance(out, report.candidates, limit);
+  maintenance(out, report, limit);
   separator(out);
   tombstoned(out, report, limit);
   separator(out);
   health(out, report);
   separator(out);
-  actions(out, report.actions);
+  actions(out, report);
   if (verbose) {
     separator(out);
     memory_scores(out, report.scores, limit);
@@ -468,6 +532,46 @@ void write_json(const Report& report, const std::function<void(std::string_view)
       flush_if_full();
     }
     out += "  ]";
+  }
+  if (report.recording) {
+    const Recording& recording = *report.recording;
+    out += ",\n  \"recording\": {\n    \"events\": ";
+    out += recording.events ? "true" : "false";
+    out += ",\n    \"first_event\": ";
+    if (recording.first_event) {
+      put_value(out, *recording.first_event);
+    } else {
+      out += "null";
+    }
+    out += ",\n    \"first_retrieval\": ";
+    if (recording.first_retrieval) {
+      put_value(out, format_date(*recording.first_retrieval));
+    } else {
+      out += "null";
+    }
+    out += ",\n    \"last_retrieval\": ";
+    if (recording.last_retrieval) {
+      put_value(out, format_date(*recording.last_retrieval));
+    } else {
+      out += "null";
+    }
+    out += ",\n    \"never_retrieved_is_evidence\": ";
+    out += recording.retrievals ? "true" : "false";
+    out += ",\n    \"recorded_by\": ";
+    if (recording.recorded_by.empty()) {
+      out += "[]";
+    } else {
+      out += "[\n";
+      for (std::size_t i = 0; i < recording.recorded_by.size(); ++i) {
+        out += "      ";
+        put_value(out, recording.recorded_by[i]);
+        out += i + 1 < recording.recorded_by.size() ? ",\n" : "\n";
+      }
+      out += "    ]";
+    }
+    out += ",\n    \"retrievals\": ";
+    out += recording.retrievals ? "true" : "false";
+    out += "\n  }";
   }
   out += ",\n  \"schema\": 1,\n  \"status\": ";
   put_value(out, health_status_label(report.status));

@@ -249,6 +249,31 @@ Report build_report(const std::vector<Memory>& memories, Date today,
   return report;
 }
 
+Recording retrieval_recording(const std::vector<Memory>& memories,
+                              const std::vector<Score>& scores) {
+  Recording recording;
+  const auto seen = [&](std::int64_t count, const std::optional<Date>& last) {
+    if (count > 0 || last) {
+      recording.retrievals = true;
+    }
+    if (last && (!recording.first_retrieval || *last < *recording.first_retrieval)) {
+      recording.first_retrieval = last;
+    }
+    if (last && (!recording.last_retrieval || *recording.last_retrieval < *last)) {
+      recording.last_retrieval = last;
+    }
+  };
+  for (const Score& score : scores) {
+    seen(score.retrieval_count, score.last_retrieved);
+  }
+  for (const Memory& memory : memories) {
+    if (memory.tombstoned) {
+      seen(memory.retrieval_count, memory.last_retrieved);
+    }
+  }
+  return recording;
+}
+
 VaultMetrics vault_metrics(const Report& report) {
   VaultMetrics metrics;
   metrics.total_memories = report.scores.size() + report.tombstoned.size();

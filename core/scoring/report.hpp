@@ -113,6 +113,25 @@ struct UnreadableRow {
   std::string fix;
 };
 
+// Whether the signals the scores read are recorded in this repository at all (doc/sub-modes.md,
+// "Where the signals come from"). While no retrieval was ever recorded, "never retrieved" says
+// nothing about a memory: the report and the purge dry run say so, and the scores stay as they
+// are defined.
+struct Recording {
+  bool retrievals = false;  // a memory carries a retrieval (count, date or journal)
+  // The range of the memories' last retrievals: the earliest and the latest date on record.
+  std::optional<Date> first_retrieval;
+  std::optional<Date> last_retrieval;
+  bool events = false;                     // the event store or journal holds an event
+  std::optional<std::string> first_event;  // the timestamp of the first one
+  std::vector<std::string> recorded_by;    // agents whose hooks record both here
+};
+
+// The retrieval half of a Recording, from the scored vault: any memory, active or tombstoned,
+// retrieved at least once (after the index carry-over and the journal's counts).
+[[nodiscard]] Recording retrieval_recording(const std::vector<Memory>& memories,
+                                            const std::vector<Score>& scores);
+
 struct Report {
   Date today;
   std::vector<Score> scores;  // active memories, by id
@@ -127,6 +146,9 @@ struct Report {
   std::size_t gc_eligible_count = 0;
   std::vector<RecommendedAction> actions;
   std::vector<UnreadableRow> unreadable;  // by path
+  // Set by the command, which reads the journals and the agents' settings; absent, the report
+  // says nothing about where its signals come from.
+  std::optional<Recording> recording;
 };
 
 // Names the memory files that could not be read: one row per file (its first error finding), and

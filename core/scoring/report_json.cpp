@@ -55,7 +55,7 @@ nlohmann::json report_json(const Report& report) {
     });
   }
 
-  return {
+  nlohmann::json document = {
       {"schema", 1},
       {"today", format_date(report.today)},
       {"health_score", report.health_score},
@@ -71,6 +71,24 @@ nlohmann::json report_json(const Report& report) {
       {"tombstoned", std::move(tombstoned)},
       {"unreadable", std::move(unreadable)},
   };
+  if (report.recording) {
+    const Recording& recording = *report.recording;
+    document["recording"] = {
+        {"retrievals", recording.retrievals},
+        {"first_retrieval", recording.first_retrieval
+                                ? nlohmann::json(format_date(*recording.first_retrieval))
+                                : nlohmann::json()},
+        {"last_retrieval", recording.last_retrieval
+                               ? nlohmann::json(format_date(*recording.last_retrieval))
+                               : nlohmann::json()},
+        {"never_retrieved_is_evidence", recording.retrievals},
+        {"events", recording.events},
+        {"first_event",
+         recording.first_event ? nlohmann::json(*recording.first_event) : nlohmann::json()},
+        {"recorded_by", recording.recorded_by},
+    };
+  }
+  return document;
 }
 
 }  // namespace gv::scoring

@@ -1,0 +1,245 @@
+#include "core/agent/agent_hook.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "cmd/command.hpp"
+#include "core/error.hpp"
+#include "core/git/repo.hpp"
+#include "core/session/session.hpp"
+#include "core/util/message.hpp"
+
+// `git vault agent-hook`: the one command an agent's hooks run (doc/agent.md, "Agent hooks").
+// Whatever happens, the agent is never blocked nor delayed past the time cap, and never reads
+// anything on stdout but context: every failure is one line on stderr and exit 0 (doc/decisions.md,
+// D20).
+namespace gv::cmd {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr int k_default_cap_ms = 1000;
+// Hook payloads are a few kilobytes; a prompt can be long, never this long.
+constexpr std::size_t k_max_payload = 16 * 1024 * 1024;
+
+struct Options {
+  std::string agent = "claude";
+};
+
+// GIT_VAULT_AGENT_HOOK_TIMEOUT_MS, else one second.
+std::chrono::milliseconds time_cap() {
+  const char* value = std::getenv("GIT_VAULT_AGENT_HOOK_TIMEOUT_MS");
+  if (value != nullptr) {
+    char* end = nullptr;
+    const long ms = std::strtol(value, &end, 10);
+    if (end != value && *end == '\0' && ms > 0 && ms <= 600000) {
+      return std::chrono::milliseconds(ms);
+    }
+  }
+  return std::chrono::milliseconds(k_default_cap_ms);
+}
+
+// Ends the process with exit 0 and a line on stderr when the work is not done by the cap. The
+// work claims stdout before writing there, so the agent reads either the whole answer or nothing.
+class Watchdog {
+ public:
+  explicit Watchdog(std::chrono::milliseconds cap) : m_cap(cap), m_thread([this] { watch(); }) {}
+  ~Watchdog() {
+    {
+      const std::lock_guard lock(m_mutex);
+      m_done = true;
+    }
+    m_wake.notify_one();
+    m_thread.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  // True when the work may write its answer; false when the cap passed and the process is ending.
+  bool claim() {
+    int expected = k_running;
+    return m_state.compare_exchange_strong(expected, k_answering) || expected == k_answering;
+  }
+
+ private:
+  static constexpr int k_running = 0;
+  static constexpr int k_answering = 1;
+  static constexpr int k_expired = 2;
+
+  void watch() {
+    std::unique_lock lock(m_mutex);
+    if (m_wake.wait_for(lock, m_cap, [this] { return m_done; })) {
+      return;
+    }
+    int expected = k_running;
+    if (m_state.compare_exchange_strong(expected, k_expired)) {
+      const std::string line = fmt::format(
+          "git-vault: warning: agent-hook: no answer within {} ms, so none is given; the agent "
+          "goes on (GIT_VAULT_AGENT_HOOK_TIMEOUT_MS sets the limit)\n",
+          m_cap.count());
+      // Straight to the descriptor: stdio's lock may be held by the work being cut short.
+      (void)!::write(STDERR_FILENO, line.data(), line.size());
+      std::_Exit(0);
+    }
+  }
+
+  std::chrono::milliseconds m_cap;
+  std::atomic<int> m_state{k_running};
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  bool m_done = false;
+  std::thread m_thread;
+};
+
+std::string read_payload() {
+  if (::isatty(STDIN_FILENO) != 0) {
+    throw Error("agent-hook reads an agent's hook payload (JSON) on stdin; none was given");
+  }
+  std::string bytes;
+  char buffer[65536];
+  while (true) {
+    const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      throw Error("cannot read the hook payload: {}", std::strerror(errno));
+    }
+    if (got == 0) {
+      return bytes;
+    }
+    bytes.append(buffer, static_cast<std::size_t>(got));
+    if (bytes.size() > k_max_payload) {
+      throw Error("the hook payload is larger than {} bytes", k_max_payload);
+    }
+  }
+}
+
+// The project the agent works in: what the agent names (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR),
+// else the payload's `cwd`, else this process's directory.
+std::filesystem::path project_dir(const agent::HookPayload& payload) {
+  for (const char* name : {"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') {
+      return value;
+    }
+  }
+  if (!payload.cwd.empty()) {
+    return payload.cwd;
+  }
+  return std::filesystem::current_path();
+}
+
+std::int64_t millisecond_now() {
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count() % 1000;
+}
+
+void note(std::string_view text) { util::print_warning(fmt::format("agent-hook: {}", text)); }
+
+void answer(const Options& options, const Globals& globals, Watchdog& watchdog,
+            SteadyClock::time_point deadline) {
+  const std::variant<agent::HookPayload, std::string> read =
+      agent::read_hook_payload(read_payload());
+  if (const auto* why = std::get_if<std::string>(&read)) {
+    note(*why);
+    return;
+  }
+  const agent::HookPayload& payload = std::get<agent::HookPayload>(read);
+  if (payload.kind == agent::HookKind::other) {
+    return;
+  }
+  Session::Options session_options;
+  session_options.today = globals.today;
+  session_options.now = globals.now;
+  session_options.output = globals.session->output();
+  session_options.start = project_dir(payload);
+  Session session(std::move(session_options));
+  git::Repo& repo = session.repo();
+  if (repo.is_bare()) {
+    throw Error("{}: a bare repository has no vault", repo.git_dir().string());
+  }
+  agent::HookSetting setting;
+  setting.agent = *agent::hook_agent(options.agent);
+  setting.clock = session.clock();
+  setting.millisecond = millisecond_now();
+  setting.deadline = deadline;
+  const agent::HookAnswer result =
+      agent::answer_hook(payload, repo, session.parse_cache(), setting);
+  for (const std::string& line : result.notes) {
+    note(line);
+  }
+  const std::string out = agent::hook_output(setting.agent, payload.event_name, result.context);
+  if (!watchdog.claim()) {
+    return;
+  }
+  if (!out.empty()) {
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  }
+  // Counted once the agent has the context, within what is left of the time cap.
+  if (!result.retrieved.empty()) {
+    try {
+      if (!agent::record_hook_retrievals(repo, result.retrieved, payload, setting)) {
+        note("retrievals not recorded: the retrieval journal stayed locked past the time limit");
+      }
+    } catch (const std::exception& e) {
+      note(fmt::format("retrievals not recorded: {}", e.what()));
+    }
+  }
+  const char* env_file = std::getenv("CLAUDE_ENV_FILE");
+  if (payload.kind == agent::HookKind::session_start && setting.agent == agent::HookAgent::claude &&
+      env_file != nullptr && *env_file != '\0') {
+    try {
+      agent::export_agent_session(env_file, payload.agent_session);
+    } catch (const std::exception& e) {
+      note(fmt::format("session id not exported: {}", e.what()));
+    }
+  }
+}
+
+int run(const Options& options, const Globals& globals) {
+  const SteadyClock::time_point start = SteadyClock::now();
+  const std::chrono::milliseconds cap = time_cap();
+  Watchdog watchdog(cap);
+  // Locks still held by a fold are given up a little before the cap, so the run ends by itself.
+  const SteadyClock::time_point deadline = start + cap * 4 / 5;
+  try {
+    answer(options, globals, watchdog, deadline);
+  } catch (const std::exception& e) {
+    note(fmt::format("{}; no context given, the agent goes on", e.what()));
+  }
+  return exit_code::k_ok;
+}
+
+}  // namespace
+
+Runner define_agent_hook(CLI::App& app) {
+  auto options = std::make_shared<Options>();
+  app.add_option("--agent", options->agent,
+                 "Whose hook payload this is: claude (context as text), gemini or codex (context "
+                 "as their hooks' JSON)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(std::vector<std::string>{"claude", "gemini", "codex"}));
+  app.footer(
+      "Reads one hook payload on stdin. Prints only context, on stdout; says anything else on "
+      "stderr and exits 0, within GIT_VAULT_AGENT_HOOK_TIMEOUT_MS (default 1000).");
+  return [options](const Globals& globals) { return run(*options, globals); };
+}
+
+}  // namespace gv::cmd
