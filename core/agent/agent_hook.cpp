@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -35,8 +36,18 @@ void note_unreadable(const std::vector<std::string>& unreadable, std::vector<std
   }
 }
 
+// A memory vault, or a working memory alone (CLAUDE.local.md, memory/registers/,
+// memory/archive/), as the Total Recall layout keeps it: `git vault context` answers from
+// either, and so does the hook.
+bool has_working_memory(const std::filesystem::path& root) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(root / "CLAUDE.local.md", ec) ||
+         std::filesystem::is_directory(root / "memory" / "registers", ec) ||
+         std::filesystem::is_directory(root / "memory" / "archive", ec);
+}
+
 void require_vault(const git::Repo& repo) {
-  if (!vault_present(repo.workdir())) {
+  if (!vault_present(repo.workdir()) && !has_working_memory(repo.workdir())) {
     throw Error("no memory vault in {} ({} is missing or empty)", repo.workdir().string(),
                 vault_path::k_root);
   }
@@ -110,9 +121,9 @@ HookAnswer answer_hook(const HookPayload& payload, git::Repo& repo, ParseCache* 
       LiveVault live(repo, nullptr);
       live.refresh_search([cache] { return cache; });
       note_unreadable(live.index().unreadable_paths(), answer.notes);
-      // The retrieval journal is not read: a maintenance commit may hold its lock, and the hook
-      // never waits for one. The index's saved counts rank the most-used memories.
-      answer.context = session_briefing(most_used(live.index(), live.snapshot(), {}, 8),
+      // The journal's not yet folded counts belong to "most used"; should a maintenance commit
+      // hold it, the watchdog's cap bounds the wait.
+      answer.context = session_briefing(most_used(live.index(), live.snapshot(), live.pending(), 8),
                                         live.snapshot(), setting.clock.today, k_briefing_budget)
                            .text;
       break;
@@ -127,7 +138,8 @@ HookAnswer answer_hook(const HookPayload& payload, git::Repo& repo, ParseCache* 
       live.refresh_search([cache] { return cache; });
       note_unreadable(live.index().unreadable_paths(), answer.notes);
       // The same selection and block as `git vault context "<prompt>"`.
-      // As at a session start, the journal's counts (mere tie-breaks here) are not waited for.
+      // The journal's counts are mere tie-breaks here: not waited for, so a maintenance commit
+      // holding the journal never delays the context.
       const RankedContext context =
           select_ranked_context(live.index(), live.snapshot(), payload.prompt, ContextLimits{}, {});
       if (context.empty()) {
