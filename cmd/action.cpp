@@ -153,7 +153,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
             fold.commit->substr(0, 12)));
       }
     }
-    // D23: so do the events recorded since, appended to specs/events.jsonl.
+    // D20: so do the events recorded since, appended to specs/events.jsonl.
     const agent::EventFoldResult events =
         agent::fold_event_journal(session.repo(), session.clock().today);
     if (events.bad_lines > 0) {

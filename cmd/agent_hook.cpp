@@ -27,7 +27,7 @@
 // `git vault agent-hook`: the one command an agent's hooks run (doc/agent.md, "Agent hooks").
 // Whatever happens, the agent is never blocked nor delayed past the time cap, and never reads
 // anything on stdout but context: every failure is one line on stderr and exit 0 (doc/decisions.md,
-// D23).
+// D20).
 namespace gv::cmd {
 namespace {
 

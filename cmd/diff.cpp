@@ -1,5 +1,5 @@
 // `git vault diff`: `git diff` with memory files rendered one frontmatter field and one list
-// item per line, for this one command (doc/decisions.md, D22: plain git stays plain).
+// item per line, for this one command (doc/decisions.md, D23: plain git stays plain).
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>

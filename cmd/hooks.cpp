@@ -191,7 +191,7 @@ std::string_view diff_driver_key(hooks::DiffDriverState state) {
   return "plain";
 }
 
-// The rendered memory diff is opt-in (D22): say which view `git diff` gives, and how to change it.
+// The rendered memory diff is opt-in (D23): say which view `git diff` gives, and how to change it.
 std::string diff_driver_line(hooks::DiffDriverState state) {
   switch (state) {
     case hooks::DiffDriverState::plain:

@@ -44,7 +44,7 @@ struct Options {
   bool allow_global_hooks_path = false;
   std::string ci;                   // `github`: also write the CI workflow
   bool mcp = false;                 // also configure the MCP server for Claude Code (.mcp.json)
-  bool diff_driver = false;         // also the rendered memory diff for this clone (D22)
+  bool diff_driver = false;         // also the rendered memory diff for this clone (D23)
   std::vector<std::string> agents;  // --agent: wire these agents to the vault
   bool no_agent = false;            // --no-agent: take every agent's wiring out again
   ci::GithubWorkflowOptions workflow;

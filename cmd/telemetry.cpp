@@ -43,7 +43,7 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
     root.pop_back();
   }
   inputs.repo_root = root;
-  // The committed store and this clone's event journal, read as one (doc/decisions.md, D23).
+  // The committed store and this clone's event journal, read as one (doc/decisions.md, D20).
   const events::StoreFiles events_files = events::store_files(repo.workdir(), repo.common_dir());
   // A sub-mode may read a source twice (its candidates, then its execution): warn once.
   auto warned_events = std::make_shared<bool>(false);

@@ -6,7 +6,7 @@
 namespace gv {
 
 // An error blocks; a warning never does. A note is what `check --range` says of a finding a commit
-// of the range introduced and a later one removed (doc/decisions.md, D21): reported, never
+// of the range introduced and a later one removed (doc/decisions.md, D22): reported, never
 // blocking, and no check ever gives one itself.
 enum class Severity { error, warning, note };
 

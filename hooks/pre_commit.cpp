@@ -78,7 +78,7 @@ int run_pre_commit(Session& session, std::span<const std::string> git_args) {
   // The same function as `git vault check --staged`: same input, same answer.
   CommitGate gate = run_commit_gate(repo);
   // Stale index files are derived: regenerated into the commit when they are all that blocks it
-  // and that is safe (D20), then the gate runs again over what will be committed.
+  // and that is safe (D21), then the gate runs again over what will be committed.
   std::string refusal;
   const bool stale =
       std::any_of(gate.findings.begin(), gate.findings.end(),

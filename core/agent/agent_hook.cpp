@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/agent/briefing.hpp"
-#include "core/agent/ranked_context.hpp"
 #include "core/agent/journal.hpp"
 #include "core/agent/live_vault.hpp"
+#include "core/agent/ranked_context.hpp"
 #include "core/agent/record_event.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
@@ -35,8 +36,18 @@ void note_unreadable(const std::vector<std::string>& unreadable, std::vector<std
   }
 }
 
+// A memory vault, or a working memory alone (CLAUDE.local.md, memory/registers/,
+// memory/archive/), as the Total Recall layout keeps it: `git vault context` answers from
+// either, and so does the hook.
+bool has_working_memory(const std::filesystem::path& root) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(root / "CLAUDE.local.md", ec) ||
+         std::filesystem::is_directory(root / "memory" / "registers", ec) ||
+         std::filesystem::is_directory(root / "memory" / "archive", ec);
+}
+
 void require_vault(const git::Repo& repo) {
-  if (!vault_present(repo.workdir())) {
+  if (!vault_present(repo.workdir()) && !has_working_memory(repo.workdir())) {
     throw Error("no memory vault in {} ({} is missing or empty)", repo.workdir().string(),
                 vault_path::k_root);
   }
@@ -110,10 +121,11 @@ HookAnswer answer_hook(const HookPayload& payload, git::Repo& repo, ParseCache* 
       LiveVault live(repo, nullptr);
       live.refresh_search([cache] { return cache; });
       note_unreadable(live.index().unreadable_paths(), answer.notes);
-      answer.context =
-          session_briefing(most_used(live.index(), live.snapshot(), live.pending(), 8),
-                           live.snapshot(), setting.clock.today, k_briefing_budget)
-              .text;
+      // The journal's not yet folded counts belong to "most used"; should a maintenance commit
+      // hold it, the watchdog's cap bounds the wait.
+      answer.context = session_briefing(most_used(live.index(), live.snapshot(), live.pending(), 8),
+                                        live.snapshot(), setting.clock.today, k_briefing_budget)
+                           .text;
       break;
     }
     case HookKind::prompt: {
@@ -126,8 +138,10 @@ HookAnswer answer_hook(const HookPayload& payload, git::Repo& repo, ParseCache* 
       live.refresh_search([cache] { return cache; });
       note_unreadable(live.index().unreadable_paths(), answer.notes);
       // The same selection and block as `git vault context "<prompt>"`.
-      const RankedContext context = select_ranked_context(
-          live.index(), live.snapshot(), payload.prompt, ContextLimits{}, live.pending_counts());
+      // The journal's counts are mere tie-breaks here: not waited for, so a maintenance commit
+      // holding the journal never delays the context.
+      const RankedContext context =
+          select_ranked_context(live.index(), live.snapshot(), payload.prompt, ContextLimits{}, {});
       if (context.empty()) {
         answer.notes.emplace_back("no memory or working-memory entry is relevant to this prompt");
         break;

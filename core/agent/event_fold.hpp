@@ -14,7 +14,7 @@ class Repo;
 }
 }  // namespace gv
 
-// Folding this clone's event journal into specs/events.jsonl (doc/decisions.md, D23): before a
+// Folding this clone's event journal into specs/events.jsonl (doc/decisions.md, D20): before a
 // maintenance action lands, the journal's events are appended to the committed store as one
 // commit, `vault(events): fold N events into specs/events.jsonl`, and dropped from the journal,
 // keeping whatever was appended meanwhile.

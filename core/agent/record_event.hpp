@@ -11,7 +11,7 @@
 
 // `git vault events add`: one event, from flags, from a JSON event, or from an agent's hook
 // payload, checked against the schema and the secret scanner, appended to this clone's event
-// journal (doc/telemetry.md, "Writing events"; doc/decisions.md, D23).
+// journal (doc/telemetry.md, "Writing events"; doc/decisions.md, D20).
 namespace gv::agent {
 
 // What the command line gave. Flags win over the same field of the JSON object.

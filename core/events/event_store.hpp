@@ -52,7 +52,7 @@ inline constexpr std::size_t k_max_reported_invalid = 20;
 [[nodiscard]] EventQuery query_events(const std::filesystem::path& file, const EventFilter& filter);
 
 // The event journal `git vault events add` appends to: per clone, inside the git directory,
-// beside the retrieval journal (doc/decisions.md, D23). The next maintenance commit folds it into
+// beside the retrieval journal (doc/decisions.md, D20). The next maintenance commit folds it into
 // specs/events.jsonl.
 [[nodiscard]] std::filesystem::path event_journal_path(const std::filesystem::path& common_dir);
 

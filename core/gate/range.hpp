@@ -31,7 +31,7 @@ struct CommitFindings {
 [[nodiscard]] std::vector<CommitFindings> first_introduced(
     std::vector<CommitFindings> commits, const std::vector<Finding>& baseline = {});
 
-// What a branch delivers (doc/decisions.md, D21): each finding of `introduced` (first_introduced
+// What a branch delivers (doc/decisions.md, D22): each finding of `introduced` (first_introduced
 // of `checked`) that the last of `checked`, the tip, no longer has becomes a note, and
 // `fixed_in` names the first commit after the one that introduced it whose tree lacks it. The
 // rest keep their severity. Fills `fixed_in` of every entry of `introduced`.

@@ -16,7 +16,7 @@ class Repo;
 namespace gv::hooks {
 
 // git config vault.autoIndex: true unless it is set to false, which keeps the gate blocking a
-// stale index instead of regenerating it (doc/decisions.md, D20).
+// stale index instead of regenerating it (doc/decisions.md, D21).
 [[nodiscard]] bool auto_index_enabled(const git::Repo& repo);
 
 // What the pre-commit hook did about stale generated index files.
@@ -31,7 +31,7 @@ struct AutoIndex {
   std::string refusal;
 };
 
-// D20: regenerates `.memory/memory-index.json`, `20-Indices/index.md` and
+// D21: regenerates `.memory/memory-index.json`, `20-Indices/index.md` and
 // `10-Memories/README.md` from the memories staged in `repo`'s index (GIT_INDEX_FILE: during
 // `git commit -a` that is `.git/index.lock`, during `git commit <paths>` a temporary index) and
 // stages them there, so they go into the commit being made; during `git commit <paths>` they

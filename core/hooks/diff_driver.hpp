@@ -12,7 +12,7 @@ class Repo;
 namespace gv::hooks {
 
 // The rendered diff of memory files, one frontmatter field and one list item per line: opt-in,
-// for one clone (doc/decisions.md, D22). Plain `git diff`, `git apply`, `git add -p`, `git stash`
+// for one clone (doc/decisions.md, D23). Plain `git diff`, `git apply`, `git add -p`, `git stash`
 // and `git format-patch` see the files byte for byte unless a person asks for it, with
 // `git vault init --diff-driver` (for every `git diff` and `git log -p` of this clone) or
 // `git vault diff` (once).

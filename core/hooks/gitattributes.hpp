@@ -9,7 +9,7 @@ namespace gv::hooks {
 // The `.gitattributes` lines that route the vault's generated and merge-prone files to
 // git-vault's merge drivers. The attributes are versioned; the drivers they name live in each
 // clone's .git/config (see merge_drivers.hpp). Nothing here changes what `git diff` shows: the
-// rendered memory diff is a clone's own opt-in (diff_driver.hpp, D22).
+// rendered memory diff is a clone's own opt-in (diff_driver.hpp, D23).
 inline constexpr std::array<std::string_view, 6> k_gitattributes_lines{
     ".memory/memory-index.json merge=vault-generated",
     ".memory/20-Indices/index.md merge=vault-generated",

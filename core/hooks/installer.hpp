@@ -24,7 +24,7 @@ struct InstallOptions {
   bool hooks = true;
   // Also set up the rendered memory diff for this clone (`git vault init --diff-driver`,
   // diff_driver.hpp). Without it, a textconv an earlier git-vault set unasked is removed, with a
-  // note, and an opted-in one is kept (D22).
+  // note, and an opted-in one is kept (D23).
   bool diff_driver = false;
 };
 

@@ -208,7 +208,7 @@ std::string render_text(const VaultStatus& status, std::size_t limit) {
     }
   }
   if (status.index_stale) {
-    // The commit hook regenerates them when nothing else blocks the commit (D20).
+    // The commit hook regenerates them when nothing else blocks the commit (D21).
     const bool others =
         std::any_of(status.findings.begin(), status.findings.end(), [](const Finding& finding) {
           return finding.severity == Severity::error && finding.check != "stale-index";

@@ -10,7 +10,7 @@
 
 // Append-only record files in the git directory (the retrieval journal, the event journal): many
 // processes append at once and none may lose or tear another's line (doc/decisions.md, D16 and
-// D23). Each append is one write on a descriptor opened with O_APPEND, under an exclusive flock
+// D20). Each append is one write on a descriptor opened with O_APPEND, under an exclusive flock
 // that also orders it against a reader or a fold.
 namespace gv::util {
 

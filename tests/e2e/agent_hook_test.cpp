@@ -7,6 +7,7 @@
 #include <chrono>
 #include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "tests/e2e/sandbox.hpp"
 
@@ -191,7 +192,8 @@ TEST_CASE("the prompt hook records the retrievals with the session, and is silen
   const Result silent = hook(sandbox, prompt_submit("s-1", "what is the weather on mars"));
   CHECK(silent.code == 0);
   CHECK(silent.out.empty());
-  CHECK_THAT(silent.err, Catch::Contains("no memory matches this prompt"));
+  CHECK_THAT(silent.err,
+             Catch::Contains("no memory or working-memory entry is relevant to this prompt"));
   CHECK(sandbox.read(".git/git-vault/retrievals.jsonl") == journal);
 }
 
@@ -316,4 +318,19 @@ TEST_CASE("the session start exports the agent session, so the agent's own event
   REQUIRE(rows.size() == 2);
   CHECK(rows[1]["cc_session_id"] == "5e5510a1-0000-4000-8000-000000000001");
   CHECK(rows[1]["session_id"] == rows[0]["session_id"]);
+}
+
+TEST_CASE("a working memory without a vault still answers the prompt hook", "[agent-hook]") {
+  Sandbox sandbox;
+  sandbox.write("memory/registers/decisions.md",
+                "# Decisions\n\n- **Decision**: Do NOT add `readonly` to the emitter's listener "
+                "fields; setDefaultMaxListeners mutates them ^tr00000000a1\n");
+  sandbox.commit_all("working memory");
+  sandbox.set_env("CLAUDE_PROJECT_DIR", sandbox.root().string());
+  const Result prompt = hook(sandbox, prompt_submit("s-1", "make the emitter fields readonly"));
+  INFO(prompt.err);
+  CHECK(prompt.code == 0);
+  CHECK_THAT(prompt.out, Catch::StartsWith("<memory-context>"));
+  CHECK_THAT(prompt.out,
+             Catch::Contains("### Working memory") && Catch::Contains("Do NOT add `readonly`"));
 }

@@ -5,7 +5,7 @@
 #include "tests/e2e/vault_fixture.hpp"
 
 // The pre-commit gate regenerates stale index files into the commit itself (doc/decisions.md,
-// D20): a hand edit of a memory commits in one step, however git is asked to commit it, and
+// D21): a hand edit of a memory commits in one step, however git is asked to commit it, and
 // the gate still blocks where regenerating is not safe.
 
 using gv::test::Result;

@@ -109,7 +109,7 @@ TEST_CASE("the workflow's gate judges what a pull request delivers, not each com
   start_repository(sandbox);
   // A commit in the middle of the range breaks the gate and a later one repairs it: the branch
   // delivers a clean vault, so the gate passes and names the repaired finding as a note
-  // (doc/decisions.md, D21).
+  // (doc/decisions.md, D22).
   const std::string working = sandbox.read("CLAUDE.local.md");
   sandbox.write("CLAUDE.local.md", working + "- an entry with no id\n");
   sandbox.commit_all("untagged entry");

@@ -87,7 +87,10 @@ TEST_CASE("purge --dry-run --json applies the OR rule, exempts email preferences
     CHECK(candidates[i]["past_ttl"] == past[i]);
     CHECK(candidates[i]["ttl_excess_days"] == excess[i]);
     CHECK(candidates[i]["composite"].get<double>() == Approx(composite[i]));
-    CHECK(candidates[i].size() == 5);
+    // Nothing here ever recorded a retrieval: "never retrieved" is flagged as no evidence.
+    CHECK(candidates[i]["never_retrieved"] == true);
+    CHECK(candidates[i]["retrieval_evidence"] == false);
+    CHECK(candidates[i].size() == 7);
   }
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   CHECK(head_of(sandbox) == head);

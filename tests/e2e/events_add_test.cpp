@@ -174,7 +174,7 @@ TEST_CASE("the next maintenance commit folds the event journal into specs/events
     CHECK_THAT(record.err, Catch::Contains("first: the 2 events recorded since the last fold, "
                                            "appended to specs/events.jsonl"));
     CHECK(sandbox.git({"log", "-1", "--format=%s%n%b", "HEAD~1"}).out ==
-          "vault(events): fold 2 events into specs/events.jsonl\n\nVault-Action: events\n\n");
+          "vault(events): fold 2 events into specs/events.jsonl\nVault-Action: events\n\n");
     const std::string store = sandbox.read("specs/events.jsonl");
     CHECK(std::count(store.begin(), store.end(), '\n') == 3);
     CHECK_THAT(store, Catch::StartsWith(R"({"event_id":"evt_1_aaaaaa")"));

@@ -112,7 +112,7 @@ TEST_CASE("a conflicted merge is finished by git commit, index regenerated, and 
   REQUIRE(sandbox.git({"add", ".memory/10-Memories/MEM-shared.md"}).code == 0);
 
   // The generated files kept feature's side: the gate regenerates them into the merge commit
-  // (doc/decisions.md, D20), so `git commit` finishes the merge in one step.
+  // (doc/decisions.md, D21), so `git commit` finishes the merge in one step.
   const Result commit = sandbox.sh("git commit -q --no-edit");
   INFO(commit.err);
   REQUIRE(commit.code == 0);
@@ -248,7 +248,7 @@ TEST_CASE("a rebase that leaves stale index files is repaired by one commit on t
   CHECK(stale.code == 1);
   CHECK(contains(stale.out, "MEM-feature is missing from the index"));
   // The tip is what a pull request delivers: one commit on top repairs it (doc/decisions.md,
-  // D21), no rewrite.
+  // D22), no rewrite.
   const std::string fix = "git vault index --commit";
   CHECK(contains(stale.out, "fix: commit the regenerated index files on the branch: " + fix));
   CHECK_FALSE(contains(stale.out, "rebase -x"));

@@ -6,7 +6,7 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
-// `check --range` judges what a branch delivers (doc/decisions.md, D21): the tip, and what a
+// `check --range` judges what a branch delivers (doc/decisions.md, D22): the tip, and what a
 // commit added that the tip still has. A finding one commit introduced and a later one removed
 // is a note; `--every-commit` makes every commit's findings count. `--format github` prints
 // them as workflow commands that annotate the pull request's lines.

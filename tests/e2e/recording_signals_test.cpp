@@ -10,14 +10,15 @@ using nlohmann::json;
 
 namespace {
 
-// Two old memories nothing ever retrieved: purge candidates on "never retrieved" alone.
+// Two old, long memories nothing ever retrieved: staleness, size and "never retrieved" make them
+// purge candidates (composite 0.3 + 0.25 + 0.2 = 0.75 >= 0.7).
 void write_unretrieved_vault(Sandbox& sandbox) {
-  sandbox.write(
-      ".memory/10-Memories/MEM-old-a.md",
-      gv::test::memory_file("Old note about alpha", "2026-01-01", "alpha, first", 0, "null"));
-  sandbox.write(
-      ".memory/10-Memories/MEM-old-b.md",
-      gv::test::memory_file("Old note about beta", "2026-01-01", "beta, second", 0, "null"));
+  sandbox.write(".memory/10-Memories/MEM-old-a.md",
+                gv::test::memory_file("Old note about alpha", "2026-01-01", "alpha, first", 0,
+                                      "null", {}, 900));
+  sandbox.write(".memory/10-Memories/MEM-old-b.md",
+                gv::test::memory_file("Old note about beta", "2026-01-01", "beta, second", 0,
+                                      "null", {}, 900));
   REQUIRE(sandbox.vault({"index"}).code == 0);
   sandbox.commit_all("vault");
 }
