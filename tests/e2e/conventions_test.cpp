@@ -152,7 +152,8 @@ TEST_CASE("a --no-commit run prints the message that keeps log and revert workin
   CHECK(contains(purge.err, message));
 
   // Run from a subdirectory, the command it prints works there as printed.
-  REQUIRE(sandbox.sh("git checkout -q -- .memory && git clean -qfd -- .memory specs").code == 0);
+  REQUIRE(sandbox.sh("git checkout -q -- .memory specs && git clean -qfd -- .memory specs").code ==
+          0);
   const auto nested =
       sandbox.vault({"distill", "--purge", "--select", "MEM-delta", "--no-commit"}, {}, ".memory");
   INFO(nested.err);

@@ -50,6 +50,8 @@ const std::string k_small =
 void write_compress_vault(Sandbox& sandbox) {
   sandbox.write(".memory/10-Memories/MEM-big.md", big_memory());
   sandbox.write(".memory/10-Memories/MEM-small.md", k_small);
+  // A repository that keeps specs/state.json: the action refreshes it (D8).
+  sandbox.write("specs/state.json", "{}\n");
   const auto index = sandbox.vault({"index"});
   INFO(index.err);
   REQUIRE(index.code == 0);

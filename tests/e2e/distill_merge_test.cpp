@@ -22,7 +22,7 @@ const std::string k_primary =
     "summary: \"How to retry\"\n"
     "retrieval_count: 3\n"
     "last_retrieved: 2026-10-01\n"
-    "token_count: 10\n"
+    "token_count: 14\n"
     "---\n"
     "\n"
     "# Retry policy\n"
@@ -43,7 +43,7 @@ const std::string k_secondary =
     "summary: \"Backoff basics\"\n"
     "retrieval_count: 1\n"
     "last_retrieved: 2026-11-01\n"
-    "token_count: 8\n"
+    "token_count: 13\n"
     "---\n"
     "\n"
     "# Backoff\n"
@@ -91,6 +91,8 @@ void write_merge_vault(Sandbox& sandbox) {
   sandbox.write(".memory/10-Memories/MEM-s.md", k_secondary);
   sandbox.write(".memory/10-Memories/MEM-r.md", k_referrer);
   sandbox.write(".memory/10-Memories/MEM-t.md", k_tombstoned);
+  // A repository that keeps specs/state.json: the action refreshes it (D8).
+  sandbox.write("specs/state.json", "{}\n");
   const auto index = sandbox.vault({"index"});
   INFO(index.err);
   REQUIRE(index.code == 0);
@@ -228,7 +230,6 @@ TEST_CASE("merge --select merges the pair as one commit with minimal edits", "[d
   tombstoned.replace(tombstoned.find("retrieval_count"), 0,
                      "status: tombstoned\ntombstoned_at: 2026-11-30\n"
                      "tombstone_reason: \"merged_into:MEM-p\"\n");
-  tombstoned.replace(tombstoned.find("token_count: 8"), 14, "token_count: 13");
   CHECK(sandbox.read(".memory/10-Memories/MEM-s.md") == tombstoned);
   std::string referrer = k_referrer;
   referrer.replace(referrer.find("[[MEM-s]]"), 9, "[[MEM-p]]");

@@ -255,7 +255,8 @@ TEST_CASE("refine refuses a vault with uncommitted changes", "[distill][refine]"
   gv::test::write_refine_vault(sandbox);
   sandbox.write(".memory/10-Memories/MEM-tools.md", gv::test::k_refine_tools + "edited\n");
   const std::string before = head(sandbox);
-  const auto result = sandbox.vault({"distill", "--refine"});
+  const auto result = sandbox.vault({"distill", "--refine", "--all"});
+  INFO(result.err);
   CHECK(result.code == 128);
   CHECK(head(sandbox) == before);
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry);
@@ -266,7 +267,9 @@ TEST_CASE("refine --no-commit leaves the fixes in the work tree", "[distill][ref
   Sandbox sandbox;
   gv::test::write_refine_vault(sandbox);
   const std::string before = head(sandbox);
-  REQUIRE(sandbox.vault({"distill", "--refine", "--no-commit"}).code == 0);
+  const auto result = sandbox.vault({"distill", "--refine", "--all", "--no-commit"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
   CHECK(head(sandbox) == before);
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);
 }

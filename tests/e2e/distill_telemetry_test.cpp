@@ -91,7 +91,8 @@ TEST_CASE("revise contradicts a memory on three strikes and updates it as one co
   const std::string memory_text = sandbox.read(".memory/10-Memories/MEM-retry.md");
   CHECK_THAT(memory_text, Catch::Contains("Revised 2026-11-30 from recorded events"));
   CHECK_THAT(memory_text,
-             Catch::Contains("(evt_3)\n\n## History\n\n### Previous Version (2026-10-01)\n\n"
+             Catch::Contains("- \"Skipped the retry step\" (3 times: evt_1, evt_2, evt_3)\n\n"
+                             "## History\n\n### Previous Version (2026-10-01)\n\n"
                              "The old guidance.\n"));
   CHECK_THAT(memory_text, Catch::Contains("modified: 2026-11-30"));
   const json log = json::parse(sandbox.read(".memory/revise-log.json"));
@@ -508,6 +509,9 @@ TEST_CASE("dream surfaces themes of three distinct sessions and keeps its cursor
           "[telemetry][dream]") {
   Sandbox sandbox;
   write_vault(sandbox);
+  // A repository that keeps specs/state.json: dream counts its runs there too (D8).
+  sandbox.write("specs/state.json", "{}\n");
+  sandbox.commit_all("state");
   const std::string root = sandbox.root().string();
   sandbox.write("history.jsonl",
                 prompt("speed up the parser benchmark", root, "s1", 1764000000000) +

@@ -117,7 +117,7 @@ TEST_CASE("events add refuses what the schema does not allow, and credentials, w
           129, R"({"session_id":"x","hook_event_name":"UserPromptSubmit","prompt":"p"})");
   refused({"events", "add", "--category", "blocker", "--type", "x", "--message",
            "login failed with password=Hk29xLq7vB4mZ8pW"},
-          "`message` line 1 looks like a secret assignment", 128);
+          "`message` line 1 looks like a password assignment", 128);
   const Result secret = sandbox.vault({"events", "add", "--category", "blocker", "--type", "x",
                                        "--message", "login failed with password=Hk29xLq7vB4mZ8pW"});
   CHECK_THAT(secret.err, !Catch::Contains("Hk29xLq7vB4mZ8pW"));

@@ -255,8 +255,9 @@ TEST_CASE("a blocked commit whose fix sits unstaged in the work tree says to sta
   // init-ids writes the work tree only; the gate still sees the staged bytes.
   REQUIRE(sandbox.vault({"recall", "init-ids", "--yes"}).code == 0);
   const std::string note =
-      "git-vault: note: CLAUDE.local.md has changes in the work tree that are not staged, and the "
-      "gate checks what is staged; if they are your fix, stage them: git add CLAUDE.local.md\n";
+      "git-vault: note: CLAUDE.local.md, memory/.recall/metadata.json have changes in the work "
+      "tree that are not staged, and the gate checks what is staged; if they are your fix, stage "
+      "them: git add CLAUDE.local.md memory/.recall/metadata.json\n";
   const Result blocked = sandbox.sh("git commit -q -m wm");
   CHECK(blocked.code != 0);
   CHECK(contains(blocked.err, note));
@@ -267,7 +268,7 @@ TEST_CASE("a blocked commit whose fix sits unstaged in the work tree says to sta
   CHECK(sandbox.git({"rev-list", "--count", "HEAD"}).out == "1\n");
 
   // Staged as the note says, the commit goes through.
-  REQUIRE(sandbox.git({"add", "CLAUDE.local.md"}).code == 0);
+  REQUIRE(sandbox.git({"add", "CLAUDE.local.md", "memory/.recall/metadata.json"}).code == 0);
   const Result committed = sandbox.sh("git commit -q -m wm");
   INFO(committed.err);
   CHECK(committed.code == 0);

@@ -335,7 +335,7 @@ TEST_CASE("recall doctor reports an id on several entries, which only a person c
   CHECK(contains(report.out,
                  "CLAUDE.local.md:2: " + where + "memory/registers/decisions.md:1: " + where +
                      "  fix: delete the id from all but one line, then run git vault recall "
-                     "init-ids\n"));
+                     "init-ids --yes\n"));
   const Json document = Json::parse(sandbox.vault({"recall", "doctor", "--json"}).out);
   int duplicates = 0;
   for (const Json& item : document["items"]) {

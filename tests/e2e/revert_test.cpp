@@ -224,24 +224,21 @@ TEST_CASE("revert refuses a commit that is not a vault action", "[revert]") {
   CHECK_THAT(result.err, Catch::Contains("is not a vault action"));
   CHECK(head_of(sandbox) == head);
 
-  // A vault action of another kind: its bookkeeping is not the distill log's.
-  sandbox.write("CLAUDE.local.md", "# Working memory\n");
-  REQUIRE(sandbox.git({"add", "CLAUDE.local.md"}).code == 0);
+  // A vault action of a kind revert does not undo (recall actions it does): an events fold.
+  sandbox.write("specs/events.jsonl", "{}\n");
+  REQUIRE(sandbox.git({"add", "specs/events.jsonl"}).code == 0);
   REQUIRE(sandbox
               .git({"commit", "-qm",
-                    "vault(recall-maintain): demote\n\nVault-Action: recall-maintain\n"
-                    "Vault-Log-Id: recall_1\n"})
+                    "vault(events): fold 1 events into specs/events.jsonl\n\n"
+                    "Vault-Action: events\n"})
               .code == 0);
   const std::string recall = head_of(sandbox);
-  for (const char* target : {"HEAD", "recall_1"}) {
-    INFO(target);
-    const auto other = sandbox.vault({"revert", target});
-    CHECK(other.code == 128);
-    CHECK_THAT(other.err, Catch::Contains("is a `recall-maintain` action, which `git vault "
-                                          "revert` does not undo; use `git revert " +
-                                          recall.substr(0, 7) + "`"));
-    CHECK(head_of(sandbox) == recall);
-  }
+  const auto other = sandbox.vault({"revert", "HEAD"});
+  CHECK(other.code == 128);
+  CHECK_THAT(other.err, Catch::Contains("is a `events` action, which `git vault revert` does not "
+                                        "undo; use `git revert " +
+                                        recall.substr(0, 7) + "`"));
+  CHECK(head_of(sandbox) == recall);
 
   const auto unknown = sandbox.vault({"revert", "distill_123"});
   CHECK(unknown.code == 128);

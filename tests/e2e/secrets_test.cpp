@@ -51,6 +51,12 @@ std::string register_with(const std::vector<CorpusEntry>& corpus, std::vector<in
       continue;
     }
     lines.push_back(line++);
+    // A look-alike that is itself an entry with its id goes in as it is: a second id after it
+    // would make the line's id malformed.
+    if (entry.text.starts_with("- ") && entry.text.find(" ^tr") != std::string::npos) {
+      text += entry.text + "\n";
+      continue;
+    }
     text += fmt::format("- {} ^tr{:010}\n", entry.text, id++);
   }
   return text;

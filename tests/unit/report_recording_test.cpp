@@ -49,7 +49,7 @@ TEST_CASE("the report says where its signals come from only when told, in text a
   CHECK_THAT(never, Catch::Contains("\n\n**No evidence**: 2 of these candidates have their score "
                                     "\"never retrieved\", but no retrieval has ever been recorded "
                                     "in this repository; review them before purging.\n"));
-  CHECK_THAT(never, Catch::Contains("(score >= 0.7); review first: \"never retrieved\" "
+  CHECK_THAT(never, Catch::Contains("MEM-a, MEM-b; review first: \"never retrieved\" "
                                     "is no evidence here\n"));
   CHECK(scoring::render_json(report) == scoring::report_json(report).dump(2));
 

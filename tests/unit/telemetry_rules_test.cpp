@@ -72,7 +72,8 @@ TEST_CASE("revise: three strikes in distinct sessions contradict, two do not", "
     CHECK(verdict.correlations[0].rule == k_rule_task_in_source);
     CHECK(result.count(ReviseBucket::contradicted) == 1);
     CHECK_THAT(proposed_revision(verdict, "2026-12-01"),
-               Catch::Contains("- Retry skipped (evt_2_abcdef)"));
+               Catch::Contains("- \"Retry skipped\" (3 times: evt_1_abcdef, evt_2_abcdef, "
+                               "evt_3_abcdef)"));
   }
   SECTION("two sessions") {
     const ReviseResult result =
