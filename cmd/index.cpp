@@ -38,6 +38,8 @@ struct Options {
 // `index --commit`: the fix for a stale index a merge made elsewhere left on a branch.
 constexpr const char* k_commit_subject = "vault(reindex): regenerate index files";
 constexpr const char* k_commit_action = "reindex";
+// Paths or ids a one-line note names before it counts the rest.
+constexpr std::size_t k_named_in_a_line = 5;
 
 // Schema errors stop a regeneration: an index built from a vault with unreadable notes would
 // silently drop them, and the next commit would carry that loss.
@@ -213,13 +215,15 @@ int run(const Options& options, Session& session) {
       for (const auto& [path, bytes] : plan.changes) {
         paths.push_back(path);
       }
-      util::print_note(
-          fmt::format("wrote {}: {}; stage them with `git add {}`",
-                      util::plural(paths.size(), "file", "files"), util::join(paths, ", "),
-                      util::path_from_cwd(session.repo().workdir(), vault_path::k_root)));
+      // One line each, however large the vault: a few names and a count (`--json` lists every
+      // file, `git diff` every refreshed memory).
+      util::print_note(fmt::format(
+          "wrote {}: {}; stage them with `git add {}`", util::plural(paths.size(), "file", "files"),
+          util::join_some(paths, ", ", k_named_in_a_line),
+          util::path_from_cwd(session.repo().workdir(), vault_path::k_root)));
       if (!refreshed.empty()) {
         util::print_note(fmt::format("token_count refreshed to what the body counts in {}",
-                                     util::join(refreshed, ", ")));
+                                     util::join_some(refreshed, ", ", k_named_in_a_line)));
       }
     }
   }

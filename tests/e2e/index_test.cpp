@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -216,4 +218,32 @@ TEST_CASE("after a hand edit of a body, index brings the frontmatter's token_cou
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   // Run again, nothing is left to refresh.
   CHECK_THAT(sandbox.vault({"index"}).err, Catch::Contains("index files are up to date"));
+}
+
+TEST_CASE("on a large change, index names a few files and memories and counts the rest",
+          "[index]") {
+  Sandbox sandbox;
+  for (int i = 0; i < 12; ++i) {
+    sandbox.write(fmt::format(".memory/10-Memories/MEM-m{:02}.md", i),
+                  gv::test::memory_file(fmt::format("Memory {}", i), "2026-11-20", "a", 0, "null",
+                                        "token_count: 15\n"));
+  }
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("vault");
+  for (int i = 0; i < 12; ++i) {
+    const std::string path = fmt::format(".memory/10-Memories/MEM-m{:02}.md", i);
+    sandbox.write(path, sandbox.read(path) + "one two three four five six seven eight nine ten\n");
+  }
+  const auto index = sandbox.vault({"index"});
+  INFO(index.err);
+  REQUIRE(index.code == 0);
+  // Twelve memories and the generated files: five names each, then the count of the rest.
+  CHECK_THAT(index.err, Catch::Contains("token_count refreshed to what the body counts in "
+                                        "MEM-m00, MEM-m01, MEM-m02, MEM-m03, MEM-m04 and 7 more"));
+  CHECK_THAT(index.err, Catch::Matches("(.|\n)*wrote 1[0-9] files: [^\n]* and [0-9]+ more; stage "
+                                       "them with `git add \\.memory`(.|\n)*"));
+  for (int i = 0; i < 12; ++i) {
+    CHECK_THAT(sandbox.read(fmt::format(".memory/10-Memories/MEM-m{:02}.md", i)),
+               Catch::Contains("\ntoken_count: 28\n"));
+  }
 }

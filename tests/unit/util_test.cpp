@@ -52,6 +52,14 @@ TEST_CASE("plural picks the noun form from the count", "[util]") {
   CHECK(to_lower_ascii("MEM-Ab\xc3\x89") == "mem-ab\xc3\x89");
 }
 
+TEST_CASE("join_some names a few parts and counts the rest", "[util]") {
+  const std::vector<std::string> parts{"a", "b", "c"};
+  CHECK(gv::util::join_some(parts, ", ", 3) == "a, b, c");
+  CHECK(gv::util::join_some(parts, ", ", 5) == "a, b, c");
+  CHECK(gv::util::join_some(parts, ", ", 2) == "a, b and 1 more");
+  CHECK(gv::util::join_some({}, ", ", 2).empty());
+}
+
 TEST_CASE("dump_json never throws on bytes that are not UTF-8", "[util]") {
   nlohmann::ordered_json doc{{"schema", 1}, {"message", std::string("bad \xff byte")}};
   const std::string out = dump_json(doc);
