@@ -5,7 +5,6 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <set>
 #include <nlohmann/json.hpp>
 #include <set>
 
