@@ -18,6 +18,7 @@
 #include "core/snapshot/tree_snapshot.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/util/file.hpp"
+#include "core/util/join_some.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/message.hpp"
 #include "core/util/text.hpp"

@@ -114,16 +114,6 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
-std::string join_some(const std::vector<std::string>& parts, std::string_view separator,
-                      std::size_t shown) {
-  if (parts.size() <= shown) {
-    return join(parts, separator);
-  }
-  const std::vector<std::string> named(parts.begin(),
-                                       parts.begin() + static_cast<std::ptrdiff_t>(shown));
-  return fmt::format("{} and {} more", join(named, separator), parts.size() - shown);
-}
-
 std::string plural(std::size_t count, std::string_view singular, std::string_view plural_form) {
   return fmt::format("{} {}", count, count == 1 ? singular : plural_form);
 }

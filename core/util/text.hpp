@@ -36,11 +36,6 @@ namespace gv::util {
 // `parts` with `separator` between them.
 [[nodiscard]] std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
-// At most `shown` of `parts` with `separator` between them, then " and N more" for the rest:
-// a list named in a one-line message stays one readable line however long the list is.
-[[nodiscard]] std::string join_some(const std::vector<std::string>& parts,
-                                    std::string_view separator, std::size_t shown);
-
 // "1 memory", "2 memories", "0 memories": the count and the right form of the noun.
 [[nodiscard]] std::string plural(std::size_t count, std::string_view singular,
                                  std::string_view plural_form);

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/util/file.hpp"
+#include "core/util/join_some.hpp"
 #include "core/util/json_output.hpp"
 #include "core/util/shell_word.hpp"
 #include "core/util/text.hpp"
