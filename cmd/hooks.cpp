@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <ranges>
 #include <string>
 #include <vector>
 
@@ -108,6 +107,15 @@ std::string install_command(const hooks::HooksStatus& status) {
 
 // lefthook moves any hook it did not write to `<hook>.old` and never runs it; the way back is
 // to let lefthook run git-vault, or to chain lefthook's hook behind ours.
+std::vector<std::string> displaced_names(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const std::string& name : names) {
+    out.push_back(hooks::displaced_name(name));
+  }
+  return out;
+}
+
 std::string displaced_advice(const std::vector<std::string>& names) {
   if (names.empty()) {
     return {};
@@ -115,10 +123,7 @@ std::string displaced_advice(const std::vector<std::string>& names) {
   std::string out = fmt::format(
       "  git-vault's {} moved aside as {} (lefthook does this on `lefthook install`), "
       "and nothing runs {}. Either add to lefthook.yml:\n",
-      names.size() == 1 ? "hook was" : "hooks were",
-      fmt::join(names | std::views::transform(
-                            [](const std::string& name) { return hooks::displaced_name(name); }),
-                ", "),
+      names.size() == 1 ? "hook was" : "hooks were", fmt::join(displaced_names(names), ", "),
       names.size() == 1 ? "it" : "them");
   for (const std::string& name : names) {
     // `{0}` is lefthook's placeholder for git's arguments (post-merge's squash flag).

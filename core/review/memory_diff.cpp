@@ -365,7 +365,8 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
   // and another made. Each deleted blob pairs with one added file at most.
   std::set<std::string> renamed_from;
   std::set<std::string> renamed_to;
-  for (const auto& [blob, id] : added_blob) {
+  for (const auto& [blob, added_id] : added_blob) {
+    const std::string& id = added_id;  // captured below; clang 14 cannot capture a binding
     const auto found = deleted_blob.find(blob);
     if (found == deleted_blob.end()) {
       continue;
