@@ -260,7 +260,9 @@ std::string render_text(const VaultStatus& status, std::size_t limit) {
     out += "  (git vault hooks status says what is missing; git vault hooks install fixes it)\n";
   }
   if (status.agents.empty()) {
-    out += "Agents: none wired to git-vault (git vault init --mcp registers the MCP server)\n";
+    out +=
+        "Agents: none wired to git-vault (git vault init --agent claude gives Claude Code the "
+        "context on each prompt, records its events and registers the MCP server)\n";
   } else {
     std::string agents;
     for (const AgentWiring& wiring : status.agents) {
