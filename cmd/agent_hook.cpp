@@ -1,6 +1,9 @@
 #include "core/agent/agent_hook.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <spawn.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,6 +23,7 @@
 #include <variant>
 
 #include "cmd/command.hpp"
+#include "core/agent/live_vault.hpp"
 #include "core/error.hpp"
 #include "core/git/repo.hpp"
 #include "core/session/session.hpp"
@@ -39,7 +44,42 @@ constexpr std::size_t k_max_payload = 16 * 1024 * 1024;
 
 struct Options {
   std::string agent = "claude";
+  std::string warm;  // --warm DIR: build the caches of DIR's repository and print nothing
 };
+
+// Starts `git-vault agent-hook --warm <dir>` on its own, in a session of its own, reading and
+// writing /dev/null: it outlives this process and holds nothing the agent waits on. Linux only
+// (it runs this very binary through /proc/self/exe); elsewhere a cold cache is built by the next
+// `git vault context` or search instead. Safe from the watchdog's thread: posix_spawn, no fork.
+void spawn_warm_up(const std::string& dir) {
+#if defined(__linux__) && defined(POSIX_SPAWN_SETSID)
+  posix_spawn_file_actions_t files;
+  if (posix_spawn_file_actions_init(&files) != 0) {
+    return;
+  }
+  posix_spawnattr_t attributes;
+  if (posix_spawnattr_init(&attributes) != 0) {
+    posix_spawn_file_actions_destroy(&files);
+    return;
+  }
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    posix_spawn_file_actions_addopen(&files, fd, "/dev/null",
+                                     fd == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0);
+  }
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+  std::string program = "git-vault";
+  std::string command = "agent-hook";
+  std::string flag = "--warm";
+  std::string where = dir;
+  char* argv[] = {program.data(), command.data(), flag.data(), where.data(), nullptr};
+  pid_t pid = 0;
+  (void)posix_spawn(&pid, "/proc/self/exe", &files, &attributes, argv, environ);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&files);
+#else
+  (void)dir;
+#endif
+}
 
 // GIT_VAULT_AGENT_HOOK_TIMEOUT_MS, else one second.
 std::chrono::milliseconds time_cap() {
@@ -70,6 +110,12 @@ class Watchdog {
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
+  // The project whose caches a run cut short by the cap has a warm-up build (empty: none).
+  void warm_on_expiry(std::string dir) {
+    const std::lock_guard lock(m_mutex);
+    m_warm_dir = std::move(dir);
+  }
+
   // True when the work may write its answer; false when the cap passed and the process is ending.
   bool claim() {
     int expected = k_running;
@@ -94,6 +140,13 @@ class Watchdog {
           m_cap.count());
       // Straight to the descriptor: stdio's lock may be held by the work being cut short.
       (void)!::write(STDERR_FILENO, line.data(), line.size());
+      // What took the time is mostly building the search and parse caches of a large vault
+      // (seconds at 10,000 memories, where a warm run takes tens of milliseconds): a run cut
+      // short would never save them, and every later prompt would be cut short too. A process
+      // of its own builds them, so the next prompt answers in time.
+      if (!m_warm_dir.empty()) {
+        spawn_warm_up(m_warm_dir);
+      }
       std::_Exit(0);
     }
   }
@@ -103,6 +156,7 @@ class Watchdog {
   std::mutex m_mutex;
   std::condition_variable m_wake;
   bool m_done = false;
+  std::string m_warm_dir;
   std::thread m_thread;
 };
 
@@ -164,6 +218,9 @@ void answer(const Options& options, const Globals& globals, Watchdog& watchdog,
   if (payload.kind == agent::HookKind::other) {
     return;
   }
+  if (payload.kind == agent::HookKind::session_start || payload.kind == agent::HookKind::prompt) {
+    watchdog.warm_on_expiry(std::filesystem::absolute(project_dir(payload)).string());
+  }
   Session::Options session_options;
   session_options.today = globals.today;
   session_options.now = globals.now;
@@ -213,7 +270,40 @@ void answer(const Options& options, const Globals& globals, Watchdog& watchdog,
   }
 }
 
+// `agent-hook --warm DIR`: what a hook run cut short by the time cap starts (spawn_warm_up).
+// Builds and saves the search cache and the parse cache of DIR's repository, one warm-up at a
+// time (a second one finds the lock taken and leaves), and says nothing: nobody reads it.
+int warm(const Options& options, const Globals& globals) {
+  try {
+    Session::Options session_options;
+    session_options.today = globals.today;
+    session_options.now = globals.now;
+    session_options.output = globals.session->output();
+    session_options.start = options.warm;
+    Session session(std::move(session_options));
+    const git::Repo& repo = session.repo();
+    const std::filesystem::path lock_path = repo.common_dir() / "git-vault" / "warm-up.lock";
+    std::filesystem::create_directories(lock_path.parent_path());
+    const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      return exit_code::k_ok;
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      agent::LiveVault live(repo, nullptr);
+      live.refresh_search([&session] { return session.parse_cache(); });
+      session.save_parse_cache();
+    }
+    ::close(fd);
+  } catch (const std::exception&) {
+    // Nothing to tell: the next hook or command builds the caches itself.
+  }
+  return exit_code::k_ok;
+}
+
 int run(const Options& options, const Globals& globals) {
+  if (!options.warm.empty()) {
+    return warm(options, globals);
+  }
   const SteadyClock::time_point start = SteadyClock::now();
   const std::chrono::milliseconds cap = time_cap();
   Watchdog watchdog(cap);
@@ -236,6 +326,8 @@ Runner define_agent_hook(CLI::App& app) {
                  "as their hooks' JSON)")
       ->capture_default_str()
       ->check(CLI::IsMember(std::vector<std::string>{"claude", "gemini", "codex"}));
+  // Internal: started by a run the time cap cut short (spawn_warm_up).
+  app.add_option("--warm", options->warm, "Build the caches of the repository at DIR")->group("");
   app.footer(
       "Reads one hook payload on stdin. Prints only context, on stdout; says anything else on "
       "stderr and exits 0, within GIT_VAULT_AGENT_HOOK_TIMEOUT_MS (default 1000).");

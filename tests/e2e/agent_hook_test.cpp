@@ -5,10 +5,13 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "tests/e2e/sandbox.hpp"
+#include "tests/e2e/vault_fixture.hpp"
 
 using gv::test::Result;
 using gv::test::Sandbox;
@@ -332,4 +335,49 @@ TEST_CASE("a working memory without a vault still answers the prompt hook", "[ag
   CHECK_THAT(prompt.out, Catch::StartsWith("<memory-context>"));
   CHECK_THAT(prompt.out,
              Catch::Contains("### Working memory") && Catch::Contains("Do NOT add `readonly`"));
+}
+
+// A large vault's first prompt builds the search and parse caches, which can take longer than
+// the time cap. The run cut short starts a warm-up of its own that builds and saves them, so the
+// next prompt answers in time instead of being cut short again (doc/agent.md, "Agent hooks").
+TEST_CASE("a prompt cut short by the time cap leaves the caches to a warm-up of their own",
+          "[agent-hook]") {
+  Sandbox sandbox;
+  for (int i = 0; i < 300; ++i) {
+    sandbox.write(fmt::format(".memory/10-Memories/MEM-n{:03}.md", i),
+                  gv::test::memory_file(fmt::format("Engine note {}", i), "2026-11-20",
+                                        "engine, linker", 0, "null", {}, 60));
+  }
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("vault");
+  sandbox.set_env("CLAUDE_PROJECT_DIR", sandbox.root().string());
+  const std::filesystem::path cache = sandbox.path(".git/git-vault/search-cache");
+  std::filesystem::remove(cache);
+
+  // A cap the payload fits in and the cold build does not.
+  sandbox.set_env("GIT_VAULT_AGENT_HOOK_TIMEOUT_MS", "25");
+  const Result cut = hook(sandbox, prompt_submit("s", "the engine linker"));
+  CHECK(cut.code == 0);
+  CHECK(cut.out.empty());
+  REQUIRE_THAT(cut.err, Catch::Contains("no answer within 25 ms"));
+
+  // The warm-up saves the search cache, then lets its lock go.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const std::string lock = sandbox.path(".git/git-vault/warm-up.lock").string();
+  bool done = false;
+  while (!done && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd >= 0) {
+      done = std::filesystem::exists(cache) && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+      ::close(fd);
+    }
+  }
+  REQUIRE(done);
+
+  sandbox.set_env("GIT_VAULT_AGENT_HOOK_TIMEOUT_MS", "20000");
+  const Result warm = hook(sandbox, prompt_submit("s", "the engine linker"));
+  INFO(warm.err);
+  CHECK(warm.code == 0);
+  CHECK_THAT(warm.out, Catch::StartsWith("<memory-context>"));
 }
