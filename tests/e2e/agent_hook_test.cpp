@@ -355,11 +355,11 @@ TEST_CASE("a prompt cut short by the time cap leaves the caches to a warm-up of 
   std::filesystem::remove(cache);
 
   // A cap the payload fits in and the cold build does not.
-  sandbox.set_env("GIT_VAULT_AGENT_HOOK_TIMEOUT_MS", "25");
+  sandbox.set_env("GIT_VAULT_AGENT_HOOK_TIMEOUT_MS", "10");
   const Result cut = hook(sandbox, prompt_submit("s", "the engine linker"));
   CHECK(cut.code == 0);
   CHECK(cut.out.empty());
-  REQUIRE_THAT(cut.err, Catch::Contains("no answer within 25 ms"));
+  REQUIRE_THAT(cut.err, Catch::Contains("no answer within 10 ms"));
 
   // The warm-up saves the search cache, then lets its lock go.
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
