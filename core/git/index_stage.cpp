@@ -13,8 +13,6 @@
 namespace gv::git {
 namespace fs = std::filesystem;
 
-namespace {
-
 void record_stat(git_index_entry& entry, const fs::path& file) {
   struct stat st {};
   if (::lstat(file.c_str(), &st) != 0) {
@@ -31,19 +29,16 @@ void record_stat(git_index_entry& entry, const fs::path& file) {
   entry.file_size = static_cast<std::uint32_t>(st.st_size);
 }
 
-// git trusts an entry's stat data only when it is older than the index file (in whole seconds).
-// The index written here is newer than the one read, so an entry recorded in the same second as
-// that one would become trusted even if its file changed within that second; its size is zeroed,
-// as git does, so git compares its content instead. A standalone libgit2 index has no work tree
-// to compare with, so this is done here for every such entry but ours.
 void smudge_racily_clean(git_index* index, const std::set<std::string>& ours,
-                         std::int64_t index_mtime) {
+                         std::int64_t index_mtime_seconds) {
+  // Copied out first (with their paths, which the index owns) so that no entry is read while
+  // the index is being changed.
   std::vector<std::pair<git_index_entry, std::string>> smudged;
   const std::size_t count = git_index_entrycount(index);
   for (std::size_t i = 0; i < count; ++i) {
     const git_index_entry* entry = git_index_get_byindex(index, i);  // borrowed
     if (entry != nullptr && GIT_INDEX_ENTRY_STAGE(entry) == 0 && entry->file_size != 0 &&
-        entry->mtime.seconds >= index_mtime && !ours.contains(entry->path)) {
+        entry->mtime.seconds >= index_mtime_seconds && !ours.contains(entry->path)) {
       smudged.emplace_back(*entry, entry->path);
     }
   }
@@ -53,8 +48,6 @@ void smudge_racily_clean(git_index* index, const std::set<std::string>& ours,
     check(git_index_add(index, &entry), "refresh " + path);
   }
 }
-
-}  // namespace
 
 std::string write_blob(const Repo& repo, std::string_view bytes) {
   git_oid id;

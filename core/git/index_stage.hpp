@@ -1,14 +1,34 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+// libgit2's index types, declared here so that this header does not bring in git2.h.
+struct git_index;
+struct git_index_entry;
+
 namespace gv::git {
 
 class Repo;
+
+// Records the stat data of `file` (lstat) in `entry` as git does, so that `git status` need not
+// hash the file again; leaves `entry` as it is when the file cannot be read.
+void record_stat(git_index_entry& entry, const std::filesystem::path& file);
+
+// Git trusts an entry's stat data only when the entry is older than the index file, in whole
+// seconds: an entry recorded in the same second as the index was written is "racily clean",
+// and git compares its content instead, because the file may have changed within that second
+// (staged, then edited to the same size). Rewriting the index gives it a later time and would
+// make git trust such entries, hiding that edit. So, as git does when it writes an index, the
+// recorded size of every such stage-0 entry not in `ours` is zeroed: git then compares content.
+// `index_mtime_seconds` is the modification time of the index file as it was read.
+void smudge_racily_clean(git_index* index, const std::set<std::string>& ours,
+                         std::int64_t index_mtime_seconds);
 
 // Writes `bytes` into the repository's object database as a blob and returns its id (40 hex).
 [[nodiscard]] std::string write_blob(const Repo& repo, std::string_view bytes);

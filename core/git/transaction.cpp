@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/git/fault.hpp"
 #include "core/git/handle.hpp"
+#include "core/git/index_stage.hpp"
 #include "core/git/lock.hpp"
 #include "core/git/ref_lock.hpp"
 #include "core/git/repo.hpp"
@@ -480,45 +481,10 @@ void set_slot(git_index* index, const std::string& path, const std::optional<Ind
   entry.mode = slot->mode;
   check(git_oid_fromstr(&entry.id, slot->oid.c_str()), "read blob id " + slot->oid);
   entry.path = path.c_str();
-  struct stat st {};
-  if (stat_from != nullptr && ::lstat(stat_from->c_str(), &st) == 0) {
-    entry.ctime.seconds = static_cast<std::int32_t>(st.st_ctim.tv_sec);
-    entry.ctime.nanoseconds = static_cast<std::uint32_t>(st.st_ctim.tv_nsec);
-    entry.mtime.seconds = static_cast<std::int32_t>(st.st_mtim.tv_sec);
-    entry.mtime.nanoseconds = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
-    entry.dev = static_cast<std::uint32_t>(st.st_dev);
-    entry.ino = static_cast<std::uint32_t>(st.st_ino);
-    entry.uid = st.st_uid;
-    entry.gid = st.st_gid;
-    entry.file_size = static_cast<std::uint32_t>(st.st_size);
+  if (stat_from != nullptr) {
+    record_stat(entry, *stat_from);
   }
   check(git_index_add(index, &entry), "stage " + path);
-}
-
-// Git trusts an entry's stat data only when the entry is older than the index file, in whole
-// seconds: an entry recorded in the same second as the index was written is "racily clean",
-// and git compares its content instead, because the file may have changed within that second
-// (staged, then edited to the same size). Rewriting the index gives it a later time and would
-// make git trust such entries, hiding that edit. So, as git does when it writes an index, their
-// recorded size is zeroed: git then compares content and sees the file as it really is.
-void smudge_racily_clean(git_index* index, const std::set<std::string>& ours,
-                         std::int64_t index_mtime_seconds) {
-  // Copied out first (with their paths, which the index owns) so that no entry is read while
-  // the index is being changed.
-  std::vector<std::pair<git_index_entry, std::string>> smudged;
-  const std::size_t count = git_index_entrycount(index);
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_index_entry* entry = git_index_get_byindex(index, i);  // borrowed
-    if (entry != nullptr && GIT_INDEX_ENTRY_STAGE(entry) == 0 && entry->file_size != 0 &&
-        entry->mtime.seconds >= index_mtime_seconds && !ours.contains(entry->path)) {
-      smudged.emplace_back(*entry, entry->path);
-    }
-  }
-  for (auto& [entry, path] : smudged) {
-    entry.path = path.c_str();
-    entry.file_size = 0;
-    check(git_index_add(index, &entry), "refresh " + path);
-  }
 }
 
 std::int64_t mtime_seconds(const fs::path& path) {
