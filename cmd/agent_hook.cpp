@@ -204,6 +204,16 @@ std::int64_t millisecond_now() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count() % 1000;
 }
 
+// A session on the repository at `start`, with the dates and output the command was given.
+Session::Options session_at(std::filesystem::path start, const Globals& globals) {
+  Session::Options options;
+  options.today = globals.today;
+  options.now = globals.now;
+  options.output = globals.session->output();
+  options.start = std::move(start);
+  return options;
+}
+
 void note(std::string_view text) { util::print_warning(fmt::format("agent-hook: {}", text)); }
 
 void answer(const Options& options, const Globals& globals, Watchdog& watchdog,
@@ -221,12 +231,7 @@ void answer(const Options& options, const Globals& globals, Watchdog& watchdog,
   if (payload.kind == agent::HookKind::session_start || payload.kind == agent::HookKind::prompt) {
     watchdog.warm_on_expiry(std::filesystem::absolute(project_dir(payload)).string());
   }
-  Session::Options session_options;
-  session_options.today = globals.today;
-  session_options.now = globals.now;
-  session_options.output = globals.session->output();
-  session_options.start = project_dir(payload);
-  Session session(std::move(session_options));
+  Session session(session_at(project_dir(payload), globals));
   git::Repo& repo = session.repo();
   if (repo.is_bare()) {
     throw Error("{}: a bare repository has no vault", repo.git_dir().string());
@@ -275,12 +280,7 @@ void answer(const Options& options, const Globals& globals, Watchdog& watchdog,
 // time (a second one finds the lock taken and leaves), and says nothing: nobody reads it.
 int warm(const Options& options, const Globals& globals) {
   try {
-    Session::Options session_options;
-    session_options.today = globals.today;
-    session_options.now = globals.now;
-    session_options.output = globals.session->output();
-    session_options.start = options.warm;
-    Session session(std::move(session_options));
+    Session session(session_at(options.warm, globals));
     const git::Repo& repo = session.repo();
     const std::filesystem::path lock_path = repo.common_dir() / "git-vault" / "warm-up.lock";
     std::filesystem::create_directories(lock_path.parent_path());
