@@ -73,7 +73,7 @@ install_packages() {
   manager=$(package_manager)
   if [[ -z $manager ]]; then
     say "error: no supported package manager found (apt-get, dnf, pacman, apk, brew)"
-    say "install these yourself: a C++20 compiler (g++ 12 or clang 14), CMake 3.25 or later,"
+    say "install these yourself: a C++20 compiler (g++ 12 or clang 14), CMake 3.18 or later,"
     say "  make, pkg-config, git, libgit2 1.5 or later, OpenSSL, zlib, CLI11 2.1, nlohmann-json"
     say "  3.10, yaml-cpp, fmt 9, Snowball's libstemmer (README.md, \"Installing\", names them"
     say "  for each system), then run: SKIP_PACKAGES=1 $0"

@@ -69,7 +69,9 @@ std::string uncommitted_note(const git::Repo& repo, const Plan& plan) {
 // The paths `plan` writes that no guarded pathspec (a folder ending in `/`, or a file) covers.
 std::vector<std::string> paths_outside(const Plan& plan, const std::vector<std::string>& guarded) {
   std::vector<std::string> outside;
-  for (const auto& [path, bytes] : plan.changes) {
+  for (const auto& change : plan.changes) {
+    // Named, not bound: clang before 16 lets no lambda capture a structured binding.
+    const std::string& path = change.first;
     const bool covered = std::any_of(guarded.begin(), guarded.end(), [&](const std::string& spec) {
       return spec.ends_with('/') ? path.starts_with(spec) : path == spec;
     });

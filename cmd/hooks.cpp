@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <ranges>
 #include <string>
 #include <vector>
 
@@ -112,13 +111,14 @@ std::string displaced_advice(const std::vector<std::string>& names) {
   if (names.empty()) {
     return {};
   }
+  std::vector<std::string> displaced;
+  for (const std::string& name : names) {
+    displaced.push_back(hooks::displaced_name(name));
+  }
   std::string out = fmt::format(
       "  git-vault's {} moved aside as {} (lefthook does this on `lefthook install`), "
       "and nothing runs {}. Either add to lefthook.yml:\n",
-      names.size() == 1 ? "hook was" : "hooks were",
-      fmt::join(names | std::views::transform(
-                            [](const std::string& name) { return hooks::displaced_name(name); }),
-                ", "),
+      names.size() == 1 ? "hook was" : "hooks were", fmt::join(displaced, ", "),
       names.size() == 1 ? "it" : "them");
   for (const std::string& name : names) {
     // `{0}` is lefthook's placeholder for git's arguments (post-merge's squash flag).

@@ -370,8 +370,10 @@ MemoryDiff diff_memories(const Snapshot& base, const Snapshot& head,
     if (found == deleted_blob.end()) {
       continue;
     }
+    // Named apart: clang before 16 cannot capture a structured binding.
+    const std::string& added_id = id;
     const auto added = std::find_if(diff.added.begin(), diff.added.end(),
-                                    [&](const AddedMemory& x) { return x.id == id; });
+                                    [&](const AddedMemory& x) { return x.id == added_id; });
     diff.renamed.push_back({found->second, id, added->title});
     renamed_from.insert(found->second);
     renamed_to.insert(id);
