@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs git-vault: its build dependencies from the system's package manager (apt, dnf,
-# pacman, apk or Homebrew), a Release build, the binary with its man page, and then shows the
-# health report of the demo vault that ships with the sources.
+# pacman, apk or Homebrew), a Release build, the binary with its man page and its bash and zsh
+# completions, and then shows the health report of the demo vault that ships with the sources.
 #
 #   PREFIX=/opt/git-vault ./install.sh   # default: /usr/local as root, ~/.local otherwise
 #   SKIP_PACKAGES=1 ./install.sh         # the dependencies are already there (SKIP_APT=1 too)
@@ -156,7 +156,7 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGIT_VAULT_WERRO
   exit 1
 fi
 bin="$prefix/bin/git-vault"
-say "installed $bin and its man page (built in $((SECONDS - started)) s)"
+say "installed $bin, its man page and bash/zsh completions (built in $((SECONDS - started)) s)"
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) say "add $prefix/bin to PATH so that git finds 'git vault'" ;;
