@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs git-vault: its build dependencies from the system's package manager (apt, dnf,
-# pacman, apk or Homebrew), a Release build, the binary with its man page, and then shows the
-# health report of the demo vault that ships with the sources.
+# pacman, apk or Homebrew), a Release build, the binary with its man page and its bash and zsh
+# completions, and then shows the health report of the demo vault that ships with the sources.
 #
 #   PREFIX=/opt/git-vault ./install.sh   # default: /usr/local as root, ~/.local otherwise
 #   SKIP_PACKAGES=1 ./install.sh         # the dependencies are already there (SKIP_APT=1 too)
@@ -73,7 +73,7 @@ install_packages() {
   manager=$(package_manager)
   if [[ -z $manager ]]; then
     say "error: no supported package manager found (apt-get, dnf, pacman, apk, brew)"
-    say "install these yourself: a C++20 compiler (g++ 12 or clang 14), CMake 3.25 or later,"
+    say "install these yourself: a C++20 compiler (g++ 12 or clang 14), CMake 3.18 or later,"
     say "  make, pkg-config, git, libgit2 1.5 or later, OpenSSL, zlib, CLI11 2.1, nlohmann-json"
     say "  3.10, yaml-cpp, fmt 9, Snowball's libstemmer (README.md, \"Installing\", names them"
     say "  for each system), then run: SKIP_PACKAGES=1 $0"
@@ -156,7 +156,7 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGIT_VAULT_WERRO
   exit 1
 fi
 bin="$prefix/bin/git-vault"
-say "installed $bin and its man page (built in $((SECONDS - started)) s)"
+say "installed $bin, its man page and bash/zsh completions (built in $((SECONDS - started)) s)"
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) say "add $prefix/bin to PATH so that git finds 'git vault'" ;;

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -72,5 +73,9 @@ Runner define_agent_hook(CLI::App& app);
 std::optional<int> run_installed_hook(int argc, char** argv);
 Runner define_merge_driver(CLI::App& app);
 Runner define_diff_text(CLI::App& app);
+Runner define_completion(CLI::App& app);
+
+// The command table of main.cpp in help order, for `git vault completion` (cmd/completion.cpp).
+std::span<const Command> command_table();
 
 }  // namespace gv::cmd

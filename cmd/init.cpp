@@ -278,9 +278,11 @@ int run(const Options& options, Session& session) {
       files.push_back(std::move(file));
     }
   }
+  std::vector<std::string> ci_to_do;
   if (options.ci == "github") {
-    files.push_back(
-        {std::string(ci::k_github_workflow_path), ci::github_workflow(options.workflow)});
+    ci::GithubWorkflow workflow = ci::github_workflow(options.workflow);
+    files.push_back({std::string(ci::k_github_workflow_path), std::move(workflow.text)});
+    ci_to_do = std::move(workflow.to_do);
   }
   // An .mcp.json init cannot merge into stops it before anything is written, so that fixing it
   // and running init again finds nothing half done.
@@ -413,6 +415,12 @@ int run(const Options& options, Session& session) {
   if (!report.refusal.empty()) {
     util::print_warning(fmt::format("hooks not installed: {}", report.refusal));
   }
+  // What the workflow written now still needs before it can run (core/ci/github_workflow.hpp).
+  if (std::find(created.begin(), created.end(), ci::k_github_workflow_path) != created.end()) {
+    for (const std::string& line : ci_to_do) {
+      util::print_warning(fmt::format("still to do: {}", line));
+    }
+  }
   if (output.json) {
     nlohmann::ordered_json hooks_json = nullptr;
     if (!options.no_hooks) {
@@ -526,10 +534,10 @@ Runner define_init(CLI::App& app) {
                "Take out every agent's wiring --agent added (and nothing else), then stop")
       ->excludes(agent_option);
   app.add_option("--ci-source", options->workflow.source,
-                 "URL of the git-vault sources the workflow builds (default: the repository "
-                 "variable GIT_VAULT_SOURCE)");
+                 "GitHub repository of git-vault whose action the workflow runs (OWNER/REPO or "
+                 "its URL; default: the one this git-vault was built from)");
   app.add_option("--ci-ref", options->workflow.ref,
-                 "Tag or commit of git-vault the workflow builds")
+                 "Tag or commit of git-vault's action the workflow runs")
       ->capture_default_str();
   return [options](const Globals& globals) { return run(*options, *globals.session); };
 }

@@ -70,6 +70,8 @@ constexpr std::array k_commands{
             define_merge_driver, Need::nothing, true},
     Command{"diff-text", "Textconv of the memory diff driver: frontmatter one field per line",
             define_diff_text, Need::nothing, true},
+    Command{"completion", "Print the bash or zsh completion script", define_completion,
+            Need::nothing, true},
 };
 
 // `git vault` alone, or `git vault help`: one line per command, as `git help` lists git's.
@@ -345,6 +347,9 @@ void print_fatal(const char* message) {
 }
 
 }  // namespace
+
+std::span<const Command> command_table() { return k_commands; }
+
 }  // namespace gv::cmd
 
 // The heap is set up before any other static constructor runs: the C++ library's, libgit2's

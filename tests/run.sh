@@ -2,9 +2,12 @@
 # Builds git-vault with warnings as errors, AddressSanitizer and UBSan, and runs every test
 # (unit and end-to-end, the kill harness, the two-process lock tests and the MCP session driven
 # by the TypeScript SDK client included) through ctest; then, when clang++ is installed, runs
-# each libFuzzer target for FUZZ_SECONDS (20). Each stage prints its time.
+# each libFuzzer target for FUZZ_SECONDS (20; tests/fuzz/run.sh), and builds the .deb and checks
+# it as a user would see it (tests/package.sh). Each stage prints its time.
 #   SANITIZE=OFF           build without the sanitizers
-#   FUZZ=0                 skip the fuzz targets
+#   FUZZ=0 PACKAGE=0       leave that stage out
+#   LIBCXX=1               also build with clang and libc++ and run the suite there
+#                          (tests/libcxx.sh; a second full build, so not by default yet)
 #   GIT_VAULT_KILL_LONG=1  kill every command at every fault point and kill each recovery too
 # ccache is used when installed (GIT_VAULT_CCACHE=0 turns it off).
 set -euo pipefail
@@ -49,4 +52,12 @@ stage "ctest"
 if [ "${FUZZ:-1}" != 0 ]; then
   "$here/tests/fuzz/run.sh"
   stage "fuzz targets"
+fi
+if [ "${LIBCXX:-0}" != 0 ]; then
+  "$here/tests/libcxx.sh"
+  stage "clang + libc++ build and suite"
+fi
+if [ "${PACKAGE:-1}" != 0 ]; then
+  "$here/tests/package.sh"
+  stage "the .deb"
 fi

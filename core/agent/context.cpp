@@ -12,12 +12,11 @@
 #include "core/memory/tokens.hpp"
 #include "core/recall/entry.hpp"
 #include "core/recall/files.hpp"
+#include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
 
 namespace gv::agent {
 namespace {
-
-constexpr std::string_view k_exempt_topic_prefix = "email/preferences/";
 
 std::string upper(std::string_view text) {
   std::string out(text);
@@ -70,7 +69,8 @@ ContextSelection select_context(const std::vector<Memory>& memories, std::string
     if (!memory.active()) {
       continue;
     }
-    if (std::string_view(memory.topic).starts_with(k_exempt_topic_prefix) && task_type != "email") {
+    if (std::string_view(memory.topic).starts_with(scoring::k_exempt_topic_prefix) &&
+        task_type != "email") {
       continue;
     }
     // The task keywords found among the memory's distinct keyword keys, without building a

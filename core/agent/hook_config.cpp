@@ -67,14 +67,14 @@ std::string compact(const Json& value) {
 
 // One of git-vault's handlers, where it sits: event list `event`, group `group`, handler
 // `handler` in the group's `hooks`.
-struct Found {
+struct OurHandler {
   std::size_t event = 0;
   std::size_t group = 0;
   std::size_t handler = 0;
   std::size_t handlers = 0;  // how many the group has
 };
 
-std::optional<Found> find_ours(const Json& hooks) {
+std::optional<OurHandler> find_ours(const Json& hooks) {
   std::size_t event_index = 0;
   for (const auto& [event, list] : hooks.items()) {
     if (list.is_array()) {
@@ -85,7 +85,7 @@ std::optional<Found> find_ours(const Json& hooks) {
         }
         for (std::size_t h = 0; h < handlers->size(); ++h) {
           if (ours((*handlers)[h])) {
-            return Found{event_index, g, h, handlers->size()};
+            return OurHandler{event_index, g, h, handlers->size()};
           }
         }
       }
@@ -151,7 +151,7 @@ HookEdit remove_hooks(std::string_view path, std::string_view existing) {
     if (hooks == nullptr) {
       return edit;
     }
-    const std::optional<Found> found = find_ours(*hooks);
+    const std::optional<OurHandler> found = find_ours(*hooks);
     if (!found) {
       return edit;
     }

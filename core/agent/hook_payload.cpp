@@ -10,13 +10,13 @@
 namespace gv::agent {
 namespace {
 
-using Json = nlohmann::json;
+using PlainJson = nlohmann::json;
 
 // Error text kept in an event's detail; the first line of it goes into the message.
 constexpr std::size_t k_detail_error_limit = 2000;
 constexpr std::size_t k_message_error_limit = 200;
 
-std::string string_field(const Json& object, std::string_view key) {
+std::string string_field(const PlainJson& object, std::string_view key) {
   const auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
@@ -38,7 +38,7 @@ HookKind kind_of(std::string_view event) {
 }
 
 // Gemini CLI reports a tool's outcome in `tool_response`, whose `error` is set when it failed.
-std::string gemini_tool_error(const Json& object) {
+std::string gemini_tool_error(const PlainJson& object) {
   const auto response = object.find("tool_response");
   if (response == object.end() || !response->is_object()) {
     return {};
@@ -174,7 +174,7 @@ std::variant<HookPayload, std::string> read_hook_payload(std::string_view bytes)
   if (util::trim(bytes).empty()) {
     return std::string("no hook payload on stdin");
   }
-  const Json object = Json::parse(bytes, nullptr, false);
+  const PlainJson object = PlainJson::parse(bytes, nullptr, false);
   if (object.is_discarded()) {
     return std::string("the hook payload is not valid JSON");
   }
@@ -214,7 +214,7 @@ bool is_hook_payload(const nlohmann::ordered_json& object) {
   return object.is_object() && object.contains("hook_event_name");
 }
 
-std::string tool_target(std::string_view tool_name, const Json& tool_input,
+std::string tool_target(std::string_view tool_name, const PlainJson& tool_input,
                         const std::filesystem::path& repo_root) {
   (void)tool_name;
   if (!tool_input.is_object()) {

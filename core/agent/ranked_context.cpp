@@ -5,6 +5,7 @@
 #include "core/agent/context.hpp"
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/tokens.hpp"
+#include "core/scoring/score.hpp"
 #include "core/search/analyzer.hpp"
 #include "core/snapshot/snapshot.hpp"
 #include "core/util/text.hpp"
@@ -12,7 +13,6 @@
 namespace gv::agent {
 namespace {
 
-constexpr std::string_view k_exempt_topic_prefix = "email/preferences/";
 // How many hits of each kind are looked at: enough that the budgets, not the list, end the
 // selection.
 constexpr std::size_t k_memories_considered = 20;
@@ -88,7 +88,7 @@ RankedContext select_ranked_context(
     }
     const auto found = shown.find(hit.id);
     if (found != shown.end() &&
-        std::string_view(found->second.topic).starts_with(k_exempt_topic_prefix) &&
+        std::string_view(found->second.topic).starts_with(scoring::k_exempt_topic_prefix) &&
         limits.task_type != "email") {
       continue;
     }

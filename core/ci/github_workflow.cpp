@@ -10,31 +10,77 @@ namespace gv::ci {
 
 std::string default_ref() { return "v" + std::string(version()); }
 
-std::string github_workflow(const GithubWorkflowOptions& options) {
-  // Values land in YAML double-quoted scalars; a quote or backslash would break them.
-  const auto quoted = [](std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
+std::string built_from() {
+#if defined(GIT_VAULT_ORIGIN)
+  return github_repository(GIT_VAULT_ORIGIN).value_or("");
+#else
+  return "";
+#endif
+}
+
+std::optional<std::string> github_repository(std::string_view source) {
+  for (const std::string_view prefix :
+       {"https://github.com/", "http://github.com/", "ssh://git@github.com/", "git@github.com:"}) {
+    if (source.starts_with(prefix)) {
+      source.remove_prefix(prefix.size());
+      if (source.ends_with(".git")) {
+        source.remove_suffix(4);
       }
-      out += c;
+      while (source.ends_with("/")) {
+        source.remove_suffix(1);
+      }
+      break;
     }
-    return out + "\"";
-  };
-  const std::string source =
-      options.source.empty() ? std::string("${{ vars.GIT_VAULT_SOURCE }}") : quoted(options.source);
-  return fmt::format(
+  }
+  // Owner and repository names: letters, digits, `-`, `_` and `.`, one slash between them.
+  const std::size_t slash = source.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 == source.size()) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const char c = source[i];
+    const bool name_char = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+    if (!name_char && i != slash) {
+      return std::nullopt;
+    }
+  }
+  return std::string(source);
+}
+
+GithubWorkflow github_workflow(const GithubWorkflowOptions& options) {
+  GithubWorkflow out;
+  std::optional<std::string> repository =
+      github_repository(options.source.empty() ? built_from() : options.source);
+  if (!repository) {
+    out.to_do.push_back(fmt::format(
+        "{}: replace OWNER/git-vault in `uses:` with the GitHub repository of git-vault (or "
+        "run init again with --ci-source OWNER/REPO)",
+        k_github_workflow_path));
+    if (!options.source.empty()) {
+      out.to_do.back() = fmt::format(
+          "{}: --ci-source {} is not a GitHub repository; replace OWNER/git-vault in `uses:` "
+          "with one (OWNER/REPO)",
+          k_github_workflow_path, options.source);
+    }
+    repository = "OWNER/git-vault";
+  }
+  // A ref holding anything but the characters of a tag or a commit would break the YAML line.
+  std::string ref;
+  for (const char c : options.ref) {
+    if (c != ' ' && c != '#' && c != '"' && c != '\'' && c != '\n' && c != ':') {
+      ref += c;
+    }
+  }
+  out.text = fmt::format(
       R"(# Written by `git vault init --ci github`; edit freely, `git vault init` never rewrites it.
 #
 # The local pre-commit hook can be skipped (`git commit --no-verify`); this job cannot. It runs
-# the same gates over every commit of a pull request and publishes what the branch does to the
-# agent's memory (`git vault review`) as the job summary.
+# the same gates over the pull request, with each finding as an annotation on its line, and
+# publishes what the branch does to the agent's memory (`git vault review`) as the job summary.
 #
-# git-vault is built from source: GIT_VAULT_SOURCE is the git-vault repository to clone and
-# GIT_VAULT_REF the tag or commit to build (pin it; bump it when you upgrade git-vault locally).
-# The job runs in a Debian 12 container because git-vault's install.sh builds against Debian
-# 12's packages. A self-hosted runner with git-vault already on PATH skips the build.
+# git-vault's action builds git-vault at the pinned version ({ref}) once and keeps it in the
+# Actions cache; bump the version when you upgrade git-vault locally.
 name: git-vault
 
 on:
@@ -46,50 +92,15 @@ permissions:
 jobs:
   vault:
     runs-on: ubuntu-latest
-    container: debian:12
-    env:
-      GIT_VAULT_SOURCE: {source}
-      GIT_VAULT_REF: {ref}
     steps:
-      - name: Install git
-        run: |
-          apt-get update -qq
-          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git ca-certificates >/dev/null
-          git config --global --add safe.directory '*'
-
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0  # the gate and the review read every commit of the pull request
 
-      - name: Install git-vault
-        id: install
-        run: |
-          if ! command -v git-vault >/dev/null; then
-            : "${{GIT_VAULT_SOURCE:?set the repository variable GIT_VAULT_SOURCE to the URL of the git-vault sources}}"
-            git clone --quiet "$GIT_VAULT_SOURCE" "$RUNNER_TEMP/git-vault-src"
-            git -C "$RUNNER_TEMP/git-vault-src" checkout --quiet "$GIT_VAULT_REF"
-            PREFIX=/usr/local "$RUNNER_TEMP/git-vault-src/install.sh"
-          fi
-
-      - name: Vault gate
-        id: gate
-        env:
-          BASE_SHA: ${{{{ github.event.pull_request.base.sha }}}}
-          HEAD_SHA: ${{{{ github.event.pull_request.head.sha }}}}
-        run: |
-          base=$(git merge-base "$BASE_SHA" "$HEAD_SHA")
-          git vault check --range "$base..$HEAD_SHA"
-
-      - name: Vault review
-        id: review
-        if: ${{{{ !cancelled() && steps.install.outcome == 'success' }}}}
-        env:
-          BASE_SHA: ${{{{ github.event.pull_request.base.sha }}}}
-          HEAD_SHA: ${{{{ github.event.pull_request.head.sha }}}}
-        run: |
-          git vault review "$BASE_SHA...$HEAD_SHA" >> "$GITHUB_STEP_SUMMARY"
+      - uses: {repository}@{ref}
 )",
-      fmt::arg("source", source), fmt::arg("ref", quoted(options.ref)));
+      fmt::arg("repository", *repository), fmt::arg("ref", ref.empty() ? default_ref() : ref));
+  return out;
 }
 
 }  // namespace gv::ci

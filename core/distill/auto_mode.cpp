@@ -19,7 +19,7 @@
 namespace gv::distill {
 namespace {
 
-constexpr std::string_view k_exemption_note =
+constexpr std::string_view k_auto_exemption_note =
     "Auto mode applies only Tier 1 fixes, which need no selection;\n"
     "run `git vault distill --refine` to review Tier 2 suggestions.\n";
 
@@ -85,7 +85,7 @@ class Auto final : public SubMode {
     set.dry_run_text = fmt::format("[DRY RUN] Auto distill would apply {} to {}:\n\n",
                                    util::plural(fixes.tier1.size(), "Tier 1 fix", "Tier 1 fixes"),
                                    util::plural(memory_count(fixes.tier1), "memory", "memories")) +
-                       render_tier1_table(fixes.tier1) + "\n" + std::string(k_exemption_note) +
+                       render_tier1_table(fixes.tier1) + "\n" + std::string(k_auto_exemption_note) +
                        "\n" + std::string(k_exclusions) + "\nNo changes made.\n";
     return set;
   }
@@ -137,7 +137,7 @@ class Auto final : public SubMode {
         util::plural(topics, "memory", "memories"), edits.tier1_count,
         util::plural(edits.ids.size(), "memory", "memories"));
     execution.summary += health_line(report.health_score, report.status, "**");
-    execution.summary += "\n" + std::string(k_exemption_note);
+    execution.summary += "\n" + std::string(k_auto_exemption_note);
     return execution;
   }
 

@@ -34,19 +34,6 @@ FrontmatterSplit checked_split(std::string_view path, std::string_view bytes) {
   return split;
 }
 
-// `text` with every heading outside fenced code two levels deeper (at most `######`), so the
-// old main content can sit under `### Pre-Compression` without a `## Merged From` of its own
-// ending the History section (D3 would count the rest as live content again).
-std::string demote_headings(std::string_view text) {
-  std::vector<TextEdit> edits;
-  for (const Heading& heading : find_headings(text)) {
-    const std::size_t hashes = text.find('#', heading.begin);
-    const std::size_t extra = static_cast<std::size_t>(std::min(2, 6 - heading.level));
-    edits.push_back({hashes, hashes, std::string(extra, '#')});
-  }
-  return apply_edits(text, std::move(edits));
-}
-
 }  // namespace
 
 std::string main_content_of(std::string_view path, std::string_view bytes) {

@@ -27,7 +27,7 @@ struct DreamRun {
   DreamResult result;
 };
 
-DreamRun read_run(const SubModeContext& context) {
+DreamRun read_dream_run(const SubModeContext& context) {
   const TelemetryInputs& inputs = telemetry_of(context, "dream");
   DreamRun run;
   run.since = health_cursor(context, "dream");
@@ -111,7 +111,7 @@ class Dream final : public SubMode {
   [[nodiscard]] bool needs_selection() const override { return false; }
 
   [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
-    const DreamRun run = read_run(context);
+    const DreamRun run = read_dream_run(context);
     const DreamResult& result = run.result;
     CandidateSet set;
     if (!run.history.exists) {
@@ -164,7 +164,7 @@ class Dream final : public SubMode {
 
   [[nodiscard]] Execution execute(const SubModeContext& context,
                                   const std::vector<Candidate>& /*selected*/) const override {
-    const DreamRun run = read_run(context);
+    const DreamRun run = read_dream_run(context);
     const DreamResult& result = run.result;
     Execution execution;
     ActionDraft& draft = execution.draft;

@@ -17,7 +17,7 @@ constexpr std::size_t k_theme_terms = 5;
 constexpr std::size_t k_samples = 2;
 constexpr std::size_t k_excerpt = 80;
 
-struct Cluster {
+struct ThemeCluster {
   std::vector<std::string> seed;
   std::vector<const events::Prompt*> prompts;
   std::vector<std::vector<std::string>> prompt_terms;
@@ -25,7 +25,7 @@ struct Cluster {
 };
 
 // The cluster's most frequent terms (ties: first seen).
-std::vector<std::string> theme_terms(const Cluster& cluster) {
+std::vector<std::string> theme_terms(const ThemeCluster& cluster) {
   std::map<std::string, std::pair<std::size_t, std::size_t>> counts;  // term -> count, first
   std::size_t order = 0;
   for (const auto& terms : cluster.prompt_terms) {
@@ -78,15 +78,15 @@ DreamResult find_dream_themes(const std::vector<events::Prompt>& prompts,
                               const TermScoring& terms) {
   DreamResult result;
   result.prompts_scanned = prompts.size();
-  std::vector<Cluster> clusters;
+  std::vector<ThemeCluster> clusters;
   for (const events::Prompt& prompt : prompts) {
     std::vector<std::string> prompt_terms = terms.key_terms(prompt.display);
     if (prompt_terms.empty()) {
       continue;
     }
-    Cluster* best = nullptr;
+    ThemeCluster* best = nullptr;
     double best_overlap = 0.0;
-    for (Cluster& cluster : clusters) {
+    for (ThemeCluster& cluster : clusters) {
       const double overlap = terms.overlap(prompt_terms, cluster.seed);
       if (overlaps(overlap) && overlap > best_overlap + 1e-9) {
         best = &cluster;
@@ -116,7 +116,7 @@ DreamResult find_dream_themes(const std::vector<events::Prompt>& prompts,
     task_terms.push_back(terms.key_terms(line));
   }
 
-  for (const Cluster& cluster : clusters) {
+  for (const ThemeCluster& cluster : clusters) {
     if (cluster.sessions.size() < k_strikes) {
       continue;
     }

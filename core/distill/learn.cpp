@@ -27,7 +27,7 @@ struct LearnRun {
   HarvestScan scan;
 };
 
-LearnRun read_run(const SubModeContext& context) {
+LearnRun read_learn_run(const SubModeContext& context) {
   const TelemetryInputs& inputs = telemetry_of(context, "learn");
   LearnRun run;
   run.archived = read_archived_tasks(context.snapshot);
@@ -66,7 +66,7 @@ class Learn final : public SubMode {
   [[nodiscard]] std::string_view name() const override { return "learn"; }
 
   [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
-    const LearnRun run = read_run(context);
+    const LearnRun run = read_learn_run(context);
     const HarvestScan& scan = run.scan;
     CandidateSet set;
     set.none_selected_message = "No candidates selected. No memories created.";
@@ -123,7 +123,7 @@ class Learn final : public SubMode {
   [[nodiscard]] Execution execute(const SubModeContext& context,
                                   const std::vector<Candidate>& selected) const override {
     const TelemetryInputs& inputs = telemetry_of(context, "learn");
-    const LearnRun run = read_run(context);
+    const LearnRun run = read_learn_run(context);
     Execution execution;
     ActionDraft& draft = execution.draft;
     draft.type = "learn";

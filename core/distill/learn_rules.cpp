@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t k_title_chars = 60;
 
 // A candidate's title: its first line, whole words only.
-std::string first_line(std::string_view content) {
+std::string title_line(std::string_view content) {
   return whole_words(content.substr(0, content.find('\n')), k_title_chars);
 }
 
@@ -62,7 +62,7 @@ HarvestScan scan_harvest(const std::vector<events::ArchivedTask>& tasks,
       proposal.record_index = task.record_index;
       proposal.candidate_index = candidate->index;
       proposal.content = candidate->content;
-      proposal.title = first_line(candidate->content);
+      proposal.title = title_line(candidate->content);
       proposal.category =
           candidate->category.empty() ? std::string("INSIGHT") : category_key(candidate->category);
       proposal.keywords = candidate->suggested_keywords.empty()

@@ -34,18 +34,6 @@ void check_content(std::string_view content) {
   }
 }
 
-// `text` with every heading outside fenced code two levels deeper (at most `######`), so old
-// content can sit under a `###` entry of `## History`.
-std::string demote_headings(std::string_view text) {
-  std::vector<TextEdit> edits;
-  for (const Heading& heading : find_headings(text)) {
-    const std::size_t hashes = text.find('#', heading.begin);
-    const std::size_t extra = static_cast<std::size_t>(std::min(2, 6 - heading.level));
-    edits.push_back({hashes, hashes, std::string(extra, '#')});
-  }
-  return apply_edits(text, std::move(edits));
-}
-
 std::string block_list(const std::vector<std::string>& items) {
   if (items.empty()) {
     return " []";

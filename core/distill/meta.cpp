@@ -49,7 +49,7 @@ std::string report(const std::vector<const MetaProposal*>& proposals, std::strin
   return out;
 }
 
-MetaResult read_run(const SubModeContext& context) {
+MetaResult read_meta_run(const SubModeContext& context) {
   const TelemetryInputs& inputs = telemetry_of(context, "meta");
   return find_meta_proposals(read_events(inputs, {}).events, inputs.terms);
 }
@@ -60,7 +60,7 @@ class Meta final : public SubMode {
 
   [[nodiscard]] CandidateSet candidates(const SubModeContext& context) const override {
     const TelemetryInputs& inputs = telemetry_of(context, "meta");
-    const MetaResult result = read_run(context);
+    const MetaResult result = read_meta_run(context);
     CandidateSet set;
     set.none_selected_message = "No proposals selected. Nothing noted.";
     set.question = fmt::format(
@@ -107,7 +107,7 @@ class Meta final : public SubMode {
   [[nodiscard]] Execution execute(const SubModeContext& context,
                                   const std::vector<Candidate>& selected) const override {
     const TelemetryInputs& inputs = telemetry_of(context, "meta");
-    const MetaResult result = read_run(context);
+    const MetaResult result = read_meta_run(context);
     std::vector<const MetaProposal*> noted;
     for (const Candidate& candidate : selected) {
       for (const MetaProposal& proposal : result.proposals) {

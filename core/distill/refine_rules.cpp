@@ -76,7 +76,7 @@ using util::trim;
 
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-std::string lowered(std::string_view text) {
+std::string lowered_term(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
   return out;
@@ -131,7 +131,7 @@ std::vector<std::string> words_of(std::string_view text) {
              static_cast<unsigned char>(c) >= 0x80;
     });
     if (has_letter) {
-      words.push_back(lowered(word));
+      words.push_back(lowered_term(word));
     }
   }
   return words;
@@ -260,7 +260,7 @@ std::vector<std::string> dedupe_keywords(const std::vector<std::string>& keyword
 }
 
 std::string normalize_topic(std::string_view topic) {
-  std::string text = lowered(trim(topic));
+  std::string text = lowered_term(trim(topic));
   std::replace(text.begin(), text.end(), '\\', '/');
   std::string out;
   std::size_t pos = 0;

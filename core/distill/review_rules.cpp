@@ -17,7 +17,7 @@ namespace {
 constexpr std::string_view k_rule =
     "records sharing the question's words (stop words left out) or named by it; most words "
     "first, then newest";
-constexpr std::size_t k_excerpt = 100;
+constexpr std::size_t k_prompt_excerpt = 100;
 // Named records come before any that only share words.
 constexpr std::size_t k_named = 1000;
 
@@ -29,7 +29,7 @@ bool is_word_byte(char c) {
 // The words of `text` as review compares them: runs of letters, digits, `-`, `_` and `.`,
 // trimmed of punctuation at their ends and lower-cased; each compound (`max_time`,
 // `service-worker`) also by its parts.
-std::set<std::string> words_of(std::string_view text) {
+std::set<std::string> review_words(std::string_view text) {
   std::set<std::string> out;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -66,7 +66,7 @@ std::set<std::string> words_of(std::string_view text) {
 }
 
 std::size_t matched(std::string_view text, const std::vector<std::string>& terms) {
-  const std::set<std::string> words = words_of(text);
+  const std::set<std::string> words = review_words(text);
   return static_cast<std::size_t>(std::count_if(
       terms.begin(), terms.end(), [&](const std::string& term) { return words.contains(term); }));
 }
@@ -130,7 +130,7 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
   ReviewAnswer answer;
   answer.rule = std::string(k_rule);
   answer.terms = question_terms(question);
-  const std::set<std::string> named = words_of(question);
+  const std::set<std::string> named = review_words(question);
   const std::string about = term_list(answer.terms);
 
   // Vault memories, by id; a memory the question names by its id comes first.
@@ -256,7 +256,7 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
                       format_date(date_of(Instant{scored.front().first->timestamp_ms / 1000}))));
       for (const auto& [prompt, hits] : best(scored)) {
         answer.evidence.push_back({"Tier 3 / history.jsonl", iso_of_ms(prompt->timestamp_ms),
-                                   "\"" + excerpt(prompt->display, k_excerpt) + "\"", hits});
+                                   "\"" + excerpt(prompt->display, k_prompt_excerpt) + "\"", hits});
       }
     }
   }
@@ -279,7 +279,7 @@ ReviewAnswer answer_review(std::string_view question, const ReviewSources& sourc
           best_hits = hits;
           citation = {"Tier 4 fallback / archived specs",
                       fmt::format("{}:{}", path, line_of_offset(text, line.begin)),
-                      excerpt(util::trim(content), k_excerpt), hits};
+                      excerpt(util::trim(content), k_prompt_excerpt), hits};
         }
       }
       if (best_hits > 0) {

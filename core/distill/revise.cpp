@@ -33,7 +33,7 @@ struct ReviseRun {
   ReviseResult result;
 };
 
-ReviseRun read_run(const SubModeContext& context) {
+ReviseRun read_revise_run(const SubModeContext& context) {
   const TelemetryInputs& inputs = telemetry_of(context, "revise");
   ReviseRun run;
   run.since = health_cursor(context, "revise");
@@ -90,7 +90,7 @@ class Revise final : public SubMode {
           "No memories in vault to revise. Use `git vault learn` to add memories first.";
       return set;
     }
-    const ReviseRun run = read_run(context);
+    const ReviseRun run = read_revise_run(context);
     const ReviseResult& result = run.result;
     if (run.query.events.empty()) {
       const std::string next =
@@ -243,7 +243,7 @@ class Revise final : public SubMode {
   [[nodiscard]] Execution execute(const SubModeContext& context,
                                   const std::vector<Candidate>& selected) const override {
     const TelemetryInputs& inputs = telemetry_of(context, "revise");
-    const ReviseRun run = read_run(context);
+    const ReviseRun run = read_revise_run(context);
     const ReviseResult& result = run.result;
     std::set<std::string> keys;
     for (const Candidate& candidate : selected) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/memory/body.hpp"
+
 namespace gv::distill {
 
 std::string apply_edits(std::string_view text, std::vector<TextEdit> edits) {
@@ -42,6 +44,16 @@ std::string with_eol(std::string_view text, std::string_view eol) {
     }
   }
   return out;
+}
+
+std::string demote_headings(std::string_view text) {
+  std::vector<TextEdit> edits;
+  for (const Heading& heading : find_headings(text)) {
+    const std::size_t hashes = text.find('#', heading.begin);
+    const std::size_t extra = static_cast<std::size_t>(std::min(2, 6 - heading.level));
+    edits.push_back({hashes, hashes, std::string(extra, '#')});
+  }
+  return apply_edits(text, std::move(edits));
 }
 
 }  // namespace gv::distill

@@ -23,6 +23,12 @@ struct TextEdit {
 // and without trailing whitespace.
 [[nodiscard]] std::string_view trim_blank_lines(std::string_view text);
 
+// `text` with every heading outside fenced code two levels deeper (at most `######`), so old
+// content can sit under a `###` entry of `## History` (or `### Pre-Compression`) without a
+// `## Merged From` of its own ending the History section (D3 would count the rest as live
+// content again).
+[[nodiscard]] std::string demote_headings(std::string_view text);
+
 // `text` with each bare `\n` written as `eol`, so generated lines match a CRLF file.
 [[nodiscard]] std::string with_eol(std::string_view text, std::string_view eol);
 

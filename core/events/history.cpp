@@ -14,7 +14,7 @@
 namespace gv::events {
 namespace {
 
-using Json = nlohmann::json;
+using PlainJson = nlohmann::json;
 
 std::string_view without_trailing_slashes(std::string_view path) {
   while (path.size() > 1 && path.back() == '/') {
@@ -29,9 +29,9 @@ std::variant<Prompt, std::string> parse_history_line(std::string_view line) {
   if (!line.empty() && line.back() == '\r') {
     line.remove_suffix(1);
   }
-  Json object;
+  PlainJson object;
   try {
-    object = Json::parse(line);
+    object = PlainJson::parse(line);
   } catch (const nlohmann::json::parse_error&) {
     return std::string("not valid JSON");
   }

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "core/util/system.hpp"
+
 // Debian's libgit2 1.5 speaks HTTPS through mbedTLS and, inside git_libgit2_init, parses the
 // system's whole CA bundle (about 140 certificates, some 200 KiB of PEM): half of what a hook's
 // start-up costs, for network access git-vault never makes (it opens local repositories only).
@@ -86,6 +88,11 @@ Library::Library() {
   // trees makes a lookup a binary search.
   (void)git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
                          static_cast<std::size_t>(64) * 1024 * 1024);
+  // A landing makes its objects durable with one syncfs (core/git/transaction.cpp); where the
+  // system has none, libgit2 fsyncs each object, and the ref and index it writes, itself.
+  if (!util::k_has_syncfs) {
+    (void)git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+  }
 }
 Library::~Library() { git_libgit2_shutdown(); }
 

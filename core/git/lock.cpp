@@ -1,9 +1,13 @@
 #include "core/git/lock.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
 
 #include <cerrno>
 #include <charconv>
@@ -73,7 +77,37 @@ bool owner_alive(const Owner& owner) {
 
 }  // namespace
 
+namespace {
+
+// Where there is no /proc. macOS gives the start time through sysctl(3); elsewhere it is 0 ("not
+// known") for a live process, so the pid alone names the owner and the flock, which the kernel
+// drops with its owner, tells a stale lock (core/git/lock.hpp).
+std::optional<std::uint64_t> start_time_without_proc(pid_t pid) {
+#if defined(__APPLE__)
+  int name[] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, static_cast<int>(pid)};
+  struct kinfo_proc info {};
+  std::size_t size = sizeof info;
+  if (::sysctl(name, 4, &info, &size, nullptr, 0) != 0 || size == 0) {
+    return std::nullopt;
+  }
+  const struct timeval start = info.kp_proc.p_starttime;
+  return static_cast<std::uint64_t>(start.tv_sec) * 1'000'000 +
+         static_cast<std::uint64_t>(start.tv_usec);
+#else
+  if (::kill(pid, 0) == 0 || errno == EPERM) {
+    return 0;
+  }
+  return std::nullopt;
+#endif
+}
+
+}  // namespace
+
 std::optional<std::uint64_t> process_start_time(pid_t pid) {
+  static const bool has_proc = ::access("/proc/self/stat", R_OK) == 0;
+  if (!has_proc) {
+    return start_time_without_proc(pid);
+  }
   std::ifstream in(fmt::format("/proc/{}/stat", pid), std::ios::binary);
   if (!in) {
     return std::nullopt;

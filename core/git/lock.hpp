@@ -10,7 +10,8 @@
 
 namespace gv::git {
 
-// The start time of process `pid` in clock ticks since boot (/proc/<pid>/stat, field 22), or
+// The start time of process `pid` in clock ticks since boot (/proc/<pid>/stat, field 22; on
+// macOS, microseconds since the epoch from sysctl; 0 where the system tells neither), or
 // nullopt when no such process runs. With the pid it names one process for good: a pid is
 // reused, a (pid, start time) pair is not.
 [[nodiscard]] std::optional<std::uint64_t> process_start_time(pid_t pid);

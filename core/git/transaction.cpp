@@ -27,6 +27,7 @@
 #include "core/util/file.hpp"
 #include "core/util/message.hpp"
 #include "core/util/shared_log.hpp"
+#include "core/util/system.hpp"
 #include "core/util/text.hpp"
 
 namespace gv::git {
@@ -325,6 +326,10 @@ std::uint64_t create_file(const fs::path& file, std::string_view bytes, bool exe
     if (::fstat(fd, &st) != 0) {
       throw Error("{}: cannot write: {}", what, errno_text());
     }
+    // Without syncfs, sync_file_system reaches only folders: each file is flushed here.
+    if (!util::k_has_syncfs && ::fsync(fd) != 0) {
+      throw Error("{}: cannot write: {}", what, errno_text());
+    }
   } catch (...) {
     ::close(fd);
     throw;
@@ -335,19 +340,28 @@ std::uint64_t create_file(const fs::path& file, std::string_view bytes, bool exe
   return static_cast<std::uint64_t>(st.st_ino);
 }
 
-// Flushes everything written so far on the file system holding `dir` (objects, temporary
+// Flushes everything written so far on the file system holding `git_dir` (objects, temporary
 // files, renames) in one call, as git's batch fsync mode does, instead of one fsync per file.
-void sync_file_system(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    throw Error("{}: cannot open to sync: {}", dir.string(), errno_text());
+// Where the system has no syncfs, the folders whose entries the landing changed so far are
+// flushed one by one instead: the temp folder, the objects' folders (libgit2 fsyncs each object
+// it writes there, core/git/library.cpp) and, once the work tree is written, the folder of each
+// path the journal names.
+void sync_landing(const fs::path& git_dir, const fs::path& workdir, const Journal& journal,
+                  bool worktree_written) {
+  std::vector<fs::path> folders;
+  if (!util::k_has_syncfs) {
+    folders.push_back(temp_dir(git_dir));
+    folders.push_back(git_dir / "objects");
+    if (worktree_written) {
+      for (const JournalPath& item : journal.paths) {
+        folders.push_back((workdir / item.path).parent_path());
+      }
+      for (const std::string& created : journal.created_dirs) {
+        folders.push_back((workdir / created).parent_path());
+      }
+    }
   }
-  const int rc = ::syncfs(fd);
-  const std::string why = errno_text();
-  ::close(fd);
-  if (rc != 0) {
-    throw Error("{}: cannot sync the file system: {}", dir.string(), why);
-  }
+  util::sync_file_system(git_dir, folders);
 }
 
 // Creates the missing folders of `relative`'s parent under `workdir`; returns those it created,
@@ -919,7 +933,7 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
     ++n;
     journal.paths.push_back(std::move(item));
   }
-  sync_file_system(git_dir);
+  sync_landing(git_dir, workdir, journal, false);
   write_journal(git_dir, journal);
   temp_cleanup.keep = true;  // from now on the journal owns the temp folder
   fault_point("journal");
@@ -959,7 +973,7 @@ void apply_worktree_only(Repo& repo, const Plan& plan, const ApplyOptions& optio
       }
       fault_point("worktree");
     }
-    sync_file_system(git_dir);
+    sync_landing(git_dir, workdir, journal, true);
   } catch (...) {
     Settled settled;
     settle_worktree(repo, journal, false, settled);
@@ -1298,7 +1312,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
   const fs::path lock_owner = temp_folder / "index-lock-owner";
   journal.index_lock_inode = create_file(lock_owner, {}, false, lock_owner.string());
   // Objects and new files reach the disk before the journal that refers to them.
-  sync_file_system(git_dir);
+  sync_landing(git_dir, workdir, journal, false);
   write_journal(git_dir, journal);
   temp_cleanup.keep = true;  // from now on the journal owns the temp folder
   fault_point("journal");
@@ -1368,7 +1382,7 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
       set_slot(index.get(), item.path, item.new_index, &target);
     }
     commit_index_copy(index.get(), copy_path, index_path);
-    sync_file_system(git_dir);
+    sync_landing(git_dir, workdir, journal, true);
 
     if (options.before_ref_update) {
       options.before_ref_update();
@@ -1386,10 +1400,10 @@ std::optional<std::string> apply(Repo& repo, const Plan& plan, const ApplyOption
       fault_point("ref-lock");
       move.move(old_head, commit_id, reflog);
     } catch (...) {
-      git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+      git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, util::k_has_syncfs ? 0 : 1);
       throw;
     }
-    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, util::k_has_syncfs ? 0 : 1);
   } catch (...) {
     // Any failure, out of memory too: the work tree and the index go back as they were (what
     // cannot be put back now, the journal's recovery does).

@@ -5,26 +5,6 @@
 namespace gv::json_text {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-std::size_t skip_space(std::string_view text, std::size_t i) {
-  while (i < text.size() && is_space(text[i])) {
-    ++i;
-  }
-  return i;
-}
-
-std::size_t skip_string(std::string_view text, std::size_t i) {
-  for (++i; i < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      return i + 1;
-    }
-  }
-  return text.size();
-}
-
 std::string unescape(std::string_view quoted) {
   const nlohmann::json name = nlohmann::json::parse(quoted, nullptr, false);
   return name.is_string() ? name.get<std::string>() : std::string(quoted);

@@ -3,9 +3,7 @@
 #include <algorithm>
 
 namespace gv::json_text {
-namespace {
 
-// Skips a string starting at text[i] == '"'; returns the index one past its closing quote.
 std::size_t skip_string(std::string_view text, std::size_t i) {
   for (++i; i < text.size(); ++i) {
     if (text[i] == '\\') {
@@ -25,6 +23,8 @@ std::size_t skip_space(std::string_view text, std::size_t i) {
   }
   return i;
 }
+
+namespace {
 
 // Skips one value (object, array, string or literal) starting at text[i].
 std::size_t skip_value(std::string_view text, std::size_t i) {

@@ -18,4 +18,13 @@ struct Span {
 // nullopt when the text is not an object or has no such key. Assumes `text` is valid JSON.
 [[nodiscard]] std::optional<Span> find_top_level_value(std::string_view text, std::string_view key);
 
+// Scanning helpers for readers that walk JSON text by hand (this file's and layout.hpp's).
+// Whether `c` is JSON whitespace.
+[[nodiscard]] bool is_space(char c);
+// The index of the first non-whitespace byte at or after `i` (text.size() when none).
+[[nodiscard]] std::size_t skip_space(std::string_view text, std::size_t i);
+// Skips a string starting at text[i] == '"'; returns the index one past its closing quote
+// (text.size() when it is not closed).
+[[nodiscard]] std::size_t skip_string(std::string_view text, std::size_t i);
+
 }  // namespace gv::json_text

@@ -43,11 +43,23 @@ std::vector<std::optional<ParsedMemory>> parse_in_parallel(
   const unsigned wanted = jobs.size() >= k_parallel_minimum ? threads : 1U;
   errors.resize(wanted);
   {
-    std::vector<std::jthread> helpers;  // joined on the way out
-    helpers.reserve(wanted);
+    // Joined on the way out, also when the work throws (what std::jthread does; libc++ has
+    // jthread only from LLVM 18).
+    struct Joined {
+      std::vector<std::thread> threads;
+      Joined() = default;
+      Joined(const Joined&) = delete;
+      Joined& operator=(const Joined&) = delete;
+      ~Joined() {
+        for (std::thread& thread : threads) {
+          thread.join();
+        }
+      }
+    } helpers;
+    helpers.threads.reserve(wanted);
     for (unsigned t = 1; t < wanted; ++t) {
       try {
-        helpers.emplace_back(work, std::ref(errors[t]));
+        helpers.threads.emplace_back(work, std::ref(errors[t]));
       } catch (const std::system_error&) {
         break;  // no thread to be had (a process or memory limit): fewer threads do it
       }

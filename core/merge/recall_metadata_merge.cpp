@@ -9,9 +9,9 @@ namespace {
 
 // nlohmann::json keeps object keys in a std::map, i.e. sorted by bytes, which is the order the
 // recall code writes metadata.json in.
-using Json = nlohmann::json;
+using PlainJson = nlohmann::json;
 
-std::string reviewed_at(const Json& record) {
+std::string reviewed_at(const PlainJson& record) {
   if (!record.is_object()) {
     return {};
   }
@@ -23,8 +23,8 @@ std::string reviewed_at(const Json& record) {
 
 std::optional<std::string> merge_recall_metadata(std::string_view ours_text,
                                                  std::string_view theirs_text) {
-  std::optional<Json> ours = json_text::parse_object<Json>(ours_text);
-  const std::optional<Json> theirs = json_text::parse_object<Json>(theirs_text);
+  std::optional<PlainJson> ours = json_text::parse_object<PlainJson>(ours_text);
+  const std::optional<PlainJson> theirs = json_text::parse_object<PlainJson>(theirs_text);
   if (!ours || !theirs) {
     return std::nullopt;
   }

@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t k_hex_length = 10;
 
-bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool is_id_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
 int line_at(std::string_view bytes, std::size_t offset) {
   return 1 + static_cast<int>(std::count(
@@ -49,8 +49,7 @@ std::string respell(const ManagedFile& file, const std::string& bytes, DoctorRep
     const std::size_t hex = pos + 4;
     if (hex + k_hex_length > bytes.size() ||
         !std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(hex),
-                     bytes.begin() + static_cast<std::ptrdiff_t>(hex + k_hex_length),
-                     is_lower_hex)) {
+                     bytes.begin() + static_cast<std::ptrdiff_t>(hex + k_hex_length), is_id_hex)) {
       continue;
     }
     const std::size_t after = hex + k_hex_length;

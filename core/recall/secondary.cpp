@@ -314,7 +314,8 @@ class FlaggedPairs {
       flagged = !a.normalised.empty() && a.normalised == b.normalised;
     } else {
       flagged = jaccard(a.content, b.content) >= k_min_overlap && !a.values.empty() &&
-                !b.values.empty() && !std::ranges::equal(a.values, b.values);
+                !b.values.empty() &&
+                !std::equal(a.values.begin(), a.values.end(), b.values.begin(), b.values.end());
     }
     if (flagged) {
       m_pairs.emplace_back(i, j);

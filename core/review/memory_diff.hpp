@@ -76,7 +76,11 @@ struct RenamedMemory {
 struct MergedPair {
   std::string primary;
   std::string secondary;
-  friend auto operator<=>(const MergedPair&, const MergedPair&) = default;
+  // Spelled out: libc++ before LLVM 16 has no operator<=> for std::string to default from.
+  friend bool operator==(const MergedPair&, const MergedPair&) = default;
+  friend bool operator<(const MergedPair& a, const MergedPair& b) {
+    return a.primary != b.primary ? a.primary < b.primary : a.secondary < b.secondary;
+  }
 };
 
 struct CompressedMemory {

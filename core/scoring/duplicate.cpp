@@ -618,14 +618,26 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
   std::vector<std::uint8_t> largest_held;
   std::exception_ptr beside_failed;  // thrown here once the thread is joined
   {
-    std::jthread beside;  // joined on the way out, also when the subsets throw
+    // Joined on the way out, also when the subsets throw (what std::jthread does; libc++ has
+    // jthread only from LLVM 18).
+    struct Joined {
+      std::thread thread;
+      Joined() = default;
+      Joined(const Joined&) = delete;
+      Joined& operator=(const Joined&) = delete;
+      ~Joined() {
+        if (thread.joinable()) {
+          thread.join();
+        }
+      }
+    } beside;
     if (side_by_side == SideBySide::always ||
         (side_by_side == SideBySide::when_worth_it &&
          std::min(light_visits(postings_begin), bounds.triples + bounds.larger) >=
              k_side_by_side_work &&
          std::thread::hardware_concurrency() > 1)) {
       try {
-        beside = std::jthread([&] {
+        beside.thread = std::thread([&] {
           // An exception leaving a thread's function would end the process.
           try {
             light_pass(seen, own_bits);
@@ -644,7 +656,7 @@ std::vector<double> duplicate_scores(const std::vector<const Memory*>& memories,
       }
     }
     largest_held = largest_held_subsets(heavy, heavy_begin, distinct, pairs, bounds);
-    if (!beside.joinable()) {
+    if (!beside.thread.joinable()) {
       light_pass(seen, own_bits);
     } else if (next_run.load(std::memory_order_relaxed) < distinct) {
       seen_here.resize(distinct);

@@ -9,8 +9,6 @@ namespace gv::scoring {
 
 namespace {
 
-constexpr double k_purge_threshold = 0.7;
-constexpr double k_review_threshold = 0.3;
 constexpr double k_merge_duplicate_threshold = 0.6;
 constexpr double k_compress_size_threshold = 0.5;
 

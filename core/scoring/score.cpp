@@ -24,9 +24,7 @@ constexpr double k_fsrs_reduction = 0.3;
 constexpr std::int64_t k_zero_retrieval_grace_days = 30;
 constexpr double k_size_free_tokens = 600.0;
 
-constexpr double k_purge_threshold = 0.7;
 constexpr double k_merge_or_compress_threshold = 0.5;
-constexpr double k_review_threshold = 0.3;
 
 // Dates after today (clock skew, hand edits) count as today rather than making a score negative.
 std::int64_t days_since(Date today, Date earlier) {

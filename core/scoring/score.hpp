@@ -22,6 +22,10 @@ namespace gv::scoring {
 // while floating-point noise in a four-term sum near 1 is around 1e-15.
 inline constexpr double k_threshold_tolerance = 1e-9;
 
+// The composite score from which a memory is a purge candidate, and a review candidate.
+inline constexpr double k_purge_threshold = 0.7;
+inline constexpr double k_review_threshold = 0.3;
+
 // value >= threshold, tolerant of floating-point noise (see k_threshold_tolerance).
 [[nodiscard]] inline bool at_least(double value, double threshold) {
   return value >= threshold - k_threshold_tolerance;

@@ -1,13 +1,20 @@
 #include "core/util/dir_watch.hpp"
 
-#include <sys/inotify.h>
 #include <unistd.h>
+
+// inotify is Linux's. Elsewhere no watch is ever active and changed() always says yes, which
+// keeps every answer right and only costs the rescan (core/util/dir_watch.hpp).
+#if __has_include(<sys/inotify.h>)
+#include <sys/inotify.h>
+#define GV_HAVE_INOTIFY 1
+#endif
 
 #include <array>
 #include <cerrno>
 #include <system_error>
 
 namespace gv::util {
+#if defined(GV_HAVE_INOTIFY)
 namespace {
 
 // Every way a file's bytes or a folder's listing can change, and the watched folder itself
@@ -24,6 +31,11 @@ DirWatch::DirWatch(std::vector<Root> roots) : m_roots(std::move(roots)) {
     watch_all();
   }
 }
+#else
+DirWatch::DirWatch(std::vector<Root> roots) : m_roots(std::move(roots)) {}
+void DirWatch::watch_all() {}
+bool DirWatch::changed() { return true; }
+#endif
 
 DirWatch::~DirWatch() {
   if (m_fd >= 0) {
@@ -31,6 +43,7 @@ DirWatch::~DirWatch() {
   }
 }
 
+#if defined(GV_HAVE_INOTIFY)
 void DirWatch::watch_all() {
   namespace fs = std::filesystem;
   const auto add = [&](const fs::path& dir) {
@@ -103,5 +116,7 @@ bool DirWatch::changed() {
   }
   return any;
 }
+
+#endif
 
 }  // namespace gv::util

@@ -7,8 +7,8 @@
 // Tells a long-lived process whether anything changed under some folders since it last asked,
 // without walking them: `git vault mcp` answers a call on a 10,000-memory vault without stat-ing
 // 10,000 files when nothing changed between calls (doc/agent.md, "One process, many calls").
-// Built on Linux inotify. Where inotify is not available (no kernel support, the watch limit
-// reached, a folder that cannot be watched) changed() always says yes, so a caller that
+// Built on Linux inotify. Where inotify is not available (another system, no kernel support, the
+// watch limit reached, a folder that cannot be watched) changed() always says yes, so a caller that
 // rescans on yes is never wrong, only slower.
 namespace gv::util {
 

@@ -11,37 +11,10 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "core/util/fd.hpp"
 
 namespace gv::util {
 namespace fs = std::filesystem;
-namespace {
-
-std::string errno_text() { return std::strerror(errno); }
-
-// Closes on scope exit; the read and write paths below return early on errors.
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  [[nodiscard]] int get() const { return m_fd; }
-  // Closes now and reports whether the close succeeded (a write error can surface here).
-  bool close() {
-    const int fd = m_fd;
-    m_fd = -1;
-    return ::close(fd) == 0;
-  }
-
- private:
-  int m_fd;
-};
-
-}  // namespace
 
 std::optional<std::string> read_file_if_exists(const std::filesystem::path& path) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));

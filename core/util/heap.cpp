@@ -1,6 +1,8 @@
 #include "core/util/heap.hpp"
 
+#if defined(GV_HAVE_MALLINFO2)
 #include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,16 +21,16 @@
 
 namespace gv::util {
 
-#if !defined(GV_HEAP_SANITIZED)
+#if !defined(GV_HEAP_SANITIZED) && defined(GV_HAVE_MALLINFO2)
 namespace {
 
-constexpr std::uintptr_t k_huge_page = std::uintptr_t{2} << 20U;
+constexpr std::uintptr_t k_heap_huge_page = std::uintptr_t{2} << 20U;
 // Address space only: a page is backed when it is first touched.
 constexpr std::uintptr_t k_reserve = std::uintptr_t{1} << 30U;
 constexpr std::uintptr_t k_page = 4096;
 
 std::uintptr_t align_up(std::uintptr_t value) {
-  return (value + k_huge_page - 1) & ~(k_huge_page - 1);
+  return (value + k_heap_huge_page - 1) & ~(k_heap_huge_page - 1);
 }
 
 // The C library has allocated before main (its own start-up does), so the heap already had a
@@ -53,6 +55,11 @@ void retire_old_top(std::uintptr_t boundary) {
 #endif
 
 void tune_heap() {
+#if !defined(GV_HAVE_MALLINFO2)
+  // The tuning speaks to glibc's allocator (mallopt, mallinfo2; CMakeLists.txt checks for them).
+  // Other C libraries keep their own defaults: it only saves page faults.
+  return;
+#else
   // A run allocates and frees buffers of megabytes (a file read whole, a rendered index) many
   // times. By default glibc maps each one afresh and unmaps it on free, so every reuse faults
   // its pages in again. Kept in the heap, freed pages are reused as they are.
@@ -98,14 +105,17 @@ void tune_heap() {
   void* const growth = std::malloc(request);
   const auto end = reinterpret_cast<std::uintptr_t>(::sbrk(0));
   (void)mallopt(M_TOP_PAD, 128 * 1024);  // glibc's default again for any later growth
-  const std::uintptr_t stop = end & ~(k_huge_page - 1);
+  const std::uintptr_t stop = end & ~(k_heap_huge_page - 1);
   if (growth != nullptr && reinterpret_cast<std::uintptr_t>(growth) < boundary && stop > boundary) {
+#if defined(MADV_HUGEPAGE)
     (void)::madvise(reinterpret_cast<void*>(boundary), stop - boundary, MADV_HUGEPAGE);
+#endif
   } else {
     std::free(growth);  // the heap did not grow as planned: nothing to keep
     return;
   }
   retire_old_top(boundary);
+#endif
 #endif
 }
 

@@ -6,38 +6,20 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <thread>
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/util/fd.hpp"
 
 namespace gv::util {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string errno_text() { return std::strerror(errno); }
-
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  [[nodiscard]] int get() const { return m_fd; }
-
- private:
-  int m_fd;
-};
-
 // Takes the lock, waiting for it, or until `deadline`. False when the deadline passed.
-bool lock(int fd, int operation, const fs::path& file, std::string_view what,
-          LockDeadline deadline) {
+bool lock_until(int fd, int operation, const fs::path& file, std::string_view what,
+                LockDeadline deadline) {
   if (!deadline) {
     while (::flock(fd, operation) != 0) {
       if (errno != EINTR) {
@@ -111,7 +93,7 @@ bool append_with(const fs::path& file, std::string_view what, LockDeadline deadl
     if (fd.get() < 0) {
       throw Error("{}: cannot open {}: {}", file.string(), what, errno_text());
     }
-    if (!lock(fd.get(), LOCK_EX, file, what, deadline)) {
+    if (!lock_until(fd.get(), LOCK_EX, file, what, deadline)) {
       return false;
     }
     if (!still_current(fd.get(), file)) {
@@ -161,7 +143,7 @@ std::optional<std::string> read_locked(const fs::path& file, std::string_view wh
       }
       throw Error("{}: cannot open {}: {}", file.string(), what, errno_text());
     }
-    (void)lock(fd.get(), LOCK_SH, file, what, std::nullopt);
+    (void)lock_until(fd.get(), LOCK_SH, file, what, std::nullopt);
     if (!still_current(fd.get(), file)) {
       continue;
     }
@@ -180,7 +162,7 @@ void drop_prefix(const fs::path& file, std::size_t size, std::string_view what) 
     }
     throw Error("{}: cannot open {}: {}", file.string(), what, errno_text());
   }
-  (void)lock(fd.get(), LOCK_EX, file, what, std::nullopt);
+  (void)lock_until(fd.get(), LOCK_EX, file, what, std::nullopt);
   const std::string rest = read_from(fd.get(), static_cast<off_t>(size), file, what);
   // A new file renamed over the old one, not a rewrite in place: a crash leaves one or the
   // other whole, and an appender holding the old file sees the rename and reopens.

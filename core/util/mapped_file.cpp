@@ -14,6 +14,13 @@
 #include "core/error.hpp"
 #include "core/util/file.hpp"
 
+// MAP_POPULATE (Linux) faults a mapping in with the mmap call; MADV_HUGEPAGE (Linux) asks for
+// transparent huge pages. Both only save page faults: where the system lacks them the pages are
+// faulted in on first touch, with the same bytes.
+#if !defined(MAP_POPULATE)
+#define MAP_POPULATE 0
+#endif
+
 namespace gv::util {
 namespace {
 
@@ -63,7 +70,9 @@ bool MappedFile::copy_in(int fd, std::size_t size) {
   }
   auto* const start = reinterpret_cast<char*>(
       (reinterpret_cast<std::uintptr_t>(mapping) + k_huge_page - 1) & ~(k_huge_page - 1));
+#if defined(MADV_HUGEPAGE)
   (void)::madvise(start, round_up(size), MADV_HUGEPAGE);
+#endif
 #if defined(MADV_POPULATE_WRITE)
   // Faulted in by one call rather than page by page inside read(); older kernels refuse it,
   // and the read faults them in instead.

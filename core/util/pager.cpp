@@ -9,11 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/util/system.hpp"
+
 namespace gv::util {
 
 Pager::Pager(const std::string& command) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
+  if (cloexec_pipe(fds) != 0) {
     return;
   }
   std::fflush(stdout);

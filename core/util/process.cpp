@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/util/system.hpp"
 
 extern char** environ;
 
@@ -40,12 +41,12 @@ class IgnoreSigpipe {
   struct sigaction m_previous {};
 };
 
-class Fd {
+class PipeFd {
  public:
-  Fd() = default;
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
+  PipeFd() = default;
+  ~PipeFd() { reset(); }
+  PipeFd(const PipeFd&) = delete;
+  PipeFd& operator=(const PipeFd&) = delete;
   void adopt(int fd) {
     reset();
     m_fd = fd;
@@ -63,9 +64,9 @@ class Fd {
   int m_fd = -1;
 };
 
-void make_pipe(Fd& read_end, Fd& write_end, std::string_view label) {
+void make_pipe(PipeFd& read_end, PipeFd& write_end, std::string_view label) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
+  if (cloexec_pipe(fds) != 0) {
     throw Error("{}: cannot create a pipe: {}", label, std::strerror(errno));
   }
   read_end.adopt(fds[0]);
@@ -104,7 +105,7 @@ ShellResult run_shell(const ShellRun& command) {
   std::string script = command.command;
   char* argv[] = {shell.data(), dash_c.data(), script.data(), nullptr};
 
-  Fd in_read, in_write, out_read, out_write, err_read, err_write;
+  PipeFd in_read, in_write, out_read, out_write, err_read, err_write;
   make_pipe(in_read, in_write, name);
   make_pipe(out_read, out_write, name);
   make_pipe(err_read, err_write, name);
@@ -130,7 +131,7 @@ ShellResult run_shell(const ShellRun& command) {
   in_read.reset();
   out_write.reset();
   err_write.reset();
-  for (const Fd* fd : {&in_write, &out_read, &err_read}) {
+  for (const PipeFd* fd : {&in_write, &out_read, &err_read}) {
     ::fcntl(fd->get(), F_SETFL, ::fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
   }
 
@@ -186,7 +187,7 @@ ShellResult run_shell(const ShellRun& command) {
         }
         continue;
       }
-      Fd& source = fd.fd == out_read.get() ? out_read : err_read;
+      PipeFd& source = fd.fd == out_read.get() ? out_read : err_read;
       std::string& sink = fd.fd == out_read.get() ? out : err;
       char buffer[65536];
       const ssize_t n = ::read(fd.fd, buffer, sizeof buffer);

@@ -6,20 +6,18 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <optional>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/fd.hpp"
 
 namespace gv::util {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string errno_text() { return std::strerror(errno); }
 
 void lock(int fd, int operation, const fs::path& path) {
   while (::flock(fd, operation) != 0) {
@@ -55,7 +53,7 @@ std::string digest_of(std::string_view bytes) {
   return digest.hex();
 }
 
-void write_all(int fd, std::string_view bytes, const fs::path& path) {
+void write_whole(int fd, std::string_view bytes, const fs::path& path) {
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -183,7 +181,7 @@ bool drop_prefix(const FilePrefix& prefix, const std::function<void()>& before_r
     throw Error("{}: cannot write: {}", next.string(), errno_text());
   }
   try {
-    write_all(fd, std::string_view(bytes).substr(prefix.length), next);
+    write_whole(fd, std::string_view(bytes).substr(prefix.length), next);
     if (::fsync(fd) != 0) {
       throw Error("{}: cannot sync: {}", next.string(), errno_text());
     }

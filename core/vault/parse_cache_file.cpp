@@ -14,6 +14,11 @@
 #include "core/util/file.hpp"
 #include "core/vault/cache_codec.hpp"
 
+// MAP_POPULATE (Linux) only saves page faults; elsewhere the pages fault in on first touch.
+#if !defined(MAP_POPULATE)
+#define MAP_POPULATE 0
+#endif
+
 namespace gv {
 namespace {
 

@@ -2,7 +2,11 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <pty.h>
+#if __has_include(<pty.h>)
+#include <pty.h>  // openpty: glibc and musl
+#else
+#include <util.h>  // openpty: macOS and the BSDs
+#endif
 #include <signal.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -14,6 +18,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "core/util/system.hpp"
 
 extern char** environ;
 
@@ -248,9 +254,9 @@ Result Sandbox::run(const std::vector<std::string>& argv, std::string_view stdin
   int in_pipe[2];
   int out_pipe[2];
   int err_pipe[2];
-  REQUIRE(pipe2(in_pipe, O_CLOEXEC) == 0);
-  REQUIRE(pipe2(out_pipe, O_CLOEXEC) == 0);
-  REQUIRE(pipe2(err_pipe, O_CLOEXEC) == 0);
+  REQUIRE(gv::util::cloexec_pipe(in_pipe) == 0);
+  REQUIRE(gv::util::cloexec_pipe(out_pipe) == 0);
+  REQUIRE(gv::util::cloexec_pipe(err_pipe) == 0);
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {

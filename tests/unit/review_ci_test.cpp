@@ -1,63 +1,69 @@
 #include <yaml-cpp/yaml.h>
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 
 #include "core/ci/github_workflow.hpp"
 #include "core/version.hpp"
 
-namespace {
+using gv::ci::github_repository;
 
-YAML::Node step_with_id(const YAML::Node& workflow, const std::string& id) {
-  for (const YAML::Node& step : workflow["jobs"]["vault"]["steps"]) {
-    if (step["id"] && step["id"].as<std::string>() == id) {
-      return step;
-    }
-  }
-  return YAML::Node();
-}
-
-}  // namespace
-
-TEST_CASE("the GitHub workflow runs the range gate and publishes the review", "[ci]") {
+TEST_CASE("the GitHub workflow checks out the history and runs git-vault's action", "[ci]") {
   gv::ci::GithubWorkflowOptions options;
-  options.source = "https://example.org/git-vault.git";
+  options.source = "acme/git-vault";
   options.ref = "v0.1.0";
-  const YAML::Node workflow = YAML::Load(gv::ci::github_workflow(options));
+  const gv::ci::GithubWorkflow written = gv::ci::github_workflow(options);
+  CHECK(written.to_do.empty());
+  const YAML::Node workflow = YAML::Load(written.text);
   CHECK(workflow["on"]["pull_request"]);
-  CHECK(workflow["jobs"]["vault"]["container"].as<std::string>() == "debian:12");
-  const YAML::Node env = workflow["jobs"]["vault"]["env"];
-  CHECK(env["GIT_VAULT_SOURCE"].as<std::string>() == "https://example.org/git-vault.git");
-  CHECK(env["GIT_VAULT_REF"].as<std::string>() == "v0.1.0");
-
-  const YAML::Node gate = step_with_id(workflow, "gate");
-  REQUIRE(gate);
-  CHECK_THAT(gate["run"].as<std::string>(),
-             Catch::Contains("git vault check --range \"$base..$HEAD_SHA\""));
-  CHECK(gate["env"]["BASE_SHA"].as<std::string>() == "${{ github.event.pull_request.base.sha }}");
-  const YAML::Node review = step_with_id(workflow, "review");
-  REQUIRE(review);
-  CHECK_THAT(
-      review["run"].as<std::string>(),
-      Catch::Contains("git vault review \"$BASE_SHA...$HEAD_SHA\" >> \"$GITHUB_STEP_SUMMARY\""));
-  CHECK_THAT(review["if"].as<std::string>(), Catch::Contains("!cancelled()"));
-  const YAML::Node install = step_with_id(workflow, "install");
-  REQUIRE(install);
-  CHECK_THAT(install["run"].as<std::string>(), Catch::Contains("install.sh"));
+  CHECK(workflow["permissions"]["contents"].as<std::string>() == "read");
+  const YAML::Node steps = workflow["jobs"]["vault"]["steps"];
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0]["uses"].as<std::string>() == "actions/checkout@v4");
+  CHECK(steps[0]["with"]["fetch-depth"].as<int>() == 0);
+  CHECK(steps[1]["uses"].as<std::string>() == "acme/git-vault@v0.1.0");
+  CHECK_FALSE(workflow["jobs"]["vault"]["container"]);  // the action builds on the runner
 }
 
-TEST_CASE("without a source the workflow reads the GIT_VAULT_SOURCE repository variable", "[ci]") {
-  const YAML::Node workflow = YAML::Load(gv::ci::github_workflow({}));
-  CHECK(workflow["jobs"]["vault"]["env"]["GIT_VAULT_SOURCE"].as<std::string>() ==
-        "${{ vars.GIT_VAULT_SOURCE }}");
-  CHECK(workflow["jobs"]["vault"]["env"]["GIT_VAULT_REF"].as<std::string>() ==
-        "v" + std::string(gv::version()));
-}
-
-TEST_CASE("a source with quotes stays one YAML string", "[ci]") {
+TEST_CASE("the workflow pins this version when no ref is given", "[ci]") {
   gv::ci::GithubWorkflowOptions options;
-  options.source = "https://example.org/a\"b\\c.git";
-  const YAML::Node workflow = YAML::Load(gv::ci::github_workflow(options));
-  CHECK(workflow["jobs"]["vault"]["env"]["GIT_VAULT_SOURCE"].as<std::string>() ==
-        "https://example.org/a\"b\\c.git");
+  options.source = "https://github.com/acme/git-vault";
+  const YAML::Node workflow = YAML::Load(gv::ci::github_workflow(options).text);
+  CHECK(workflow["jobs"]["vault"]["steps"][1]["uses"].as<std::string>() ==
+        "acme/git-vault@v" + std::string(gv::version()));
+}
+
+TEST_CASE("a source that is no GitHub repository leaves a placeholder and a note", "[ci]") {
+  gv::ci::GithubWorkflowOptions options;
+  options.source = "https://example.org/a\"b.git";
+  const gv::ci::GithubWorkflow written = gv::ci::github_workflow(options);
+  REQUIRE(written.to_do.size() == 1);
+  CHECK_THAT(written.to_do[0], Catch::Contains("is not a GitHub repository"));
+  const YAML::Node workflow = YAML::Load(written.text);
+  CHECK_THAT(workflow["jobs"]["vault"]["steps"][1]["uses"].as<std::string>(),
+             Catch::StartsWith("OWNER/git-vault@"));
+}
+
+TEST_CASE("a ref cannot break the workflow's YAML", "[ci]") {
+  gv::ci::GithubWorkflowOptions options;
+  options.source = "acme/git-vault";
+  options.ref = "v1 # \"x\": y";
+  const YAML::Node workflow = YAML::Load(gv::ci::github_workflow(options).text);
+  CHECK(workflow["jobs"]["vault"]["steps"][1]["uses"].as<std::string>() == "acme/git-vault@v1xy");
+}
+
+TEST_CASE("GitHub repositories are recognised in their usual spellings", "[ci]") {
+  CHECK(github_repository("acme/git-vault") == "acme/git-vault");
+  CHECK(github_repository("https://github.com/acme/git-vault") == "acme/git-vault");
+  CHECK(github_repository("https://github.com/acme/git-vault.git") == "acme/git-vault");
+  CHECK(github_repository("https://github.com/acme/git-vault/") == "acme/git-vault");
+  CHECK(github_repository("git@github.com:acme/git-vault.git") == "acme/git-vault");
+  CHECK(github_repository("ssh://git@github.com/acme/git.vault_2") == "acme/git.vault_2");
+  CHECK(github_repository("https://example.org/acme/git-vault") == std::nullopt);
+  CHECK(github_repository("acme") == std::nullopt);
+  CHECK(github_repository("acme/") == std::nullopt);
+  CHECK(github_repository("/git-vault") == std::nullopt);
+  CHECK(github_repository("acme/git vault") == std::nullopt);
+  CHECK(github_repository("acme/git-vault/extra") == std::nullopt);
 }
