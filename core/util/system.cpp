@@ -38,6 +38,7 @@ const bool k_has_syncfs = true;
 const bool k_has_syncfs = false;
 #endif
 
+#if !defined(GV_HAVE_SYNCFS)
 namespace {
 
 // fsync of one folder; `full` asks the drive to empty its cache too where the system can.
@@ -64,6 +65,7 @@ int sync_folder(const fs::path& folder, bool full) {
 }
 
 }  // namespace
+#endif
 
 void sync_file_system(const fs::path& dir, std::span<const fs::path> folders) {
 #if defined(GV_HAVE_SYNCFS)
