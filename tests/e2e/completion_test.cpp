@@ -95,13 +95,19 @@ std::vector<std::string> complete(const Sandbox& sandbox, const std::string& lin
 }
 
 // What zsh completes for the words of `line`, with zsh's completion widgets replaced by functions
-// that print what they were given: `_describe` the names of its array, `compadd -a` its array,
-// `_files` "(files)". For `git vault …` the words start at "vault", as zsh's git completion
-// hands them to _git-vault.
+// that print what they were given and, as the widgets do, keep only what starts with the word
+// being completed: `_describe` the names of its array, `compadd -a` its array, `_files`
+// "(files)". For `git vault …` the words start at "vault", as zsh's git completion hands them to
+// _git-vault.
 std::vector<std::string> complete_zsh(const Sandbox& sandbox, const std::string& line) {
   const std::string script =
-      "_describe() { local name=${@[-1]}; print -rl -- ${(P)name%%:*}; }\n"
-      "compadd() { [[ $1 == -a ]] && print -rl -- ${(P)2}; }\n"
+      "__matching() {\n"
+      "  local c\n"
+      "  for c; do [[ $c == ${words[CURRENT]}* ]] && print -r -- $c; done\n"
+      "  return 0\n"
+      "}\n"
+      "_describe() { local name=${@[-1]}; __matching ${(P)name%%:*}; }\n"
+      "compadd() { [[ $1 == -a ]] && __matching ${(P)2}; }\n"
       "_files() { print -r -- '(files)'; }\n"
       "words=(${(z)LINE})\n"
       "[[ $LINE == *' ' ]] && words+=('')\n"
