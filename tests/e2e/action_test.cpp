@@ -91,6 +91,7 @@ class Runner {
       const std::string dir = fmt::format(".runner/{}", n++);
       m_sandbox.write(dir + "/script.sh", run_text);
       m_sandbox.write(dir + "/output", "");
+      m_sandbox.write(".runner/path", "");  // a runner gives each step an empty GITHUB_PATH
       std::string line = "env";
       for (const auto& [name, value] : files(dir)) {
         line += " " + name + "=" + shell_quoted(value);
@@ -113,7 +114,6 @@ class Runner {
           m_path = line + ":" + m_path;
         }
       }
-      m_sandbox.write(".runner/path", "");
       runs.push_back(run);
     }
     return runs;
@@ -302,10 +302,13 @@ TEST_CASE("the action annotates the findings of a pull request that breaks the v
   INFO(gate.out << gate.err);
   CHECK(gate.code == 1);
   CHECK_THAT(gate.out, Catch::Contains("::error file=CLAUDE.local.md,line="));
-  // The review still runs, and shows the finding at the tip.
+  // The review still runs, and shows the finding at the tip (an entry without an id is no
+  // entry added: the review lists working-memory entries by id).
   REQUIRE(runs[4].ran);
   CHECK(runs[4].result.code == 0);
-  CHECK_THAT(sandbox.read(".runner/summary.md"), Catch::Contains("entries added (1)"));
+  const std::string summary = sandbox.read(".runner/summary.md");
+  CHECK_THAT(summary, Catch::Contains("gate fails (1 error)"));
+  CHECK_THAT(summary, Catch::Contains("entry has no id: \"an entry with no id\""));
 }
 
 TEST_CASE("the action's gate judges what a pull request delivers, not each commit",
