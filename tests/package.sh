@@ -14,11 +14,17 @@ fail() {
   exit 1
 }
 
+# install.sh's build when it is there (CI runs install.sh first), so only the package's own
+# steps cost time; the zsh folder Debian's zsh reads is set for the package alone, and the
+# folder install.sh installs into is put back afterwards.
+zsh_dir=$(sed -n 's/^GIT_VAULT_ZSH_COMPLETION_DIR:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
   -DGIT_VAULT_ZSH_COMPLETION_DIR=share/zsh/vendor-completions >/dev/null
 cmake --build "$build" -j "$jobs" >/dev/null
 rm -f "$build"/git-vault_*.deb
 (cd "$build" && cpack -G DEB >/dev/null)
+cmake -S "$here" -B "$build" -DGIT_VAULT_ZSH_COMPLETION_DIR="${zsh_dir:-share/zsh/site-functions}" \
+  >/dev/null
 deb=$(ls "$build"/git-vault_*.deb)
 echo "package: built ${deb#"$here"/}" >&2
 
