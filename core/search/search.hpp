@@ -176,7 +176,8 @@ class SearchIndex {
   void drop_memory(std::string_view id);
   // Moves what the saved file holds into the members, so they can change.
   void thaw();
-  [[nodiscard]] std::string save_cache();
+  // The cache file's bytes; `folder` is the memory folder's stamp when it was listed.
+  [[nodiscard]] std::string save_cache(const Stamp& folder);
 
   InvertedIndex m_memory_index;
   std::map<std::string, MemorySlot, std::less<>> m_memory_slots;  // by memory id
