@@ -217,6 +217,7 @@ std::filesystem::path search_cache_path(const std::filesystem::path& common_dir)
 }
 
 void SearchIndex::load_saved(const std::filesystem::path& cache_file) {
+  m_expansion.reset();
   if (m_saved || !m_memory_slots.empty() || !m_skipped.empty()) {
     return;
   }
