@@ -11,15 +11,18 @@ namespace {
 
 // Bumped whenever the layout, parse_memory's output or the terms' rules change, so a newer
 // binary never trusts what an older one saved.
-constexpr std::string_view k_magic = "git-vault search-cache 4\n";
+constexpr std::string_view k_magic = "git-vault search-cache 5\n";
 constexpr std::size_t k_header_at = 32;  // the magic, padded with zero bytes
-constexpr std::size_t k_data_at = k_header_at + 10 * 8;
+// Counts (5 x u64), total field lengths (5 x u64), the memory folder's stamp (5 x u64).
+constexpr std::size_t k_folder_at = k_header_at + 10 * 8;
+constexpr std::size_t k_data_at = k_folder_at + 5 * 8;
 
 // Fixed-size records, so the n-th is found by arithmetic. Offsets into each:
 constexpr std::size_t k_memory_size = 96;  // path(off u64, len u32), meta len u32, meta off u64,
                                            // stamp @24, lengths @64 (u32 x 5), count @88
 constexpr std::size_t k_skip_size = 56;    // path(off u64, len u32), unreadable u32, stamp @16
-constexpr std::size_t k_term_size = 24;    // term(off u64, len u32), postings u32, first u64
+constexpr std::size_t k_term_size = 32;    // term(off u64, len u32), postings u32, first u64,
+                                           // documents u32 (and 4 bytes unused)
 constexpr std::size_t k_stamp_size = 40;
 static_assert(k_skip_size == 16 + k_stamp_size, "a skip record ends with its stamp");
 
@@ -99,7 +102,7 @@ class MetaReader {
 }  // namespace
 
 std::string write_saved_index(const std::vector<SavedMemory>& memories, const InvertedIndex& index,
-                              const std::vector<SavedSkip>& skipped) {
+                              const std::vector<SavedSkip>& skipped, const SavedStamp& folder) {
   if (index.size() != memories.size() || index.dead() != 0) {
     throw Error("internal error: the search index does not match its memories");
   }
@@ -123,6 +126,7 @@ std::string write_saved_index(const std::vector<SavedMemory>& memories, const In
   for (const double total : index.total_length()) {
     out.u64(static_cast<std::uint64_t>(total));
   }
+  out.stamp(folder);
   for (std::size_t d = 0; d < memories.size(); ++d) {
     const SavedMemory& memory = memories[d];
     std::string meta;
@@ -158,6 +162,9 @@ std::string write_saved_index(const std::vector<SavedMemory>& memories, const In
     out.u32(static_cast<std::uint32_t>(term.size()));
     out.u32(static_cast<std::uint32_t>(postings.size()));
     out.u64(first);
+    // Saved, so that weighing a term (expansion reads hundreds) copies none of its postings.
+    out.u32(static_cast<std::uint32_t>(count_documents(postings)));
+    out.u32(0);
     first += postings.size();
   }
   for (const auto& [term, postings] : terms) {
@@ -237,6 +244,7 @@ std::optional<SavedIndex> SavedIndex::open(std::string_view bytes) {
   for (std::size_t f = 0; f < k_field_count; ++f) {
     index.m_total_length[f] = static_cast<double>(index.u64(k_header_at + 40 + 8 * f));
   }
+  index.m_folder = index.stamp_at(k_folder_at);
   index.m_lengths.reserve(memories * k_field_count);
   for (std::size_t d = 0; d < memories; ++d) {
     for (std::size_t f = 0; f < k_field_count; ++f) {
@@ -354,7 +362,7 @@ std::vector<Posting> SavedIndex::postings(std::uint32_t term) const {
 
 std::size_t SavedIndex::document_frequency(std::string_view term) const {
   const std::optional<std::uint32_t> id = find_term(term);
-  return id ? count_documents(postings(*id)) : 0;
+  return id ? std::min<std::size_t>(u32(m_terms_at + *id * k_term_size + 24), m_memories) : 0;
 }
 
 std::vector<Ranked> SavedIndex::rank(const std::vector<std::string>& terms,

@@ -52,10 +52,12 @@ struct SavedSkip {
 
 // Writes the file. `memories` sorted by path; document d of `index` is memories[d] (the index
 // compacted, in that order; anything else throws gv::Error). A memory's lengths come from the
-// index.
+// index. `folder` is the stat data of the memory folder when it was listed: while it is
+// unchanged, no file was added, removed or renamed there, and a run need not list it again.
 [[nodiscard]] std::string write_saved_index(const std::vector<SavedMemory>& memories,
                                             const InvertedIndex& index,
-                                            const std::vector<SavedSkip>& skipped);
+                                            const std::vector<SavedSkip>& skipped,
+                                            const SavedStamp& folder = {});
 
 // A view of the file's bytes, which must outlive it. Every offset is checked against the size,
 // so a damaged file is refused by open() or reads as absent entries, never out of bounds.
@@ -66,6 +68,8 @@ class SavedIndex {
 
   [[nodiscard]] std::size_t memory_count() const { return m_memories; }
   [[nodiscard]] std::size_t skipped_count() const { return m_skipped; }
+  // The memory folder's stat data when its files were listed (write_saved_index).
+  [[nodiscard]] const SavedStamp& folder_stamp() const { return m_folder; }
 
   // The memory (document number) or skipped file at `path`, by binary search.
   [[nodiscard]] std::optional<std::uint32_t> find_memory(std::string_view path) const;
@@ -108,6 +112,7 @@ class SavedIndex {
   std::size_t m_terms = 0;
   std::size_t m_postings = 0;
   std::array<double, k_field_count> m_total_length{};
+  SavedStamp m_folder;
   std::size_t m_memories_at = 0;
   std::size_t m_skipped_at = 0;
   std::size_t m_terms_at = 0;

@@ -208,6 +208,8 @@ void SearchIndex::compact() {
 }
 
 void SearchIndex::refresh_working(const Snapshot& snapshot) {
+  // Every refresh ends here: what the last expansion was ranked from may have changed.
+  m_expansion.reset();
   recall::Metadata metadata;
   if (const auto bytes = snapshot.read(recall::k_metadata_path)) {
     try {
@@ -426,6 +428,15 @@ SearchIndex::Query SearchIndex::expand(std::vector<std::string> terms,
   return query;
 }
 
+const SearchIndex::Query& SearchIndex::expansion_of(std::string_view text,
+                                                    const Snapshot& snapshot) const {
+  if (!m_expansion || m_expansion->first != text) {
+    m_expansion.reset();
+    m_expansion.emplace(std::string(text), expand(query_terms(text), snapshot));
+  }
+  return m_expansion->second;
+}
+
 SearchIndex::Query SearchIndex::Query::with_expansion(std::size_t count, double beta) const {
   Query out = *this;
   for (std::size_t i = 0; i < count && i < expansion.size(); ++i) {
@@ -439,8 +450,7 @@ std::vector<Hit> SearchIndex::rank(
     std::string_view text, Scope scope, std::size_t limit, const Snapshot& snapshot,
     const std::unordered_map<std::string, std::int64_t>& extra_retrievals, std::size_t* matched,
     std::map<std::string, Shown, std::less<>>* shown_memories, bool own_terms_only) const {
-  const Query expanded = expand(query_terms(text), snapshot);
-  Query query = expanded.with_expansion(k_feedback_terms, k_feedback_weight);
+  Query query = expansion_of(text, snapshot).with_expansion(k_feedback_terms, k_feedback_weight);
   query.own_terms_only = own_terms_only;
   std::map<std::string, Shown, std::less<>> own_shown;
   std::map<std::string, Shown, std::less<>>& shown = shown_memories ? *shown_memories : own_shown;

@@ -162,6 +162,10 @@ class SearchIndex {
     [[nodiscard]] Query with_expansion(std::size_t count, double beta) const;
   };
   [[nodiscard]] Query expand(std::vector<std::string> terms, const Snapshot& snapshot) const;
+  // expand() of a query text, kept for the next call with the same text until the index
+  // changes: `context` ranks memories and then entries for one task, and the expansion (two
+  // rankings and three files read) is the larger part of each.
+  [[nodiscard]] const Query& expansion_of(std::string_view text, const Snapshot& snapshot) const;
 
   // The best `limit` memory hits, best first (score, then retrievals, then id), with what each
   // shows, by id; `matched` is set to how many memories matched.
@@ -176,7 +180,8 @@ class SearchIndex {
   void drop_memory(std::string_view id);
   // Moves what the saved file holds into the members, so they can change.
   void thaw();
-  [[nodiscard]] std::string save_cache();
+  // The cache file's bytes; `folder` is the memory folder's stamp when it was listed.
+  [[nodiscard]] std::string save_cache(const Stamp& folder);
 
   InvertedIndex m_memory_index;
   std::map<std::string, MemorySlot, std::less<>> m_memory_slots;  // by memory id
@@ -191,6 +196,9 @@ class SearchIndex {
   // it (mapped, read in place) and the three members above stay empty.
   std::optional<util::MappedFile> m_saved_file;
   std::optional<SavedIndex> m_saved;
+
+  // expansion_of()'s last text and result; cleared whenever the documents change.
+  mutable std::optional<std::pair<std::string, Query>> m_expansion;
 
   std::vector<EntrySlot> m_entries;  // scan order, superseded ones left out
   InvertedIndex m_entry_index;       // document d is m_entries[d]

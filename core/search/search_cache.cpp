@@ -6,8 +6,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
+#include <climits>
+#include <cstring>
 #include <ctime>
 #include <set>
+#include <system_error>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/memory/frontmatter.hpp"
@@ -37,38 +42,124 @@ struct Listed {
   SavedStamp stamp;  // listed_ns unset
 };
 
-// The memory files in `<root>/.memory/10-Memories/` with their stat data, as `git status`
-// compares the index's. The folder itself must be a real directory: a symlinked one is never
-// followed.
-std::vector<Listed> list_memory_files(const std::filesystem::path& root) {
-  std::vector<Listed> listed;
-  const std::string folder(vault_path::k_memories);
-  const std::filesystem::path directory = root / folder;
-  struct ::stat folder_info {};
-  DIR* const dir = ::lstat(directory.c_str(), &folder_info) == 0 && S_ISDIR(folder_info.st_mode)
-                       ? ::opendir(directory.c_str())
-                       : nullptr;
-  if (dir == nullptr) {
-    return listed;
-  }
-  while (const struct dirent* entry = ::readdir(dir)) {
-    std::string path = folder + entry->d_name;
-    if (!is_memory_path(path)) {
-      continue;
-    }
+SavedStamp stamp_of(const struct ::stat& info) {
+  SavedStamp stamp;
+  stamp.inode = static_cast<std::uint64_t>(info.st_ino);
+  stamp.size = static_cast<std::int64_t>(info.st_size);
+  stamp.mtime_ns = nanoseconds(info.st_mtim);
+  stamp.ctime_ns = nanoseconds(info.st_ctim);
+  return stamp;
+}
+
+// `<root>/.memory/10-Memories/`, opened once: its own stat data, and the handle its files are
+// listed and stat'ed through (by name, so no path is walked again). The folder must be a real
+// directory: a symlinked one is never followed, and reads as no folder.
+class MemoryFolder {
+ public:
+  explicit MemoryFolder(const std::filesystem::path& root) {
+    const std::filesystem::path directory = root / vault_path::k_memories;
     struct ::stat info {};
-    if (::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISREG(info.st_mode)) {
-      continue;
+    if (::lstat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+      return;
     }
-    SavedStamp stamp;
-    stamp.inode = static_cast<std::uint64_t>(info.st_ino);
-    stamp.size = static_cast<std::int64_t>(info.st_size);
-    stamp.mtime_ns = nanoseconds(info.st_mtim);
-    stamp.ctime_ns = nanoseconds(info.st_ctim);
-    listed.push_back({std::move(path), stamp});
+    m_dir = ::opendir(directory.c_str());
+    // Stat'ed again through the handle: the stamp is the folder's that is listed.
+    if (m_dir != nullptr && ::fstat(::dirfd(m_dir), &info) == 0) {
+      m_stamp = stamp_of(info);
+    }
   }
-  ::closedir(dir);
+  MemoryFolder(const MemoryFolder&) = delete;
+  MemoryFolder& operator=(const MemoryFolder&) = delete;
+  ~MemoryFolder() {
+    if (m_dir != nullptr) {
+      ::closedir(m_dir);
+    }
+  }
+
+  [[nodiscard]] bool is_open() const { return m_dir != nullptr; }
+  [[nodiscard]] const SavedStamp& stamp() const { return m_stamp; }
+
+  // The names of the memory files in it (is_memory_path), unsorted.
+  [[nodiscard]] std::vector<std::string> memory_names() {
+    std::vector<std::string> names;
+    if (m_dir == nullptr) {
+      return names;
+    }
+    const std::string folder(vault_path::k_memories);
+    while (const struct dirent* entry = ::readdir(m_dir)) {
+      if (is_memory_path(folder + entry->d_name)) {
+        names.emplace_back(entry->d_name);
+      }
+    }
+    return names;
+  }
+
+  // The stat data of each named file; nullopt where it is missing or not a regular file.
+  // 10,000 stat calls are most of a warm search's time, so they are split between a few
+  // threads, as git's preload-index splits `git status`'s.
+  [[nodiscard]] std::vector<std::optional<SavedStamp>> stat_files(
+      const std::vector<std::string_view>& names) const {
+    std::vector<std::optional<SavedStamp>> stamps(names.size());
+    if (m_dir == nullptr) {
+      return stamps;
+    }
+    const int folder = ::dirfd(m_dir);
+    // Allocates nothing, so it cannot throw on a thread of its own.
+    const auto stat_range = [&](std::size_t begin, std::size_t end) noexcept {
+      std::array<char, NAME_MAX + 1> name{};
+      for (std::size_t i = begin; i < end; ++i) {
+        if (names[i].size() >= name.size()) {
+          continue;  // no file has such a name
+        }
+        std::memcpy(name.data(), names[i].data(), names[i].size());
+        name[names[i].size()] = '\0';
+        struct ::stat info {};
+        if (::fstatat(folder, name.data(), &info, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(info.st_mode)) {
+          stamps[i] = stamp_of(info);
+        }
+      }
+    };
+    constexpr std::size_t k_files_per_thread = 2048;
+    const std::size_t threads =
+        std::clamp<std::size_t>(std::min<std::size_t>(std::thread::hardware_concurrency(), 4), 1,
+                                std::max<std::size_t>(names.size() / k_files_per_thread, 1));
+    const std::size_t share = names.size() / threads;
+    std::vector<std::thread> helpers;
+    std::size_t begin = 0;
+    for (std::size_t t = 1; t < threads; ++t) {
+      try {
+        helpers.emplace_back(stat_range, begin, begin + share);
+      } catch (const std::system_error&) {
+        break;  // no thread to be had: this one stats the rest
+      }
+      begin += share;
+    }
+    stat_range(begin, names.size());
+    for (std::thread& helper : helpers) {
+      helper.join();
+    }
+    return stamps;
+  }
+
+ private:
+  DIR* m_dir = nullptr;
+  SavedStamp m_stamp;
+};
+
+// The memory files in the folder with their stat data, as `git status` compares the index's.
+std::vector<Listed> list_memory_files(MemoryFolder& folder) {
+  const std::vector<std::string> names = folder.memory_names();
+  const std::vector<std::optional<SavedStamp>> stamps =
+      folder.stat_files(std::vector<std::string_view>(names.begin(), names.end()));
+  std::vector<Listed> listed;
+  listed.reserve(names.size());
+  const std::string prefix(vault_path::k_memories);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (stamps[i]) {
+      listed.push_back({prefix + names[i], *stamps[i]});
+    }
+  }
   return listed;
 }
 
@@ -79,6 +170,46 @@ bool same_file(const SavedStamp& saved, const SavedStamp& now) {
          saved.ctime_ns == now.ctime_ns && saved.listed_ns - saved.mtime_ns > k_racy_ns;
 }
 
+// Whether every file the saved index names is unchanged, found without listing the folder:
+// while the folder's own stat data is unchanged, no file was added, removed or renamed in it
+// (git's untracked cache skips unchanged directories the same way), so stat'ing the saved
+// files by name is enough.
+bool saved_files_current(const SavedIndex& saved, const MemoryFolder& folder) {
+  if (!folder.is_open() || !same_file(saved.folder_stamp(), folder.stamp())) {
+    return false;
+  }
+  const std::string_view prefix = vault_path::k_memories;
+  std::vector<std::string_view> names;
+  std::vector<SavedStamp> expected;
+  names.reserve(saved.memory_count() + saved.skipped_count());
+  expected.reserve(names.capacity());
+  const auto add = [&](std::string_view path, const SavedStamp& stamp) {
+    if (!path.starts_with(prefix) || path.find('/', prefix.size()) != std::string_view::npos) {
+      return false;
+    }
+    names.push_back(path.substr(prefix.size()));
+    expected.push_back(stamp);
+    return true;
+  };
+  for (std::uint32_t d = 0; d < saved.memory_count(); ++d) {
+    if (!add(saved.memory_path(d), saved.memory_stamp(d))) {
+      return false;
+    }
+  }
+  for (std::uint32_t s = 0; s < saved.skipped_count(); ++s) {
+    if (!add(saved.skipped_path(s), saved.skipped_stamp(s))) {
+      return false;
+    }
+  }
+  const std::vector<std::optional<SavedStamp>> now = folder.stat_files(names);
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (!now[i] || !same_file(expected[i], *now[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::filesystem::path search_cache_path(const std::filesystem::path& common_dir) {
@@ -86,6 +217,7 @@ std::filesystem::path search_cache_path(const std::filesystem::path& common_dir)
 }
 
 void SearchIndex::load_saved(const std::filesystem::path& cache_file) {
+  m_expansion.reset();
   if (m_saved || !m_memory_slots.empty() || !m_skipped.empty()) {
     return;
   }
@@ -134,7 +266,7 @@ void SearchIndex::thaw() {
   m_saved_file.reset();
 }
 
-std::string SearchIndex::save_cache() {
+std::string SearchIndex::save_cache(const Stamp& folder) {
   // The file numbers its documents in path order, so a path is found by binary search.
   std::vector<const std::pair<const std::string, MemorySlot>*> slots;
   slots.reserve(m_memory_slots.size());
@@ -169,7 +301,7 @@ std::string SearchIndex::save_cache() {
   for (const auto& [path, skip] : m_skipped) {
     skipped.push_back({path, skip.stamp, skip.unreadable});
   }
-  return write_saved_index(memories, m_memory_index, skipped);
+  return write_saved_index(memories, m_memory_index, skipped, folder);
 }
 
 void SearchIndex::refresh_cached(const std::filesystem::path& root,
@@ -186,11 +318,19 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
       changed = true;  // missing, damaged or an older format: written anew below
     }
   }
+  // Taken before the folder is opened, so a change made while it is listed reads as racy.
   const std::int64_t listed_at = now_ns();
-  const std::vector<Listed> listed = list_memory_files(root);
+  MemoryFolder folder(root);
+  SavedStamp folder_stamp = folder.stamp();
+  folder_stamp.listed_ns = listed_at;
 
-  // Usually nothing changed: every listed file matches the saved file one to one, and the
-  // search ranks from it without loading anything else.
+  // Usually nothing changed: the folder and every saved file are as saved, and the search ranks
+  // from the file without listing the folder or loading anything else.
+  if (m_saved && saved_files_current(*m_saved, folder)) {
+    refresh_working(snapshot);
+    return;
+  }
+  const std::vector<Listed> listed = list_memory_files(folder);
   if (m_saved) {
     bool current = listed.size() == m_saved->memory_count() + m_saved->skipped_count();
     for (std::size_t i = 0; current && i < listed.size(); ++i) {
@@ -203,10 +343,15 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
         current = false;
       }
     }
-    if (current) {
+    // Every file as saved, but the folder changed (an editor's swap file came and went) or
+    // was saved too soon after it changed: saved again once its stamp can be trusted, so that
+    // the next run need not list it.
+    const bool folder_settled = folder.is_open() && listed_at - folder_stamp.mtime_ns > k_racy_ns;
+    if (current && !folder_settled) {
       refresh_working(snapshot);
       return;
     }
+    changed = changed || current;
     thaw();
   }
 
@@ -276,7 +421,7 @@ void SearchIndex::refresh_cached(const std::filesystem::path& root,
     try {
       std::error_code ignored;
       std::filesystem::create_directories(cache_file.parent_path(), ignored);
-      util::write_file_atomic(cache_file, save_cache());
+      util::write_file_atomic(cache_file, save_cache(folder_stamp));
     } catch (const Error&) {
       // A cache that cannot be written only costs speed next time.
     }

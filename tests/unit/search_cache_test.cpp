@@ -139,3 +139,57 @@ TEST_CASE("a search ranked from the saved file equals the one that wrote it", "[
   CHECK(warm == cold);
   REQUIRE(cold.size() == 25);
 }
+
+TEST_CASE("a settled memory folder is not listed again, and a file added to it is still found",
+          "[search]") {
+  const TempDir dir;
+  const fs::path cache = dir.path / "git/search-cache";
+  const fs::path folder = dir.path / ".memory/10-Memories";
+  write_memory(dir.path, "MEM-a", "apple banana");
+  write_memory(dir.path, "MEM-b", "banana cherry");
+  const auto cache_inode = [&] {
+    struct ::stat info {};
+    REQUIRE(::stat(cache.c_str(), &info) == 0);
+    return info.st_ino;
+  };
+  const auto settle_folder = [&] {
+    const struct timespec times[2] = {{1'600'000'000, 0}, {1'600'000'000, 0}};
+    REQUIRE(::utimensat(AT_FDCWD, folder.c_str(), times, 0) == 0);
+  };
+
+  // The folder changed just now: its stat data is not trusted yet, and every run lists it.
+  CountingSnapshot cold(dir.path);
+  CHECK(search(dir.path, cache, cold, "banana").size() == 2);
+  const auto written = cache_inode();
+  CountingSnapshot racy(dir.path);
+  CHECK(search(dir.path, cache, racy, "banana").size() == 2);
+  CHECK(cache_inode() == written);  // nothing to save: the folder still changed too recently
+
+  // Once the folder has settled, the cache is saved once more with the folder's stamp ...
+  settle_folder();
+  CountingSnapshot settled(dir.path);
+  CHECK(search(dir.path, cache, settled, "banana").size() == 2);
+  CHECK(settled.reads == 2);  // only the snippets: no memory was read again
+  const auto resaved = cache_inode();
+  CHECK(resaved != written);
+  // ... and the next run finds everything current without saving.
+  CountingSnapshot warm(dir.path);
+  CHECK(search(dir.path, cache, warm, "banana").size() == 2);
+  CHECK(cache_inode() == resaved);
+
+  // A file added, with the folder's modification time put back: its change time still differs,
+  // so the folder is listed and the new memory found.
+  write_memory(dir.path, "MEM-c", "banana durian");
+  settle_folder();
+  CountingSnapshot added(dir.path);
+  CHECK(search(dir.path, cache, added, "durian") == std::vector<std::string>{"MEM-c"});
+  // A file edited in place leaves the folder as it was: its own stat data tells.
+  write_memory(dir.path, "MEM-a", "apple elderberry");
+  CountingSnapshot edited(dir.path);
+  CHECK(search(dir.path, cache, edited, "elderberry") == std::vector<std::string>{"MEM-a"});
+  // A file removed is gone from the results.
+  fs::remove(folder / "MEM-b.md");
+  settle_folder();
+  CountingSnapshot removed(dir.path);
+  CHECK(search(dir.path, cache, removed, "cherry").empty());
+}
