@@ -13,6 +13,7 @@
 #include "core/git/handle.hpp"
 #include "core/git/journal.hpp"
 #include "core/git/repo.hpp"
+#include "core/util/fd.hpp"
 
 namespace gv::git {
 
@@ -22,28 +23,10 @@ namespace {
 
 constexpr std::string_view k_zero_id = "0000000000000000000000000000000000000000";
 
-// An open descriptor that closes itself.
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  [[nodiscard]] int get() const { return m_fd; }
-  [[nodiscard]] bool ok() const { return m_fd >= 0; }
-
- private:
-  int m_fd;
-};
-
 // The first `limit` bytes of the file at `path`, or nullopt when it cannot be opened.
 std::optional<std::string> read_head_of(const fs::path& path, std::size_t limit) {
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
-  if (!fd.ok()) {
+  const util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (fd.get() < 0) {
     return std::nullopt;
   }
   std::string bytes(limit, '\0');
@@ -84,9 +67,9 @@ std::optional<std::string> head_target(git_repository* repo) {
 // (the line libgit2 appends before it renames the ref's lock). The caller holds the lock that
 // guards this reflog, so nobody appends meanwhile.
 void drop_last_reflog_line(const fs::path& log, std::string_view old_id, std::string_view new_id) {
-  const Fd fd(::open(log.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW));
+  const util::Fd fd(::open(log.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW));
   struct stat st {};
-  if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || st.st_size == 0) {
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || st.st_size == 0) {
     return;
   }
   // A reflog line is one id pair, a signature and a one-line message: the last 64 KiB hold it.
