@@ -95,6 +95,77 @@ std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std
   return ranked;
 }
 
+std::vector<Scored> top_postings(const PostingView& view, const RankingParams& params,
+                                 std::size_t k, std::vector<double>& scratch) {
+  std::vector<Scored> top;
+  if (k == 0 || view.live == 0) {
+    return top;
+  }
+  scratch.resize(std::max(scratch.size(), view.documents), 0.0);
+  std::array<double, k_field_count> average_length{};
+  for (std::size_t f = 0; f < k_field_count; ++f) {
+    average_length[f] = view.total_length[f] / static_cast<double>(view.live);
+  }
+  std::vector<std::uint32_t> touched;
+  // Term by term: a term's postings run by document, so each document's weighted frequency is
+  // complete when the next document starts, and is saturated then, as rank_postings does.
+  for (const std::span<const Posting> postings : view.terms) {
+    const double n = static_cast<double>(count_documents(postings, view.dead));
+    if (n == 0) {
+      continue;
+    }
+    const double idf = std::log(1.0 + (static_cast<double>(view.live) - n + 0.5) / (n + 0.5));
+    const auto add = [&](std::uint32_t document, double tf) {
+      if (tf <= 0) {
+        return;
+      }
+      if (scratch[document] == 0.0) {
+        touched.push_back(document);
+      }
+      scratch[document] += idf * tf * (params.k1 + 1.0) / (params.k1 + tf);
+    };
+    std::uint32_t current = std::numeric_limits<std::uint32_t>::max();
+    double tf = 0.0;
+    for (const Posting& posting : postings) {
+      if (posting.document >= view.documents || posting.field >= k_field_count ||
+          (view.dead != nullptr && (*view.dead)[posting.document])) {
+        continue;
+      }
+      if (posting.document != current) {
+        if (current != std::numeric_limits<std::uint32_t>::max()) {
+          add(current, tf);
+        }
+        current = posting.document;
+        tf = 0.0;
+      }
+      const FieldParams& field = params.fields[posting.field];
+      const std::uint32_t length = view.lengths[posting.document * view.stride + posting.field];
+      const double norm = average_length[posting.field] > 0
+                              ? 1.0 - field.b + field.b * length / average_length[posting.field]
+                              : 1.0;
+      tf += field.weight * posting.count / norm;
+    }
+    if (current != std::numeric_limits<std::uint32_t>::max()) {
+      add(current, tf);
+    }
+  }
+  top.reserve(touched.size());
+  for (const std::uint32_t document : touched) {
+    top.push_back({document, scratch[document]});
+    scratch[document] = 0.0;
+  }
+  const auto better = [](const Scored& a, const Scored& b) {
+    return a.score != b.score ? a.score > b.score : a.document < b.document;
+  };
+  if (top.size() > k) {
+    std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(k), top.end(), better);
+    top.resize(k);
+  } else {
+    std::sort(top.begin(), top.end(), better);
+  }
+  return top;
+}
+
 std::size_t count_documents(std::span<const Posting> postings, const std::vector<bool>* dead) {
   std::size_t count = 0;
   std::uint32_t last = std::numeric_limits<std::uint32_t>::max();
@@ -295,6 +366,16 @@ void InvertedIndex::reorder(const std::vector<std::uint32_t>& order) {
 std::vector<Ranked> InvertedIndex::rank(const std::vector<std::string>& terms,
                                         const RankingParams& params,
                                         std::span<const double> weights) const {
+  return rank_postings(view_of(terms), terms, params, weights);
+}
+
+std::vector<Scored> InvertedIndex::top(const std::vector<std::string>& terms,
+                                       const RankingParams& params, std::size_t k,
+                                       std::vector<double>& scratch) const {
+  return top_postings(view_of(terms), params, k, scratch);
+}
+
+PostingView InvertedIndex::view_of(const std::vector<std::string>& terms) const {
   PostingView view;
   for (const std::string& term : terms) {
     const std::optional<std::uint32_t> id = find_term(term);
@@ -307,7 +388,7 @@ std::vector<Ranked> InvertedIndex::rank(const std::vector<std::string>& terms,
   view.lengths = m_lengths.data();
   view.stride = k_field_count;
   view.dead = &m_dead;
-  return rank_postings(view, terms, params, weights);
+  return view;
 }
 
 std::size_t InvertedIndex::document_frequency(std::string_view term) const {

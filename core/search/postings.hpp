@@ -53,6 +53,20 @@ struct PostingView {
                                                 const RankingParams& params = {},
                                                 std::span<const double> weights = {});
 
+// One document and its BM25F score.
+struct Scored {
+  std::uint32_t document = 0;
+  double score = 0.0;
+};
+
+// The first `k` of what rank_postings gives for the same terms (equal weights), with the same
+// scores and order, without each document's list of terms: for the many small rankings that find
+// each working-memory entry's nearest memories (doc/search.md, "Entry neighbours"). `scratch` is a
+// per-document score array, all zeros before and after, so that repeated calls allocate nothing
+// the size of the vault.
+[[nodiscard]] std::vector<Scored> top_postings(const PostingView& view, const RankingParams& params,
+                                               std::size_t k, std::vector<double>& scratch);
+
 // A mutable inverted index. Documents are numbered in the order they are added; removing one
 // leaves its number dead (skipped by ranking, its postings kept) until compact().
 class InvertedIndex {
@@ -77,6 +91,10 @@ class InvertedIndex {
   [[nodiscard]] std::vector<Ranked> rank(const std::vector<std::string>& terms,
                                          const RankingParams& params = {},
                                          std::span<const double> weights = {}) const;
+  // top_postings() over this index.
+  [[nodiscard]] std::vector<Scored> top(const std::vector<std::string>& terms,
+                                        const RankingParams& params, std::size_t k,
+                                        std::vector<double>& scratch) const;
 
   // How many live documents hold `term` in any field.
   [[nodiscard]] std::size_t document_frequency(std::string_view term) const;
@@ -96,6 +114,7 @@ class InvertedIndex {
   void add_postings(std::string_view term, const std::vector<Posting>& postings);
 
  private:
+  [[nodiscard]] PostingView view_of(const std::vector<std::string>& terms) const;
   std::vector<Posting>& postings_of(std::string_view term);
   [[nodiscard]] std::uint32_t term_id(std::string_view term);
   [[nodiscard]] std::optional<std::uint32_t> find_term(std::string_view term) const;

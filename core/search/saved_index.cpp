@@ -369,6 +369,19 @@ std::vector<Ranked> SavedIndex::rank(const std::vector<std::string>& terms,
                                      const RankingParams& params,
                                      std::span<const double> weights) const {
   std::vector<std::vector<Posting>> lists;
+  return rank_postings(view_of(terms, lists), terms, params, weights);
+}
+
+std::vector<Scored> SavedIndex::top(const std::vector<std::string>& terms,
+                                    const RankingParams& params, std::size_t k,
+                                    std::vector<double>& scratch) const {
+  std::vector<std::vector<Posting>> lists;
+  return top_postings(view_of(terms, lists), params, k, scratch);
+}
+
+PostingView SavedIndex::view_of(const std::vector<std::string>& terms,
+                                std::vector<std::vector<Posting>>& lists) const {
+  lists.clear();
   lists.reserve(terms.size());
   for (const std::string& term : terms) {
     const std::optional<std::uint32_t> id = find_term(term);
@@ -383,7 +396,7 @@ std::vector<Ranked> SavedIndex::rank(const std::vector<std::string>& terms,
   view.total_length = m_total_length;
   view.lengths = m_lengths.data();
   view.stride = k_field_count;
-  return rank_postings(view, terms, params, weights);
+  return view;
 }
 
 void SavedIndex::for_each_term(

@@ -88,6 +88,10 @@ class SavedIndex {
   [[nodiscard]] std::vector<Ranked> rank(const std::vector<std::string>& terms,
                                          const RankingParams& params = {},
                                          std::span<const double> weights = {}) const;
+  // top_postings() over the saved documents.
+  [[nodiscard]] std::vector<Scored> top(const std::vector<std::string>& terms,
+                                        const RankingParams& params, std::size_t k,
+                                        std::vector<double>& scratch) const;
 
   // How many memories hold `term` in any field.
   [[nodiscard]] std::size_t document_frequency(std::string_view term) const;
@@ -98,6 +102,9 @@ class SavedIndex {
 
  private:
   explicit SavedIndex(std::string_view bytes) : m_bytes(bytes) {}
+  // The view over `terms`' postings, copied out into `lists`, which must outlive it.
+  [[nodiscard]] PostingView view_of(const std::vector<std::string>& terms,
+                                    std::vector<std::vector<Posting>>& lists) const;
 
   [[nodiscard]] std::uint64_t u64(std::size_t at) const;
   [[nodiscard]] std::uint32_t u32(std::size_t at) const;

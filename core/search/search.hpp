@@ -145,6 +145,9 @@ class SearchIndex {
     std::string tier;
     int line = 0;
     std::string text;
+    // What the entry is ranked on: the heading of its claim block, if any, and its text.
+    std::string heading;
+    std::string searchable;
   };
 
   // The query terms ranking reads: the task's own (`original` of them, weight 1), then the
@@ -174,6 +177,15 @@ class SearchIndex {
       std::size_t limit, std::map<std::string, Shown, std::less<>>& shown,
       std::size_t& matched) const;
   [[nodiscard]] std::vector<Hit> entry_hits(const Query& query) const;
+  // The entries' index, made on first use: each entry is indexed with the titles and keywords
+  // of its nearest memories (doc/search.md, "Entry neighbours"), which costs a small ranking
+  // per entry that only commands ranking entries should pay.
+  [[nodiscard]] const InvertedIndex& entry_index() const;
+  // The titles and keywords of the memories nearest to `entry`, as one text. Without a saved
+  // index, `by_document` names the memory slot of each document of m_memory_index.
+  [[nodiscard]] std::string neighbour_text(const EntrySlot& entry,
+                                           const std::vector<const MemorySlot*>& by_document,
+                                           std::vector<double>& scratch) const;
   void refresh_working(const Snapshot& snapshot);
   void compact();
   void set_memory(const Memory& memory, std::string_view body, Stamp stamp);
@@ -201,7 +213,8 @@ class SearchIndex {
   mutable std::optional<std::pair<std::string, Query>> m_expansion;
 
   std::vector<EntrySlot> m_entries;  // scan order, superseded ones left out
-  InvertedIndex m_entry_index;       // document d is m_entries[d]
+  // Document d is m_entries[d]; empty until entry_index() and after every refresh.
+  mutable std::optional<InvertedIndex> m_entry_index;
 };
 
 }  // namespace gv::search

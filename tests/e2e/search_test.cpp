@@ -218,3 +218,35 @@ TEST_CASE(
                                         {}, ".memory/10-Memories");
   CHECK(json::parse(below_json.out)["results"][0]["path"] == ".memory/10-Memories/MEM-body.md");
 }
+
+TEST_CASE("search and context find an entry through its nearest memories' titles", "[search]") {
+  // The preference never says neovim or plugin; the memories its rare words rank first do.
+  Sandbox sandbox;
+  for (const std::string name : {"lazy", "lsp", "keys"}) {
+    sandbox.write(".memory/10-Memories/MEM-nvim-" + name + ".md",
+                  gv::test::memory_file("Neovim plugin setup: " + name, "2026-10-01",
+                                        "neovim, plugin, nvim", 0, "null") +
+                      "The nvim config lives in the dotfiles under nvim/lua.\n");
+  }
+  for (int i = 0; i < 30; ++i) {
+    sandbox.write(".memory/10-Memories/MEM-filler-" + std::to_string(i) + ".md",
+                  gv::test::memory_file("Filler " + std::to_string(i), "2026-10-01",
+                                        "deploy, kubernetes", 0, "null"));
+  }
+  sandbox.write("memory/registers/preferences.md",
+                "# Preferences\n\n- Editor config changes go into the dotfiles repo (nvim/), not "
+                "a local copy ^tr00000000e1\n");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("editor vault");
+
+  const auto searched =
+      sandbox.vault({"search", "--scope", "working", "install a neovim plugin", "--json"});
+  INFO(searched.err);
+  REQUIRE(searched.code == 0);
+  CHECK(ids(json::parse(searched.out)["results"]) == std::vector<std::string>{"tr00000000e1"});
+
+  const auto context = sandbox.vault({"context", "install a neovim plugin", "--json"});
+  INFO(context.err);
+  REQUIRE(context.code == 0);
+  CHECK(ids(json::parse(context.out)["entries"]) == std::vector<std::string>{"tr00000000e1"});
+}

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
@@ -179,6 +180,47 @@ TEST_CASE("the inverted index and the saved file rank exactly as a scan of the d
       CHECK(compacted[i].document == renumbered[expected[i].document]);
       CHECK(compacted[i].score == expected[i].score);
     }
+  }
+}
+
+TEST_CASE("top() is the head of rank(), scores and order, and leaves its scratch zeroed",
+          "[search]") {
+  const std::vector<Fields> fields = generated_documents(200, 11);
+  InvertedIndex index;
+  std::vector<SavedMemory> saved(fields.size());
+  for (std::size_t d = 0; d < fields.size(); ++d) {
+    index.add(views(fields[d]));
+    saved[d].path = ".memory/10-Memories/MEM-" + std::to_string(1000 + d) + ".md";
+  }
+  const std::string bytes = gv::search::write_saved_index(saved, index, {});
+  const std::optional<SavedIndex> file = SavedIndex::open(bytes);
+  REQUIRE(file.has_value());
+
+  const auto check_head = [](const std::vector<Ranked>& ranked,
+                             const std::vector<gv::search::Scored>& top, std::size_t k) {
+    REQUIRE(top.size() == std::min(k, ranked.size()));
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      INFO("rank " << i);
+      CHECK(top[i].document == ranked[i].document);
+      CHECK(top[i].score == ranked[i].score);  // bit for bit
+    }
+  };
+  std::vector<double> scratch;
+  for (const char* query : {"retry", "caches backoff", "nvim lsp python", "absent", "the"}) {
+    INFO(query);
+    const std::vector<std::string> terms = gv::search::query_terms(query);
+    for (const std::size_t k : {std::size_t{1}, std::size_t{3}, std::size_t{500}}) {
+      check_head(index.rank(terms), index.top(terms, {}, k, scratch), k);
+      check_head(file->rank(terms), file->top(terms, {}, k, scratch), k);
+      CHECK(std::all_of(scratch.begin(), scratch.end(), [](double v) { return v == 0.0; }));
+    }
+  }
+  SECTION("removed documents are never among the best") {
+    for (std::uint32_t d = 0; d < fields.size(); d += 2) {
+      index.remove(d);
+    }
+    const std::vector<std::string> terms = gv::search::query_terms("retry cache");
+    check_head(index.rank(terms), index.top(terms, {}, 10, scratch), 10);
   }
 }
 

@@ -233,3 +233,36 @@ TEST_CASE("expansion finds a memory in the task's neighbourhood; search keeps to
   REQUIRE(ranked.size() == 4);
   CHECK(ranked.back() == "MEM-blender");  // found through smoothie and blender, ranked last
 }
+
+TEST_CASE("an entry is found through the titles and keywords of its nearest memories", "[search]") {
+  // The entry never says neovim or plugin; the memories its rare words (nvim, dotfiles) rank
+  // first do, in their titles and keywords. Neighbours need a vault of 30 or more memories.
+  std::map<std::string, std::string> files;
+  for (const std::string name : {"lazy", "lsp", "keys"}) {
+    files[path("MEM-nvim-" + name)] =
+        memory("Neovim plugin setup: " + name, "neovim, plugin, nvim",
+               "The nvim config lives in the dotfiles under nvim/lua; " + name + " loads there.");
+  }
+  for (int i = 0; i < 30; ++i) {
+    files[path("MEM-filler-" + std::to_string(i))] =
+        memory("Filler " + std::to_string(i), "deploy, kubernetes",
+               "Roll out with helm upgrade " + std::to_string(i) + ".");
+  }
+  files["memory/registers/preferences.md"] =
+      "# Preferences\n\n- Editor config changes go into the dotfiles repo (nvim/), not a local "
+      "copy ^tr0123456789\n- Deploys wait for a green pipeline ^tr012345678a\n";
+  const MapSnapshot with_memories(files);
+  const std::vector<Hit> found = run(with_memories, "install a neovim plugin", Scope::working);
+  REQUIRE(found.size() == 1);
+  CHECK(found.front().id == "tr0123456789");
+
+  SECTION("in a vault of a handful of memories, an entry is ranked on its own words") {
+    for (int i = 0; i < 30; ++i) {
+      files.erase(path("MEM-filler-" + std::to_string(i)));
+    }
+    const MapSnapshot small(files);
+    CHECK(run(small, "install a neovim plugin", Scope::working).empty());
+    CHECK(ids_of(run(small, "dotfiles nvim", Scope::working)) ==
+          std::vector<std::string>{"tr0123456789"});
+  }
+}
