@@ -7,6 +7,23 @@
 
 namespace gv::search {
 
+namespace {
+
+// BM25's inverse document frequency of a term `holding` of `live` documents hold.
+double idf_of(double live, double holding) {
+  return std::log(1.0 + (live - holding + 0.5) / (holding + 0.5));
+}
+
+// One posting's share of a document's term frequency: its count at its field's weight, over
+// the field's length normalisation.
+double occurrence_weight(const FieldParams& field, std::uint32_t count, std::uint32_t length,
+                         double average_length) {
+  const double norm = average_length > 0 ? 1.0 - field.b + field.b * length / average_length : 1.0;
+  return field.weight * count / norm;
+}
+
+}  // namespace
+
 std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std::string>& terms,
                                   const RankingParams& params, std::span<const double> weights) {
   if (terms.empty() || view.live == 0) {
@@ -38,13 +55,10 @@ std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std
         matched.push_back(posting.document);
         weighted.resize(weighted.size() + term_count, 0.0);
       }
-      const FieldParams& field = params.fields[posting.field];
-      const std::uint32_t length = view.lengths[posting.document * view.stride + posting.field];
-      const double norm = average_length[posting.field] > 0
-                              ? 1.0 - field.b + field.b * length / average_length[posting.field]
-                              : 1.0;
-      const std::uint32_t count = posting.count;
-      weighted[slot * term_count + t] += field.weight * count / norm;
+      weighted[slot * term_count + t] +=
+          occurrence_weight(params.fields[posting.field], posting.count,
+                            view.lengths[posting.document * view.stride + posting.field],
+                            average_length[posting.field]);
     }
   }
   std::sort(matched.begin(), matched.end());  // document order, as rank() visits them
@@ -64,7 +78,7 @@ std::vector<Ranked> rank_postings(const PostingView& view, const std::vector<std
   double query_mass = 0.0;
   for (std::size_t t = 0; t < term_count; ++t) {
     const double n = static_cast<double>(document_frequency[t]);
-    idf[t] = std::log(1.0 + (static_cast<double>(view.live) - n + 0.5) / (n + 0.5));
+    idf[t] = idf_of(static_cast<double>(view.live), n);
     // Coverage counts the query's own terms (weight 1), not the expansion's.
     if (weights.empty() || weights[t] >= 1.0) {
       query_mass += idf[t];
@@ -114,7 +128,7 @@ std::vector<Scored> top_postings(const PostingView& view, const RankingParams& p
     if (n == 0) {
       continue;
     }
-    const double idf = std::log(1.0 + (static_cast<double>(view.live) - n + 0.5) / (n + 0.5));
+    const double idf = idf_of(static_cast<double>(view.live), n);
     const auto add = [&](std::uint32_t document, double tf) {
       if (tf <= 0) {
         return;
@@ -138,12 +152,9 @@ std::vector<Scored> top_postings(const PostingView& view, const RankingParams& p
         current = posting.document;
         tf = 0.0;
       }
-      const FieldParams& field = params.fields[posting.field];
-      const std::uint32_t length = view.lengths[posting.document * view.stride + posting.field];
-      const double norm = average_length[posting.field] > 0
-                              ? 1.0 - field.b + field.b * length / average_length[posting.field]
-                              : 1.0;
-      tf += field.weight * posting.count / norm;
+      tf += occurrence_weight(params.fields[posting.field], posting.count,
+                              view.lengths[posting.document * view.stride + posting.field],
+                              average_length[posting.field]);
     }
     if (current != std::numeric_limits<std::uint32_t>::max()) {
       add(current, tf);
