@@ -385,8 +385,7 @@ std::string SearchIndex::neighbour_text(const EntrySlot& entry,
   // nearest memories better than all of them (bench/retrieval), and costs far less.
   std::vector<std::pair<std::size_t, std::string>> by_rarity;
   for (std::string& term : query_terms(entry.heading + "\n" + entry.searchable)) {
-    const std::size_t n =
-        m_saved ? m_saved->document_frequency(term) : m_memory_index.document_frequency(term);
+    const std::size_t n = memory_frequency(term);
     if (n > 0 && n <= k_neighbour_term_documents) {
       by_rarity.emplace_back(n, std::move(term));
     }
@@ -458,10 +457,6 @@ SearchIndex::Query SearchIndex::expand(std::vector<std::string> terms,
     return query;
   }
   const double live = static_cast<double>(memory_count());
-  const auto df = [&](std::string_view term) -> double {
-    return static_cast<double>(m_saved ? m_saved->document_frequency(term)
-                                       : m_memory_index.document_frequency(term));
-  };
   std::map<std::string, double, std::less<>> weight;
   Analyzer analyzer;
   const RankingParams params;
@@ -496,7 +491,7 @@ SearchIndex::Query SearchIndex::expand(std::vector<std::string> terms,
     if (std::find(query.terms.begin(), query.terms.end(), term) != query.terms.end()) {
       continue;
     }
-    const double n = df(term);
+    const double n = static_cast<double>(memory_frequency(term));
     if (n <= 0 || n > live / 2) {
       continue;
     }

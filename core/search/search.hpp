@@ -106,6 +106,10 @@ class SearchIndex {
   [[nodiscard]] std::size_t memory_count() const {
     return m_saved ? m_saved->memory_count() : m_memory_slots.size();
   }
+  // How many indexed memories hold `term` in any field.
+  [[nodiscard]] std::size_t memory_frequency(std::string_view term) const {
+    return m_saved ? m_saved->document_frequency(term) : m_memory_index.document_frequency(term);
+  }
 
   // Starts from the search cache file a one-shot search wrote (refresh_cached), when this
   // index is still empty and the file is readable: the next refresh() then splits into terms

@@ -56,6 +56,24 @@ std::string valued_patterns(const std::vector<Visit>& visits) {
   return out.empty() ? quote("#none") : out;  // matches no path: every path is "" or has a name
 }
 
+// The shell function both scripts share (bash and zsh read it alike): whether option $2 of the
+// command at path $1, or a global option, takes the next word.
+std::string takes_value_function(const std::vector<Visit>& visits) {
+  return fmt::format(
+      R"sh(# Whether option $2 of the command at path $1 (or a global option) takes the next word.
+__git_vault_takes_value() {{
+  case "$1 $2" in
+  {0}) return 0 ;;
+  esac
+  case " $2" in
+  {0}) return 0 ;;
+  esac
+  return 1
+}}
+)sh",
+      valued_patterns(visits));
+}
+
 std::string id_patterns(const std::vector<Visit>& visits) {
   std::string out;
   for (const Visit& visit : visits) {
@@ -107,17 +125,7 @@ __git_vault_options() {{
 {options}  esac
 }}
 
-# Whether option $2 of the command at path $1 (or a global option) takes the next word.
-__git_vault_takes_value() {{
-  case "$1 $2" in
-  {valued}) return 0 ;;
-  esac
-  case " $2" in
-  {valued}) return 0 ;;
-  esac
-  return 1
-}}
-
+{takes_value}
 # The memory ids of the repository the shell is in, from the vault's file names.
 __git_vault_memory_ids() {{
   local top file
@@ -175,7 +183,7 @@ _git_vault() {{
 complete -o bashdefault -o default -F _git_vault git-vault
 )sh",
       fmt::arg("commands", commands), fmt::arg("options", options),
-      fmt::arg("valued", valued_patterns(visits)), fmt::arg("ids", id_patterns(visits)));
+      fmt::arg("takes_value", takes_value_function(visits)), fmt::arg("ids", id_patterns(visits)));
 }
 
 std::string zsh_completion(const CompletionCommand& root) {
@@ -226,17 +234,7 @@ __git_vault_options() {{
 {options}  esac
 }}
 
-# Whether option $2 of the command at path $1 (or a global option) takes the next word.
-__git_vault_takes_value() {{
-  case "$1 $2" in
-  {valued}) return 0 ;;
-  esac
-  case " $2" in
-  {valued}) return 0 ;;
-  esac
-  return 1
-}}
-
+{takes_value}
 _git-vault() {{
   # Not `path`: zsh ties that name to PATH, and a local one would empty it.
   local -a reply names opts ids
@@ -286,7 +284,7 @@ _git-vault() {{
 _git-vault "$@"
 )sh",
       fmt::arg("commands", commands), fmt::arg("options", options),
-      fmt::arg("valued", valued_patterns(visits)), fmt::arg("ids", id_patterns(visits)));
+      fmt::arg("takes_value", takes_value_function(visits)), fmt::arg("ids", id_patterns(visits)));
 }
 
 }  // namespace gv::setup
