@@ -25,19 +25,19 @@ fi
 # What the build needs, per package manager (read through ${!list} below). Test-only tools (Catch2, clang, clang-format) are
 # not here: tests/run.sh's callers install them (.ci/run).
 # shellcheck disable=SC2034
-apt_packages=(g++ cmake make pkg-config git libgit2-dev libssl-dev zlib1g-dev libcli11-dev
+apt_packages=(g++ cmake ninja-build pkg-config git libgit2-dev libssl-dev zlib1g-dev libcli11-dev
   nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libstemmer-dev)
 # shellcheck disable=SC2034
-dnf_packages=(gcc-c++ cmake make pkgconf-pkg-config git libgit2-devel openssl-devel zlib-devel
+dnf_packages=(gcc-c++ cmake ninja-build pkgconf-pkg-config git libgit2-devel openssl-devel zlib-devel
   cli11-devel json-devel yaml-cpp-devel fmt-devel libstemmer-devel)
 # shellcheck disable=SC2034
-pacman_packages=(gcc cmake make pkgconf git libgit2 openssl zlib cli11 nlohmann-json yaml-cpp fmt
+pacman_packages=(gcc cmake ninja pkgconf git libgit2 openssl zlib cli11 nlohmann-json yaml-cpp fmt
   snowball)
 # shellcheck disable=SC2034
-apk_packages=(g++ cmake make pkgconf git libgit2-dev openssl-dev zlib-dev cli11 nlohmann-json
+apk_packages=(g++ cmake samurai pkgconf git libgit2-dev openssl-dev zlib-dev cli11 nlohmann-json
   yaml-cpp-dev fmt-dev snowball-dev)
 # shellcheck disable=SC2034
-brew_packages=(cmake pkg-config libgit2 openssl@3 cli11 nlohmann-json yaml-cpp fmt snowball)
+brew_packages=(cmake ninja pkg-config libgit2 openssl@3 cli11 nlohmann-json yaml-cpp fmt snowball)
 
 # The first package manager found; Homebrew first on macOS, last elsewhere (a Linux machine
 # with Homebrew still builds against its system's libraries).
@@ -74,7 +74,7 @@ install_packages() {
   if [[ -z $manager ]]; then
     say "error: no supported package manager found (apt-get, dnf, pacman, apk, brew)"
     say "install these yourself: a C++20 compiler (g++ 12 or clang 14), CMake 3.18 or later,"
-    say "  make, pkg-config, git, libgit2 1.5 or later, OpenSSL, zlib, CLI11 2.1, nlohmann-json"
+    say "  Ninja (or make), pkg-config, git, libgit2 1.5 or later, OpenSSL, zlib, CLI11 2.1, nlohmann-json"
     say "  3.10, yaml-cpp, fmt 9, Snowball's libstemmer (README.md, \"Installing\", names them"
     say "  for each system), then run: SKIP_PACKAGES=1 $0"
     exit 1
@@ -144,11 +144,18 @@ if [[ ${GIT_VAULT_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
 elif [[ ${GIT_VAULT_CCACHE:-1} == 0 ]]; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=)  # also in a build folder that had it
 fi
+# Ninja when it is there: it starts the subcommands' batches while the core's last ones still
+# compile, where make waits for the whole library. A build folder keeps the generator it was made
+# with.
+generator=()
+if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 say "building: Release, $jobs jobs$with (log in $log)"
 started=$SECONDS
-if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGIT_VAULT_WERROR=OFF \
-  -DBUILD_TESTING=OFF ${launcher[@]+"${launcher[@]}"} >>"$log" 2>&1 &&
+if ! { cmake -S "$here" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
+  -DGIT_VAULT_WERROR=OFF -DBUILD_TESTING=OFF ${launcher[@]+"${launcher[@]}"} >>"$log" 2>&1 &&
   build_with_progress "$log" cmake --build "$build" -j "$jobs" &&
   cmake --install "$build" --prefix "$prefix" >>"$log" 2>&1; }; then
   tail -n 40 "$log" >&2

@@ -24,7 +24,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace action_command {
 
 // A --no-commit message short enough to print as well as save.
 constexpr std::ptrdiff_t k_message_lines_shown = 30;
@@ -81,7 +81,7 @@ std::vector<std::string> paths_outside(const Plan& plan, const std::vector<std::
   return outside;
 }
 
-}  // namespace
+}  // namespace action_command
 
 void say_what_allow_dirty_does(const std::vector<std::string>& dirty, const Plan& plan) {
   std::vector<std::string> included;
@@ -111,7 +111,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
   // with it, and a revert would put back HEAD's version, or delete a file HEAD lacks. Asked
   // before the fold below commits anything.
   const std::vector<std::string> outside =
-      paths_outside(draft.plan, landing::k_action_guarded_paths);
+      action_command::paths_outside(draft.plan, landing::k_action_guarded_paths);
   if (!flags.no_commit && !flags.allow_dirty && !outside.empty()) {
     const std::vector<std::string> dirty = session.repo().dirty_paths(outside);
     if (!dirty.empty()) {
@@ -216,7 +216,7 @@ int land_action(Session& session, const Snapshot& before, distill::ActionDraft d
         out += fmt::format("Undo with: git vault revert {}\n", landed.log_id);
       }
     } else if (!landed.plan.changes.empty()) {
-      out = uncommitted_note(session.repo(), landed.plan);
+      out = action_command::uncommitted_note(session.repo(), landed.plan);
     }
     // stderr: stdout carries the action's own report, which scripts compare byte for byte.
     std::fputs(out.c_str(), stderr);

@@ -34,7 +34,7 @@
 // anything on stdout but context: every failure is one line on stderr and exit 0 (doc/decisions.md,
 // D20).
 namespace gv::cmd {
-namespace {
+namespace agent_hook_command {
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -317,9 +317,10 @@ int run(const Options& options, const Globals& globals) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace agent_hook_command
 
 Runner define_agent_hook(CLI::App& app) {
+  using namespace agent_hook_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("--agent", options->agent,
                  "Whose hook payload this is: claude (context as text), gemini or codex (context "

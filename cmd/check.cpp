@@ -33,7 +33,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace check_command {
 
 enum class Format { text, json, github };
 
@@ -332,9 +332,10 @@ std::string skip_help() {
   return out;
 }
 
-}  // namespace
+}  // namespace check_command
 
 Runner define_check(CLI::App& app) {
+  using namespace check_command;  // this file's own helpers
   auto options = std::make_shared<CheckOptions>();
   app.add_flag("--staged", options->staged,
                "Check the index being committed (default; honours GIT_INDEX_FILE)");

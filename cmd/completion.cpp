@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace completion_command {
 
 setup::CompletionOption option_of(const CLI::Option& option) {
   setup::CompletionOption out;
@@ -71,9 +71,10 @@ int run(const std::string& shell, const CLI::App& root_app) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace completion_command
 
 Runner define_completion(CLI::App& app) {
+  using namespace completion_command;  // this file's own helpers
   auto shell = std::make_shared<std::string>();
   app.add_option("shell", *shell, "bash or zsh")
       ->required()

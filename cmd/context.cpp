@@ -20,7 +20,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace context_command {
 
 struct Options {
   std::vector<std::string> task;
@@ -208,9 +208,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace context_command
 
 Runner define_context(CLI::App& app) {
+  using namespace context_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("task", options->task, "What the task is about");
   app.add_option("--type", options->type,

@@ -11,7 +11,7 @@
 #include "core/util/file.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace diff_text_command {
 
 int run(const std::string& path) {
   const std::string text = review::normalise_for_diff(util::read_file(path));
@@ -19,9 +19,10 @@ int run(const std::string& path) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace diff_text_command
 
 Runner define_diff_text(CLI::App& app) {
+  using namespace diff_text_command;  // this file's own helpers
   auto path = std::make_shared<std::string>();
   app.add_option("file", *path, "The memory file to print normalised")->required();
   return [path](const Globals&) { return run(*path); };

@@ -34,7 +34,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace distill_command {
 
 // How many candidates, with their keys, a run that needs a selection lists when it cannot ask.
 constexpr std::size_t k_keys_shown = 20;
@@ -436,9 +436,10 @@ int run(const Options& options, Session& session) {
   return run_sub_mode(*row->make(), options, session);
 }
 
-}  // namespace
+}  // namespace distill_command
 
 Runner define_distill(CLI::App& app) {
+  using namespace distill_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   for (const distill::SubModeInfo& row : distill::builtin_sub_modes().rows()) {
     const std::string name(row.name);

@@ -20,7 +20,7 @@
 #include "core/util/message.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace events_command {
 
 struct Options {
   events::EventFilter filter;
@@ -93,9 +93,10 @@ int run_add(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace events_command
 
 Runner define_events(CLI::App& app) {
+  using namespace events_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   events::EventFilter& filter = options->filter;
   app.add_option("--session", filter.session, "Only events of this session_id");

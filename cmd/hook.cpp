@@ -14,7 +14,7 @@
 #include "hooks/hooks.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace hook_command {
 
 struct Options {
   std::string name;
@@ -31,9 +31,10 @@ int run(const Options& options, Session& session) {
   throw UsageError("unknown hook `{}` (known: pre-commit, post-merge)", options.name);
 }
 
-}  // namespace
+}  // namespace hook_command
 
 std::optional<int> run_installed_hook(int argc, char** argv) {
+  using namespace hook_command;  // this file's own helpers
   if (argc < 3 || std::string_view(argv[1]) != "hook" ||
       std::string_view(argv[2]).starts_with("-")) {
     return std::nullopt;
@@ -60,6 +61,7 @@ std::optional<int> run_installed_hook(int argc, char** argv) {
 }
 
 Runner define_hook(CLI::App& app) {
+  using namespace hook_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("name", options->name, "The hook git is running")->required();
   app.add_option("args", options->git_args, "The hook's arguments from git");

@@ -20,7 +20,7 @@
 #include "core/util/message.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace hooks_command {
 
 struct Options {
   bool allow_global_hooks_path = false;
@@ -278,9 +278,10 @@ int run_status(const Options& options, Session& session) {
   return code;
 }
 
-}  // namespace
+}  // namespace hooks_command
 
 Runner define_hooks(CLI::App& app) {
+  using namespace hooks_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.require_subcommand(1);
   CLI::App* install = app.add_subcommand("install", "Install the pre-commit and post-merge hooks");

@@ -29,7 +29,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace index_command {
 
 struct Options {
   bool check = false;
@@ -231,9 +231,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace index_command
 
 Runner define_index(CLI::App& app) {
+  using namespace index_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_flag("--check", options->check,
                "Only report whether the generated files are stale (exit 1 when they are)");

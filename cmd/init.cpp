@@ -36,7 +36,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace init_command {
 
 struct Options {
   bool recall = false;
@@ -502,9 +502,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace init_command
 
 Runner define_init(CLI::App& app) {
+  using namespace init_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_flag("--recall", options->recall,
                "Also scaffold the tiered working memory (CLAUDE.local.md, memory/)");

@@ -25,7 +25,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace learn_command {
 
 struct Options {
   std::string title;
@@ -283,9 +283,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace learn_command
 
 Runner define_learn(CLI::App& app) {
+  using namespace learn_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("--title", options->title, "The memory's title");
   app.add_option("--category", options->category,

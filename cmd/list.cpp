@@ -16,7 +16,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace list_command {
 
 struct Options {
   agent::ListFilter filter;
@@ -72,9 +72,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace list_command
 
 Runner define_list(CLI::App& app) {
+  using namespace list_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("--category", options->filter.category,
                  "Only this category (PATTERN, CONFIG, …; any case)");

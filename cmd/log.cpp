@@ -19,7 +19,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace log_command {
 
 using Json = nlohmann::ordered_json;
 
@@ -238,9 +238,10 @@ int run(const Options& options, Session& session) {
   return code;
 }
 
-}  // namespace
+}  // namespace log_command
 
 Runner define_log(CLI::App& app) {
+  using namespace log_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_flag("--verify", options->verify,
                "Report entries whose commit is missing or does not match the log (exit 1)");

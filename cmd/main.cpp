@@ -26,7 +26,7 @@
 #include "core/version.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace main_command {
 
 constexpr Need k_repo = Need::repository;
 constexpr Need k_work_tree = Need::repository | Need::work_tree;
@@ -346,9 +346,9 @@ void print_fatal(const char* message) {
   }
 }
 
-}  // namespace
+}  // namespace main_command
 
-std::span<const Command> command_table() { return k_commands; }
+std::span<const Command> command_table() { return main_command::k_commands; }
 
 }  // namespace gv::cmd
 
@@ -360,23 +360,25 @@ __attribute__((constructor(101))) static void tune_heap_first() { gv::util::tune
 
 int main(int argc, char** argv) {
   gv::util::keep_memory_reserve();
-  gv::cmd::install_performance_trace();
+  gv::cmd::main_command::install_performance_trace();
   try {
     gv::git::Library library;
-    return gv::cmd::run(argc, argv);
+    return gv::cmd::main_command::run(argc, argv);
   } catch (const std::bad_alloc&) {
     // Whatever ran out, the command ends here with one line, as any fatal error; a landing it
     // interrupted was put back on the way (core/git/transaction.hpp). The pieces are printed one
     // by one: the heap may have nothing left for a formatted string.
     std::fputs("git-vault: error: out of memory while running git vault ", stderr);
-    std::fputs(gv::cmd::g_command.empty() ? "(starting)" : gv::cmd::g_command.c_str(), stderr);
+    std::fputs(gv::cmd::main_command::g_command.empty() ? "(starting)"
+                                                        : gv::cmd::main_command::g_command.c_str(),
+               stderr);
     std::fputs(" (a larger memory limit, `ulimit -v`, lets it finish)\n", stderr);
     return gv::exit_code::k_fatal;
   } catch (const gv::UsageError& e) {
     std::fputs(fmt::format("git-vault: error: {}\n", e.what()).c_str(), stderr);
     return gv::exit_code::k_usage;
   } catch (const std::exception& e) {
-    gv::cmd::print_fatal(e.what());
+    gv::cmd::main_command::print_fatal(e.what());
     return gv::exit_code::k_fatal;
   }
 }

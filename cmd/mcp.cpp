@@ -18,7 +18,7 @@
 #include "core/util/message.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace mcp_command {
 
 constexpr std::string_view k_version = "0.1.0";
 
@@ -82,9 +82,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace mcp_command
 
 Runner define_mcp(CLI::App& app) {
+  using namespace mcp_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_flag("--allow-write", options->allow_write,
                "Offer write_memory (creates and updates memories as commits)");

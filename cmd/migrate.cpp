@@ -26,7 +26,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace migrate_command {
 
 struct Options {
   bool dry_run = false;
@@ -217,9 +217,10 @@ int run(const Options& options, Session& session) {
   return unreadable.empty() ? exit_code::k_ok : exit_code::k_no;
 }
 
-}  // namespace
+}  // namespace migrate_command
 
 Runner define_migrate(CLI::App& app) {
+  using namespace migrate_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_flag("--dry-run", options->dry_run, "Show what would be converted; write nothing");
   app.add_flag("--no-commit", options->no_commit,

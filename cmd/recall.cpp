@@ -37,7 +37,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace recall_command {
 
 namespace fs = std::filesystem;
 
@@ -735,9 +735,10 @@ int run_doctor(const DoctorOptions& options, Session& session) {
   return clean ? exit_code::k_ok : exit_code::k_no;
 }
 
-}  // namespace
+}  // namespace recall_command
 
 Runner define_recall(CLI::App& app) {
+  using namespace recall_command;  // this file's own helpers
   app.require_subcommand(1);
   auto init_options = std::make_shared<InitIdsOptions>();
   CLI::App* init_ids =

@@ -18,7 +18,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace revert_command {
 
 struct Options {
   std::string target;
@@ -131,9 +131,10 @@ int run(const Options& options, Session& session) {
   return code;
 }
 
-}  // namespace
+}  // namespace revert_command
 
 Runner define_revert(CLI::App& app) {
+  using namespace revert_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("target", options->target,
                  "A distill log id (distill_..., recall_...) or an action commit, a working-memory "

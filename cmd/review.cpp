@@ -18,7 +18,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace review_command {
 
 struct Options {
   std::string range;
@@ -113,9 +113,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace review_command
 
 Runner define_review(CLI::App& app) {
+  using namespace review_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("range", options->range,
                  "BASE...HEAD (against the merge base), BASE..HEAD, or BASE; default: the merge "

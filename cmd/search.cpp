@@ -19,7 +19,7 @@
 #include "core/util/text.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace search_command {
 
 struct Options {
   std::vector<std::string> query;
@@ -105,9 +105,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace search_command
 
 Runner define_search(CLI::App& app) {
+  using namespace search_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("query", options->query, "Words to look for")->required();
   app.add_option("--limit", options->limit, "Most hits to show (0: all)")

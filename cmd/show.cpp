@@ -20,7 +20,7 @@
 #include "core/vault/vault.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace show_command {
 
 struct Options {
   std::vector<std::string> names;
@@ -153,9 +153,10 @@ int run(const Options& options, Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace show_command
 
 Runner define_show(CLI::App& app) {
+  using namespace show_command;  // this file's own helpers
   auto options = std::make_shared<Options>();
   app.add_option("names", options->names,
                  "Memory ids (MEM-…), a unique start of one, file names or paths, or "

@@ -13,7 +13,7 @@
 #include "core/util/json_output.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace status_command {
 
 int run(Session& session) {
   const status::VaultStatus status = status::gather(session);
@@ -25,9 +25,10 @@ int run(Session& session) {
   return exit_code::k_ok;
 }
 
-}  // namespace
+}  // namespace status_command
 
 Runner define_status(CLI::App& app) {
+  using namespace status_command;  // this file's own helpers
   app.footer(
       "Memories, health and what the report recommends, working memory, vault files not yet "
       "committed, what the gate says about the work tree, the hooks and the agents wired to "

@@ -14,7 +14,7 @@
 #include "core/util/message.hpp"
 
 namespace gv::cmd {
-namespace {
+namespace telemetry_command {
 
 std::optional<std::string> environment(const char* name) {
   const char* value = std::getenv(name);
@@ -33,7 +33,7 @@ void report_invalid(std::string_view file, const std::vector<events::InvalidLine
   }
 }
 
-}  // namespace
+}  // namespace telemetry_command
 
 distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
                                           const std::optional<std::string>& history) {
@@ -50,13 +50,13 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
   inputs.read_events = [events_files, warned_events](const events::EventFilter& filter) {
     events::EventQuery query = events::query_store(events_files, filter);
     if (!*warned_events) {
-      report_invalid(events::k_events_path, query.invalid, query.stats.invalid);
+      telemetry_command::report_invalid(events::k_events_path, query.invalid, query.stats.invalid);
       *warned_events = true;
     }
     return query;
   };
-  const std::optional<std::filesystem::path> history_file =
-      events::history_location(history, repo.config_string("vault.history"), environment("HOME"));
+  const std::optional<std::filesystem::path> history_file = events::history_location(
+      history, repo.config_string("vault.history"), telemetry_command::environment("HOME"));
   inputs.history_path =
       history_file ? history_file->string() : std::string("$HOME/.claude/history.jsonl");
   // A file named on the command line that is not there is a mistake, not an empty history.
@@ -77,7 +77,7 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
     }
     events::HistoryQuery query = events::read_history(*history_file, root, since_ms);
     if (!*warned_history) {
-      report_invalid(history_file->string(), query.invalid, query.invalid_count);
+      telemetry_command::report_invalid(history_file->string(), query.invalid, query.invalid_count);
       *warned_history = true;
     }
     return query;
@@ -87,7 +87,8 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
                                                const distill::MemoryWrite& write, Date today) {
     return distill::write_memory(before, write, today, terms);
   };
-  inputs.otel_enabled = environment("CLAUDE_CODE_ENABLE_TELEMETRY").value_or("") == "1";
+  inputs.otel_enabled =
+      telemetry_command::environment("CLAUDE_CODE_ENABLE_TELEMETRY").value_or("") == "1";
   return inputs;
 }
 

@@ -31,7 +31,7 @@ std::optional<Trailer> parse_trailer_line(std::string_view line) {
   return Trailer{std::string(key), std::string(trim(line.substr(colon + 1)))};
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
+std::vector<std::string_view> message_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   while (!text.empty()) {
     const auto end = text.find('\n');
@@ -123,7 +123,7 @@ std::string format_trailers(const std::vector<Trailer>& trailers) {
 
 std::vector<Trailer> parse_trailers(std::string_view message) {
   std::vector<std::string_view> lines;
-  for (std::string_view line : split_lines(message)) {
+  for (std::string_view line : message_lines(message)) {
     if (!line.empty() && line.back() == '\r') {
       line.remove_suffix(1);
     }

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace gv {
 
@@ -12,5 +15,14 @@ struct SnapshotEntry {
   std::string path;  // repo-relative, `/` separators
   std::string oid;   // 40 hex chars
 };
+
+// The blob id of `path` in `entries` (sorted by path), or null when it is not there.
+[[nodiscard]] inline const std::string* listed_oid(const std::vector<SnapshotEntry>& entries,
+                                                   std::string_view path) {
+  const auto it = std::lower_bound(
+      entries.begin(), entries.end(), path,
+      [](const SnapshotEntry& entry, std::string_view key) { return entry.path < key; });
+  return it != entries.end() && it->path == path ? &it->oid : nullptr;
+}
 
 }  // namespace gv

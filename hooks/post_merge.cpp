@@ -23,7 +23,7 @@
 #include "hooks/hooks.hpp"
 
 namespace gv::hooks {
-namespace {
+namespace post_merge_hook {
 
 void warn(const std::string& text) {
   std::fputs(fmt::format("git-vault: post-merge: {}\n", text).c_str(), stderr);
@@ -149,9 +149,10 @@ void reindex(git::Repo& repo, const Snapshot& merged, bool squash, const Date& t
   }
 }
 
-}  // namespace
+}  // namespace post_merge_hook
 
 int run_post_merge(Session& session, std::span<const std::string> git_args) {
+  using namespace post_merge_hook;  // this file's own helpers
   // git passes "1" when the merge was a squash: nothing was committed, so neither is ours.
   const bool squash = !git_args.empty() && git_args.front() == "1";
   try {

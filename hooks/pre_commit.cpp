@@ -17,7 +17,7 @@
 #include "hooks/hooks.hpp"
 
 namespace gv::hooks {
-namespace {
+namespace pre_commit_hook {
 
 // True when the findings block and every error is a stale generated file.
 bool only_stale_index_blocks(const std::vector<Finding>& findings) {
@@ -41,10 +41,11 @@ std::string regenerated_line(const AutoIndex& done) {
       names);
 }
 
-}  // namespace
+}  // namespace pre_commit_hook
 
 int run_pre_commit(Session& session, std::span<const std::string> git_args) {
-  (void)git_args;  // pre-commit takes no arguments
+  using namespace pre_commit_hook;  // this file's own helpers
+  (void)git_args;                   // pre-commit takes no arguments
   // From the environment: during `git commit -a` the index being committed is GIT_INDEX_FILE,
   // not .git/index, and in a linked worktree GIT_DIR names the worktree's git dir.
   const git::Repo& repo = session.repo();

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Static checks that keep the house in order; run first by tests/run.sh.
 #  - every C++ file is formatted with the repository's .clang-format;
-#  - the layers of doc/architecture.md point one way (tests/layers.sh).
+#  - the layers of doc/architecture.md point one way (tests/layers.sh);
+#  - no two files of a target define the same name, so any unity batch compiles
+#    (tests/one_unit.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,3 +21,4 @@ else
   echo "lint: clang-format not installed; formatting not checked" >&2
 fi
 "$here/tests/layers.sh"
+"$here/tests/one_unit.sh"

@@ -27,8 +27,14 @@ stage() {
 "$here/tests/lint.sh"
 stage "lint"
 build="$here/build-test"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DGIT_VAULT_WERROR=ON \
-  -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null
+# Ninja when it is there (install.sh installs it), as install.sh does; a build folder keeps the
+# generator it was made with.
+generator=()
+if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+cmake -S "$here" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Debug \
+  -DGIT_VAULT_WERROR=ON -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null
 cmake --build "$build" -j "$jobs"
 stage "test build (Debug, ASan + UBSan, warnings as errors)"
 # The MCP session test drives `git vault mcp` with the official TypeScript SDK client, installed

@@ -9,7 +9,7 @@ namespace gv {
 
 PersistentParseCache load_gate_cache(const std::filesystem::path& cache_file,
                                      const GateOptions& options) {
-  return PersistentParseCache::load(cache_file, check_set_key(gate_checks(options)));
+  return PersistentParseCache::load(cache_file, check_set_key(checks_to_run(options)));
 }
 
 std::vector<Finding> run_cached_gate(const Snapshot& snapshot,

@@ -42,7 +42,7 @@ std::vector<Finding> run_checks(std::span<const GateCheck> checks, GateScope sco
   return findings;
 }
 
-std::span<const GateCheck> gate_checks(const GateOptions& options) {
+std::span<const GateCheck> checks_to_run(const GateOptions& options) {
   return options.checks.empty() ? builtin_gate_checks() : options.checks;
 }
 
@@ -50,7 +50,7 @@ std::vector<Finding> run_gate(const Snapshot& snapshot, const GateOptions& optio
   if (options.skip_all) {
     return {};
   }
-  const std::span<const GateCheck> checks = gate_checks(options);
+  const std::span<const GateCheck> checks = checks_to_run(options);
   GateInput input(snapshot, options.cache, options.generated, options.load_cache);
 
   std::vector<Finding> findings;

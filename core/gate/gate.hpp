@@ -58,7 +58,7 @@ struct GateOptions {
 };
 
 // The checks `options` runs: its own table, or the built-in one.
-[[nodiscard]] std::span<const GateCheck> gate_checks(const GateOptions& options);
+[[nodiscard]] std::span<const GateCheck> checks_to_run(const GateOptions& options);
 
 // Every check of the table (core/gate/registry.cpp) over one state of the repository:
 // validate-on-read of the generated index files, the frontmatter schema of every memory,

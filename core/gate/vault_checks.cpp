@@ -15,6 +15,7 @@
 #include "core/git/blob_hasher.hpp"
 #include "core/memory/lines.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
+#include "core/snapshot_entry.hpp"
 #include "core/util/digest.hpp"
 #include "core/vault/index_check.hpp"
 #include "core/vault/index_files.hpp"
@@ -246,14 +247,6 @@ std::vector<Finding> dangling_link_findings(const Snapshot& snapshot,
 }
 
 namespace {
-
-const std::string* listed_oid(const std::vector<SnapshotEntry>& vault_entries,
-                              std::string_view path) {
-  const auto it = std::lower_bound(
-      vault_entries.begin(), vault_entries.end(), path,
-      [](const SnapshotEntry& entry, std::string_view key) { return entry.path < key; });
-  return it != vault_entries.end() && it->path == path ? &it->oid : nullptr;
-}
 
 // True when the three committed files are exactly what the rows regenerate, decided from blob
 // ids alone: the fresh files are hashed (memory-index.json piece by piece from the entry texts)

@@ -21,14 +21,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view k_magic = "gvstat01";
+constexpr std::string_view k_stat_magic = "gvstat01";
 // A file changed within this long before it was hashed may change again within the same tick of
 // the file system's clock without its stamp showing it.
 constexpr std::int64_t k_racy_window_ns = 2'000'000'000;
 // Beyond this many entries, a save keeps only those this run looked at.
 constexpr std::size_t k_max_entries = 1'000'000;
 
-std::uint64_t checksum(std::string_view bytes) {  // FNV-1a, 64 bit
+std::uint64_t fnv1a(std::string_view bytes) {  // FNV-1a, 64 bit
   std::uint64_t hash = 0xcbf29ce484222325ULL;
   for (const char c : bytes) {
     hash ^= static_cast<unsigned char>(c);
@@ -139,18 +139,18 @@ StatCache::StatCache(fs::path file) : m_file(std::move(file)) {
   } catch (const Error&) {
     return;  // unreadable: an empty cache (running out of memory is not, and goes on up)
   }
-  if (bytes.size() < k_magic.size() + 2 * sizeof(std::uint64_t) ||
-      std::string_view(bytes).substr(0, k_magic.size()) != k_magic) {
+  if (bytes.size() < k_stat_magic.size() + 2 * sizeof(std::uint64_t) ||
+      std::string_view(bytes).substr(0, k_stat_magic.size()) != k_stat_magic) {
     return;
   }
   const std::string_view body =
       std::string_view(bytes).substr(0, bytes.size() - sizeof(std::uint64_t));
   std::uint64_t stored_sum = 0;
   std::memcpy(&stored_sum, bytes.data() + body.size(), sizeof stored_sum);
-  if (checksum(body) != stored_sum) {
+  if (fnv1a(body) != stored_sum) {
     return;
   }
-  std::string_view in_view = body.substr(k_magic.size());
+  std::string_view in_view = body.substr(k_stat_magic.size());
   std::uint64_t count = 0;
   if (!take(in_view, count) || count > in_view.size() / (sizeof(std::uint32_t) + k_record_tail) ||
       body.size() > std::numeric_limits<std::uint32_t>::max()) {
@@ -305,7 +305,7 @@ bool StatCache::save() const {
   }
   std::sort(stored.begin(), stored.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
-  std::string out(k_magic);
+  std::string out(k_stat_magic);
   out.reserve(m_bytes.size() + stored.size() * (64 + k_record_tail));
   put<std::uint64_t>(out, size());
   const auto put_entry = [&](std::string_view path, const Entry& entry) {
@@ -336,7 +336,7 @@ bool StatCache::save() const {
   for (; next_stored < stored.size(); ++next_stored) {
     put_entry(stored[next_stored]->first, stored[next_stored]->second);
   }
-  put(out, checksum(out));
+  put(out, fnv1a(out));
 
   std::error_code ec;
   fs::create_directories(m_file.parent_path(), ec);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/snapshot_entry.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/file.hpp"
 #include "core/util/mapped_file.hpp"
@@ -13,13 +14,6 @@
 
 namespace gv {
 namespace {
-
-const std::string* listed_oid(const std::vector<SnapshotEntry>& entries, std::string_view path) {
-  const auto it = std::lower_bound(
-      entries.begin(), entries.end(), path,
-      [](const SnapshotEntry& entry, std::string_view key) { return entry.path < key; });
-  return it != entries.end() && it->path == path ? &it->oid : nullptr;
-}
 
 // The first line names the format and the writing version; then one record a line, newest
 // first: inputs digest, then the blob ids of memory-index.json, index.md and README.md.

@@ -15,7 +15,7 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-Finding warning(std::string_view path, std::string id, std::string message) {
+Finding index_warning(std::string_view path, std::string id, std::string message) {
   Finding finding;
   finding.check = "stale-index";
   finding.severity = Severity::warning;
@@ -85,7 +85,7 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
       return;
     }
     if (!m_entries_array) {
-      result.findings.push_back(warning(m_path, "", "no `entries` array"));
+      result.findings.push_back(index_warning(m_path, "", "no `entries` array"));
     } else {
       result.findings.insert(result.findings.end(), m_entry_findings.begin(),
                              m_entry_findings.end());
@@ -175,7 +175,7 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
 
   void no_id() {
     m_entry_findings.push_back(
-        warning(m_path, "", fmt::format("entry {} has no id and is ignored", m_position)));
+        index_warning(m_path, "", fmt::format("entry {} has no id and is ignored", m_position)));
   }
 
   void finish_entry() {
@@ -190,14 +190,15 @@ class EntriesReader final : public nlohmann::json_sax<OrderedJson> {
         record.retrieval_count = *value;
       } else {
         m_entry_findings.push_back(
-            warning(m_path, record.id, "retrieval_count is not a non-negative integer"));
+            index_warning(m_path, record.id, "retrieval_count is not a non-negative integer"));
       }
     }
     if (m_last && m_last->kind != Kind::null &&
         !(m_last->kind == Kind::text && m_last->text.empty())) {
       record.last_retrieved = m_last->kind == Kind::text ? parse_date(m_last->text) : std::nullopt;
       if (!record.last_retrieved) {
-        m_entry_findings.push_back(warning(m_path, record.id, "last_retrieved is not a date"));
+        m_entry_findings.push_back(
+            index_warning(m_path, record.id, "last_retrieved is not a date"));
       }
     }
     if (m_tombstoned && m_tombstoned->kind == Kind::text) {

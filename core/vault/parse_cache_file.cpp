@@ -38,9 +38,9 @@ using cache_codec::Writer;
 // and a states list when the states changed (it replaces the earlier one) else 0, then varint
 // entry count, entries (key, parse record, fragment) that win over earlier ones with the key.
 // Integers are LEB128 varints (signed ones zigzag-encoded), strings a varint length then bytes.
-constexpr std::string_view k_magic = "GVPC";
+constexpr std::string_view k_cache_magic = "GVPC";
 constexpr std::string_view k_journal_magic = "GVPJ";
-constexpr std::size_t k_header_size = 4 + 4 + 8 + 8 + 8;
+constexpr std::size_t k_cache_header_size = 4 + 4 + 8 + 8 + 8;
 constexpr std::size_t k_journal_header_size = 4 + 8 + 8;
 // The journal may grow to this many bytes, or an eighth of the file if that is more, before a
 // save compacts: appending a few KiB per commit instead of rewriting megabytes is the point.
@@ -297,7 +297,7 @@ PersistentParseCache PersistentParseCache::from_file_bytes(std::unique_ptr<FileB
                                                            std::optional<std::uint64_t> key) {
   PersistentParseCache cache = empty(key);
   const std::string_view bytes = file->view();
-  if (bytes.size() < k_header_size || bytes.substr(0, 4) != k_magic ||
+  if (bytes.size() < k_cache_header_size || bytes.substr(0, 4) != k_cache_magic ||
       cache_codec::get_fixed(bytes, 4, 4) != k_format) {
     return cache;
   }
@@ -308,12 +308,13 @@ PersistentParseCache PersistentParseCache::from_file_bytes(std::unique_ptr<FileB
     return cache;
   }
   const std::uint64_t body_size = cache_codec::get_fixed(bytes, 16, 8);
-  if (body_size > bytes.size() - k_header_size ||
-      cache_codec::get_fixed(bytes, 24, 8) != checksum(bytes.substr(k_header_size, body_size))) {
+  if (body_size > bytes.size() - k_cache_header_size ||
+      cache_codec::get_fixed(bytes, 24, 8) !=
+          checksum(bytes.substr(k_cache_header_size, body_size))) {
     return cache;
   }
-  const std::size_t body_end = k_header_size + body_size;
-  Reader in(bytes, k_header_size, body_end);
+  const std::size_t body_end = k_cache_header_size + body_size;
+  Reader in(bytes, k_cache_header_size, body_end);
   cache.m_states = read_states<State>(in);
   if (in.failed()) {
     return empty(key);  // passed the checksum yet malformed: trust none of it
@@ -625,8 +626,8 @@ std::string PersistentParseCache::to_bytes() const {
   }
 
   std::string bytes;
-  bytes.reserve(k_header_size + body.size());
-  bytes += k_magic;
+  bytes.reserve(k_cache_header_size + body.size());
+  bytes += k_cache_magic;
   cache_codec::put_fixed(bytes, k_format, 4);
   cache_codec::put_fixed(bytes, m_check_set_key, 8);
   cache_codec::put_fixed(bytes, body.size(), 8);
@@ -691,7 +692,7 @@ bool append_record(const fs::path& file, std::uint64_t key, std::string_view rec
   char header[16];
   const std::string_view head(header, sizeof header);
   if (::pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
-      head.substr(0, 4) != k_magic ||
+      head.substr(0, 4) != k_cache_magic ||
       cache_codec::get_fixed(head, 4, 4) != PersistentParseCache::k_format ||
       cache_codec::get_fixed(head, 8, 8) != key) {
     ::close(fd);

@@ -11,6 +11,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace action_safety_test {
+
 using gv::test::memory_file;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -174,3 +176,5 @@ TEST_CASE("option --no-commit leaves the changes unstaged in the work tree", "[a
              Catch::Contains("status: tombstoned\n"));
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
+
+}  // namespace action_safety_test

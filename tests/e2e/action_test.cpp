@@ -17,6 +17,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace action_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -376,3 +378,5 @@ TEST_CASE("the action's cache key follows the version and the sources", "[ci][ac
   CHECK_THAT(outputs, Catch::Matches("prefix=.*/cache/git-vault/[0-9.]+-[0-9a-f]{16}\n"
                                      "key=git-vault-[0-9.]+-[0-9a-f]{16}-ubuntu24-X64\n"));
 }
+
+}  // namespace action_test

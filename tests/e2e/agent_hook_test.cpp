@@ -13,6 +13,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace agent_hook_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -381,3 +383,5 @@ TEST_CASE("a prompt cut short by the time cap leaves the caches to a warm-up of 
   CHECK(warm.code == 0);
   CHECK_THAT(warm.out, Catch::StartsWith("<memory-context>"));
 }
+
+}  // namespace agent_hook_test

@@ -3,6 +3,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace agent_wiring_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -155,3 +157,5 @@ TEST_CASE("init --agent writes each agent's own configuration format", "[agent][
     CHECK_FALSE(sandbox.exists(gone));
   }
 }
+
+}  // namespace agent_wiring_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace auto_index_test {
+
 // The pre-commit gate regenerates stale index files into the commit itself (doc/decisions.md,
 // D21): a hand edit of a memory commits in one step, however git is asked to commit it, and
 // the gate still blocks where regenerating is not safe.
@@ -291,3 +293,5 @@ TEST_CASE("a resolved merge conflict commits in one step with the index regenera
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
   committed_and_clean(sandbox);
 }
+
+}  // namespace auto_index_test

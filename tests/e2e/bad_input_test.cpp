@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace bad_input_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -135,3 +137,5 @@ TEST_CASE("a memory a merge left conflict markers in is named at the marker", "[
              Catch::Contains(path + ":2: error: unreadable: a merge conflict is not resolved"));
   CHECK_THAT(check.err + check.out, Catch::Contains("delete those three lines"));
 }
+
+}  // namespace bad_input_test

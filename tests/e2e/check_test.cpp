@@ -9,6 +9,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace check_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using json = nlohmann::json;
@@ -644,3 +646,5 @@ TEST_CASE("a tracked .memory symbolic link is reported, not read as an empty vau
   const Result json_check = sandbox.vault({"check", "--json"});
   CHECK_THAT(json_check.out, Catch::Contains("\"vault-link\""));
 }
+
+}  // namespace check_test

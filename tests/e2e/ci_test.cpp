@@ -9,6 +9,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace ci_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -80,3 +82,5 @@ TEST_CASE("the pre-commit framework hook runs the staged gate", "[ci]") {
   CHECK(blocked.code == 1);
   CHECK_THAT(blocked.out + blocked.err, Catch::Contains("error: entry has no id"));
 }
+
+}  // namespace ci_test

@@ -2,6 +2,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace cli_test {
+
 using gv::test::Sandbox;
 
 TEST_CASE("an unknown subcommand is a usage error", "[cli]") {
@@ -32,3 +34,5 @@ TEST_CASE("a count out of range is refused in a line a person can read", "[cli]"
   CHECK(negative.code == 129);
   CHECK_THAT(negative.err, Catch::Contains("--limit"));
 }
+
+}  // namespace cli_test

@@ -12,6 +12,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace completion_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -238,3 +240,5 @@ TEST_CASE("completion takes only bash or zsh", "[completion]") {
   Sandbox sandbox;
   CHECK(sandbox.vault({"completion", "fish"}).code == 129);
 }
+
+}  // namespace completion_test

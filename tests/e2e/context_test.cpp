@@ -8,6 +8,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace context_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -261,3 +263,5 @@ TEST_CASE("context adds the working-memory entries that match the task in their 
                                     "fields: the migration mutates them in place "
                                     "(memory/registers/decisions.md:3, register)\n"));
 }
+
+}  // namespace context_test

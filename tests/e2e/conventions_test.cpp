@@ -7,6 +7,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace conventions_test {
+
 using gv::test::Sandbox;
 
 namespace {
@@ -247,3 +249,5 @@ TEST_CASE("long work shows progress on a terminal's stderr, never on a pipe or w
   sandbox.set_env("GIT_PROGRESS_DELAY", "");  // a second by default: a small vault is quicker
   CHECK(!contains(sandbox.vault_tty({"--no-pager", "distill"}, "").out, "Reading memories"));
 }
+
+}  // namespace conventions_test

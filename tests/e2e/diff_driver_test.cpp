@@ -5,6 +5,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace diff_driver_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -202,3 +204,5 @@ TEST_CASE("diff-text prints a memory with one field and one list item per line",
   CHECK(missing.code == 128);
   CHECK_THAT(missing.err, Catch::Contains("nosuch.md: cannot read"));
 }
+
+}  // namespace diff_driver_test

@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_auto_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -122,3 +124,5 @@ TEST_CASE("auto --dry-run shows the fixes and what auto never runs, and writes n
   CHECK(head(sandbox) == before);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+}  // namespace distill_auto_test

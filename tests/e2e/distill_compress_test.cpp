@@ -6,6 +6,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_compress_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -344,3 +346,5 @@ TEST_CASE("merge then compress on one vault: two commits, a smaller token count"
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+}  // namespace distill_compress_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_gc_test {
+
 using gv::test::memory_file;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -250,3 +252,5 @@ TEST_CASE("after gc the vault passes the index check and check", "[distill][gc]"
   }
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+}  // namespace distill_gc_test

@@ -5,6 +5,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace distill_merge_chain_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -58,3 +60,5 @@ TEST_CASE("merge --all on a chain tombstones every secondary merged_into the las
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+}  // namespace distill_merge_chain_test

@@ -6,6 +6,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_merge_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -434,3 +436,5 @@ TEST_CASE("merge refuses a vault with more pairs than it lists, and changes noth
     CHECK(sandbox.git({"rev-parse", "HEAD"}).out == head);
   }
 }
+
+}  // namespace distill_merge_test

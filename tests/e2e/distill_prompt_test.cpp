@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_prompt_test {
+
 using gv::test::Sandbox;
 
 namespace {
@@ -133,3 +135,5 @@ TEST_CASE("refine on a terminal shows Tier 1 first, then asks about Tier 2", "[d
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);
   CHECK(sandbox.read(".memory/10-Memories/MEM-editor.md") == gv::test::k_refine_editor);
 }
+
+}  // namespace distill_prompt_test

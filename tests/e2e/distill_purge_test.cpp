@@ -7,6 +7,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_purge_test {
+
 using gv::test::memory_file;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -380,3 +382,5 @@ TEST_CASE("a purge of many memories folds its Vault-Memories trailer, and review
   std::sort(listed.begin(), listed.end());
   CHECK(listed == ids);
 }
+
+}  // namespace distill_purge_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/refine_fixture.hpp"
 #include "tests/e2e/sandbox.hpp"
 
+namespace distill_refine_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -273,3 +275,5 @@ TEST_CASE("refine --no-commit leaves the fixes in the work tree", "[distill][ref
   CHECK(head(sandbox) == before);
   CHECK(sandbox.read(".memory/10-Memories/MEM-retry.md") == gv::test::k_refine_retry_fixed);
 }
+
+}  // namespace distill_refine_test

@@ -7,6 +7,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace distill_report_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -276,3 +278,5 @@ TEST_CASE("what the report recommends is what each action's dry run proposes",
   const json merge = json::parse(sandbox.vault({"distill", "--merge", "--dry-run", "--json"}).out);
   CHECK(merge["pairs"].size() == 3);
 }
+
+}  // namespace distill_report_test

@@ -5,6 +5,8 @@
 #include "core/distill/sub_mode_registry.hpp"
 #include "tests/e2e/sandbox.hpp"
 
+namespace distill_sub_modes_test {
+
 using gv::test::Sandbox;
 
 TEST_CASE("distill offers one flag per sub-mode of the table, with its help",
@@ -23,3 +25,5 @@ TEST_CASE("distill offers one flag per sub-mode of the table, with its help",
                                       "--refine, --gc, --auto, --revise, --meta, --review, "
                                       "--learn or --dream"));
 }
+
+}  // namespace distill_sub_modes_test

@@ -5,6 +5,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace distill_telemetry_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -615,3 +617,5 @@ TEST_CASE("dream names the history file it did not find, and refuses a --history
   CHECK(head(sandbox) == before);
   CHECK_FALSE(sandbox.exists(".memory/dream-log.json"));
 }
+
+}  // namespace distill_telemetry_test

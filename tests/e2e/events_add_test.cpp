@@ -6,6 +6,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace events_add_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -199,3 +201,5 @@ TEST_CASE("the next maintenance commit folds the event journal into specs/events
     CHECK(sandbox.git({"status", "--porcelain"}).out == " M specs/events.jsonl\n");
   }
 }
+
+}  // namespace events_add_test

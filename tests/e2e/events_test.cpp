@@ -5,6 +5,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace events_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -91,3 +93,5 @@ TEST_CASE("events rejects an unknown format as a usage error", "[events]") {
                                          "jsonl|json-array|summary-counts)"));
   CHECK(result.out.empty());
 }
+
+}  // namespace events_test

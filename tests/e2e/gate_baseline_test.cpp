@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace gate_baseline_test {
+
 // The pre-commit hook checks a commit from the state the last commit left (doc/performance.md,
 // "The gate's baseline"). Through a history of ordinary commits it must block and pass exactly
 // as a check of the whole vault does.
@@ -188,3 +190,5 @@ TEST_CASE("the hook line the shims run answers as the parsed command line does",
   CHECK(sandbox.vault({"hook", "pre-push"}).code == 129);
   CHECK(sandbox.vault({"-P", "hook", "pre-push"}).code == 129);
 }
+
+}  // namespace gate_baseline_test

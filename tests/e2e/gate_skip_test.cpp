@@ -8,6 +8,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace gate_skip_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using json = nlohmann::json;
@@ -188,3 +190,5 @@ TEST_CASE("a misspelt name in vault.skip is an error that names the key", "[e2e]
   CHECK(contains(result.err,
                  "vault.skip: unknown check 'missing-idd'; " + std::string(k_valid_checks)));
 }
+
+}  // namespace gate_skip_test

@@ -6,6 +6,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace hook_managers_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using Json = nlohmann::json;
@@ -483,3 +485,5 @@ TEST_CASE("init announces each thing it does, one line each, and nothing when al
   CHECK(sandbox.sh("ls .git/hooks | grep -v '\\.sample$'").out == "pre-commit\n");
   CHECK(sandbox.read(".git/hooks/pre-commit") == "#!/bin/sh\nexit 0\n");
 }
+
+}  // namespace hook_managers_test

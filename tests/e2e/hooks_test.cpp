@@ -7,6 +7,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace hooks_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -274,3 +276,5 @@ TEST_CASE("a blocked commit whose fix sits unstaged in the work tree says to sta
   CHECK(committed.code == 0);
   CHECK_FALSE(contains(committed.err, "not staged"));
 }
+
+}  // namespace hooks_test

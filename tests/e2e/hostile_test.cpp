@@ -11,6 +11,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace hostile_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -259,3 +261,5 @@ TEST_CASE("check reports an index left behind HEAD by an action, which a commit 
   REQUIRE(sandbox.git({"reset", "-q", "--", ".memory", "specs"}).code == 0);
   CHECK(sandbox.vault({"check"}).code == 0);
 }
+
+}  // namespace hostile_test

@@ -6,6 +6,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace index_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -248,3 +250,5 @@ TEST_CASE("on a large change, index names a few files and memories and counts th
                Catch::Contains("\ntoken_count: ") && !Catch::Contains("\ntoken_count: 15\n"));
   }
 }
+
+}  // namespace index_test

@@ -3,6 +3,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace index_values_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -21,3 +23,5 @@ TEST_CASE("index carries a title and summary that end in a space exactly", "[ind
   sandbox.commit_all("space fixture");
   CHECK(sandbox.vault({"index", "--check"}).code == 0);
 }
+
+}  // namespace index_values_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace init_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -397,3 +399,5 @@ TEST_CASE("init --recall in a repository that keeps only a working memory makes 
   CHECK(commit.code == 0);
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+}  // namespace init_test

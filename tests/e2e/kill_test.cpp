@@ -20,6 +20,8 @@
 #include "tests/e2e/kill_support.hpp"
 #include "tests/e2e/sandbox.hpp"
 
+namespace kill_test {
+
 using gv::test::KillScenario;
 using gv::test::Result;
 using gv::test::run_kill_scenario;
@@ -395,3 +397,5 @@ TEST_CASE("a journal that cannot be read names the way out, and the way works", 
   REQUIRE(sandbox.sh("rm .git/vault-journal.broken").code == 0);
   CHECK(gv::test::leftovers(sandbox).empty());
 }
+
+}  // namespace kill_test

@@ -6,6 +6,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace learn_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -330,3 +332,5 @@ TEST_CASE("learn's summary is the first sentence of prose, not a table header or
         "\"Warm the cache before timing, e.g. with one "
         "run.\"");
 }
+
+}  // namespace learn_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace list_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -40,3 +42,5 @@ TEST_CASE("list prints the memories with their category, topic and use, filtered
   CHECK_THAT(none.err, Catch::Contains("no memory matches these filters"));
   CHECK(sandbox.vault({"list", "--status", "gone"}).code == 129);
 }
+
+}  // namespace list_test

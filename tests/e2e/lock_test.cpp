@@ -12,6 +12,8 @@
 #include "tests/e2e/kill_support.hpp"
 #include "tests/e2e/sandbox.hpp"
 
+namespace lock_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -264,3 +266,5 @@ TEST_CASE("a learn started while a purge lands waits for it and then lands", "[l
         std::string::npos);
   CHECK(gv::test::leftovers(sandbox).empty());
 }
+
+}  // namespace lock_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace log_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -234,3 +236,5 @@ TEST_CASE("two branches acting in the same second keep both log entries through 
   INFO(named.err);
   CHECK(named.code == 0);
 }
+
+}  // namespace log_test

@@ -13,6 +13,8 @@
 #include "tests/e2e/vault_fixture.hpp"
 #include "tests/secret_corpus.hpp"
 
+namespace mcp_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -775,3 +777,5 @@ TEST_CASE("a 200 KB id is refused at once, and ping is answered right after", "[
   CHECK(by_id["4"]["result"] == json::object());
   CHECK_FALSE(sandbox.exists(".git/git-vault/retrievals.jsonl"));
 }
+
+}  // namespace mcp_test

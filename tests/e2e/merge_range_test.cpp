@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace merge_range_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using Json = nlohmann::json;
@@ -332,3 +334,5 @@ TEST_CASE("check --range names the end of a range that names no commit, as revie
   CHECK(review.code == 129);
   CHECK(contains(review.err, "'nope' names no commit"));
 }
+
+}  // namespace merge_range_test

@@ -4,6 +4,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace merge_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using Json = nlohmann::ordered_json;
@@ -216,3 +218,5 @@ TEST_CASE("a merge that brings an edit into a memory the other side tombstoned s
   REQUIRE(quiet.code == 0);
   CHECK_FALSE(Catch::Contains("tombstoned on one side").match(quiet.err));
 }
+
+}  // namespace merge_test

@@ -3,6 +3,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace migrate_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -224,3 +226,5 @@ TEST_CASE("migrate --dry-run after init names the command that works, and it doe
   CHECK(sandbox.git({"log", "-1", "--format=%s"}).out ==
         "vault(migrate): convert 3 memories to the current layout\n");
 }
+
+}  // namespace migrate_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace next_steps_test {
+
 // Every next step git-vault prints works when it is run as printed, off a terminal, where the
 // user is. Each case runs the printed line through the shell, as a person pasting it would.
 
@@ -109,3 +111,5 @@ TEST_CASE("a purge of one memory says one memory", "[e2e][next-steps][distill]")
   CHECK(contains(sandbox.read(".memory/distill-log.json"), "\"Tombstoned 1 memory. Link-scan"));
   CHECK_FALSE(contains(purge.out + purge.err, "1 memories"));
 }
+
+}  // namespace next_steps_test

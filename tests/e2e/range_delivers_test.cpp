@@ -6,6 +6,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace range_delivers_test {
+
 // `check --range` judges what a branch delivers (doc/decisions.md, D22): the tip, and what a
 // commit added that the tip still has. A finding one commit introduced and a later one removed
 // is a note; `--every-commit` makes every commit's findings count. `--format github` prints
@@ -178,3 +180,5 @@ TEST_CASE("check refuses --every-commit without a range and --json beside anothe
   const Result unknown = sandbox.vault({"check", "--format", "xml"});
   CHECK(unknown.code == 129);
 }
+
+}  // namespace range_delivers_test

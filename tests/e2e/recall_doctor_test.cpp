@@ -8,6 +8,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace recall_doctor_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using Json = nlohmann::json;
@@ -404,3 +406,5 @@ TEST_CASE("recall doctor --fix refuses a hand edit, and with --allow-dirty says 
   CHECK_FALSE(contains(sandbox.git({"show", "HEAD:memory/registers/people.md"}).out, "Lee"));
   CHECK(contains(sandbox.read("memory/registers/people.md"), "Lee owns docs"));
 }
+
+}  // namespace recall_doctor_test

@@ -4,6 +4,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace recall_init_ids_test {
+
 using gv::test::Sandbox;
 
 namespace {
@@ -181,3 +183,5 @@ TEST_CASE("recall without a subcommand is a usage error", "[e2e][recall]") {
   Sandbox sandbox;
   CHECK(sandbox.vault({"recall"}).code == 129);
 }
+
+}  // namespace recall_init_ids_test

@@ -3,6 +3,8 @@
 
 #include "tests/e2e/sandbox.hpp"
 
+namespace recall_maintain_test {
+
 using gv::test::Sandbox;
 
 namespace {
@@ -724,3 +726,5 @@ TEST_CASE("a recall maintain commit is in git vault log, and git vault revert un
   // Undone once: a second revert says so.
   CHECK(sandbox.vault({"revert", id}).code == 1);
 }
+
+}  // namespace recall_maintain_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace recording_signals_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -90,3 +92,5 @@ TEST_CASE("once retrievals and events are recorded, the report says since when a
   const Result dry = sandbox.vault({"distill", "--purge", "--dry-run"});
   CHECK_THAT(dry.out, !Catch::Contains("no evidence"));
 }
+
+}  // namespace recording_signals_test

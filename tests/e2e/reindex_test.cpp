@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace reindex_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 using Json = nlohmann::json;
@@ -63,3 +65,5 @@ TEST_CASE("the post-merge reindex keeps a retrieval count only the index held, a
   CHECK(Json::parse(again.out)["written"].empty());
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+}  // namespace reindex_test

@@ -13,6 +13,8 @@
 #include "tests/e2e/kill_support.hpp"
 #include "tests/e2e/sandbox.hpp"
 
+namespace resource_limits_test {
+
 using gv::test::Result;
 using gv::test::Sandbox;
 
@@ -157,3 +159,5 @@ TEST_CASE("a full disk ends a landing with one line that says so, the repository
   CHECK(again.code == 0);
   CHECK(gv::test::repository_state(sandbox) != before);
 }
+
+}  // namespace resource_limits_test

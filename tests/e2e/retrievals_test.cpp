@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace retrievals_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -149,3 +151,5 @@ TEST_CASE("a fold that also carries the old index's counts says so in its messag
   CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-gamma.md"),
              Catch::Contains("\nretrieval_count: 9\n"));
 }
+
+}  // namespace retrievals_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace revert_test {
+
 using gv::test::memory_file;
 using gv::test::Sandbox;
 using nlohmann::json;
@@ -326,3 +328,5 @@ TEST_CASE("allow-dirty refuses over a file the commit rewrites and says why",
   CHECK(head_of(sandbox) == action);
   CHECK_THAT(sandbox.read("specs/state.json"), Catch::Contains("other_tool"));
 }
+
+}  // namespace revert_test

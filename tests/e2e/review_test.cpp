@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace review_test {
+
 using gv::test::memory_file;
 using gv::test::Result;
 using gv::test::Sandbox;
@@ -414,3 +416,5 @@ TEST_CASE("review on the default branch without a range names the range to give,
   CHECK(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("`MEM-new`"));
 }
+
+}  // namespace review_test

@@ -6,6 +6,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace search_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -250,3 +252,5 @@ TEST_CASE("search and context find an entry through its nearest memories' titles
   REQUIRE(context.code == 0);
   CHECK(ids(json::parse(context.out)["entries"]) == std::vector<std::string>{"tr00000000e1"});
 }
+
+}  // namespace search_test

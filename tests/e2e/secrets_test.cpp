@@ -12,6 +12,8 @@
 #include "tests/e2e/vault_fixture.hpp"
 #include "tests/secret_corpus.hpp"
 
+namespace secrets_test {
+
 using gv::test::CorpusEntry;
 using gv::test::Result;
 using gv::test::Sandbox;
@@ -360,3 +362,5 @@ TEST_CASE("learn stores a documented example marked as one, and refuses it unmar
   CHECK(stored.code == 0);
   CHECK(check_json(sandbox)["ok"] == true);
 }
+
+}  // namespace secrets_test

@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace show_test {
+
 using gv::test::Sandbox;
 using nlohmann::json;
 
@@ -118,3 +120,5 @@ TEST_CASE("show opens entries by id, memories by a unique start, and each thing 
   CHECK(huge.code == 128);
   CHECK_THAT(huge.err, Catch::Contains("a name of 100000 bytes"));
 }
+
+}  // namespace show_test

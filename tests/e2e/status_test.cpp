@@ -5,6 +5,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace status_test {
+
 // `git vault status`: where the vault stands, in one screen, as `git status` says where the work
 // tree stands.
 
@@ -92,3 +94,5 @@ TEST_CASE("status names memories, health, working memory, uncommitted files, the
     CHECK(contains(clean.out, "Gate: the work tree passes"));
   }
 }
+
+}  // namespace status_test

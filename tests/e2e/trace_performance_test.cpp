@@ -7,6 +7,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace trace_performance_test {
+
 using gv::test::Sandbox;
 
 namespace {
@@ -65,3 +67,5 @@ TEST_CASE("GIT_VAULT_TRACE_PERFORMANCE times duplicate scoring and changes nothi
     CHECK(unopened.err == plain.err);
   }
 }
+
+}  // namespace trace_performance_test

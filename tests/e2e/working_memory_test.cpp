@@ -4,6 +4,8 @@
 #include "tests/e2e/sandbox.hpp"
 #include "tests/e2e/vault_fixture.hpp"
 
+namespace working_memory_test {
+
 // Working memory is reported beside the vault, and on its own where it is all a repository
 // keeps.
 
@@ -80,3 +82,5 @@ TEST_CASE("an action in a repository without specs/ creates no specs/state.json,
   CHECK_FALSE(sandbox.exists("specs"));
   CHECK(sandbox.git({"status", "--porcelain"}).out.empty());
 }
+
+}  // namespace working_memory_test

@@ -5,6 +5,8 @@
 #include "core/vault/vault.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace agent_context_test {
+
 using gv::Memory;
 using gv::agent::ContextSelection;
 using gv::agent::select_context;
@@ -151,3 +153,5 @@ TEST_CASE("the session briefing lists open loops, active context and used memori
   CHECK(small.tokens <= 40);
   CHECK_THAT(small.text, Catch::Contains("shipping the MCP server"));
 }
+
+}  // namespace agent_context_test

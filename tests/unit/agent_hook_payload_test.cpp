@@ -3,6 +3,8 @@
 
 #include "core/agent/hook_payload.hpp"
 
+namespace agent_hook_payload_test {
+
 namespace agent = gv::agent;
 using nlohmann::json;
 
@@ -104,3 +106,5 @@ TEST_CASE("a tool failure is a blocker at its place; a session end a milestone",
   CHECK(end->message == "Gemini CLI session ended (clear)");
   CHECK_FALSE(agent::hook_event(read(R"({"hook_event_name":"Stop"})"), "/repo", "claude"));
 }
+
+}  // namespace agent_hook_payload_test

@@ -9,6 +9,8 @@
 #include "core/landing/land.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace agent_journal_test {
+
 namespace fs = std::filesystem;
 using gv::agent::RetrievalRecord;
 
@@ -187,3 +189,5 @@ TEST_CASE("a fold adds the journal to the larger of frontmatter and index counts
              Catch::Contains("\"retrieval_count\": 45"));
   CHECK(gv::agent::plan_fold(snapshot, {}).plan.empty());
 }
+
+}  // namespace agent_journal_test

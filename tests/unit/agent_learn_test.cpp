@@ -9,6 +9,8 @@
 #include "tests/secret_corpus.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace agent_learn_test {
+
 using gv::agent::LearnInput;
 using gv::agent::LearnOp;
 using gv::agent::LearnOverride;
@@ -231,3 +233,5 @@ TEST_CASE("learn refuses secrets by line and never repeats them", "[learn]") {
   in.content = "Set GITHUB_TOKEN=<your-token> in the environment.\n";
   CHECK_NOTHROW(gv::agent::refuse_secrets(in));
 }
+
+}  // namespace agent_learn_test

@@ -13,6 +13,8 @@
 #include "core/vault/vault.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace agent_live_vault_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -125,3 +127,5 @@ TEST_CASE("a watching live vault sees every change whichever refresh a call make
   live.refresh_search(no_cache);
   CHECK(hits(live, "quince") == 1);
 }
+
+}  // namespace agent_live_vault_test

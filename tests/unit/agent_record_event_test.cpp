@@ -9,6 +9,8 @@
 #include "core/events/event_store.hpp"
 #include "core/util/file.hpp"
 
+namespace agent_record_event_test {
+
 namespace fs = std::filesystem;
 namespace agent = gv::agent;
 using nlohmann::ordered_json;
@@ -140,3 +142,5 @@ TEST_CASE("an event holding a credential never reaches the disk", "[agent][event
                         !Catch::Contains("ghp_"));
   CHECK_FALSE(fs::exists(gv::events::event_journal_path(dir.path / ".git")));
 }
+
+}  // namespace agent_record_event_test

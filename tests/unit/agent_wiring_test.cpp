@@ -6,6 +6,8 @@
 #include "core/agent/mcp_config.hpp"
 #include "core/error.hpp"
 
+namespace agent_wiring_test {
+
 namespace agent = gv::agent;
 using nlohmann::ordered_json;
 
@@ -156,3 +158,5 @@ TEST_CASE("Codex's TOML gets the server table appended and loses exactly it",
   CHECK_FALSE(kept.text);
   CHECK(kept.changed);
 }
+
+}  // namespace agent_wiring_test

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace gv::cache_codec {
+namespace gv::cache_codec::cache_codec_test {
 namespace {
 
 TEST_CASE("a list of strings reads back as written", "[cache]") {
@@ -35,4 +35,4 @@ TEST_CASE("a list count larger than its record fails the read without allocating
 }
 
 }  // namespace
-}  // namespace gv::cache_codec
+}  // namespace gv::cache_codec::cache_codec_test

@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 
+namespace dates_test {
+
 using gv::Date;
 using gv::parse_date;
 using gv::parse_instant;
@@ -124,3 +126,5 @@ TEST_CASE("a malformed clock override is a usage error", "[dates]") {
                   gv::UsageError);
   CHECK_NOTHROW(gv::resolve_clock(std::string("2026-01-01"), std::nullopt));
 }
+
+}  // namespace dates_test

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+namespace digest_test {
+
 using gv::util::Digest128;
 using gv::util::SetDigest128;
 
@@ -119,3 +121,5 @@ TEST_CASE("a set digest reads back from its hex digits and rejects anything else
     CHECK_FALSE(SetDigest128::from_hex(bad));
   }
 }
+
+}  // namespace digest_test

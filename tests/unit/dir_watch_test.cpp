@@ -8,6 +8,8 @@
 #include <random>
 #include <string>
 
+namespace dir_watch_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -69,3 +71,5 @@ TEST_CASE("a folder watch sees a missing root being created", "[util][watch]") {
   fs::create_directories(dir.path / "memory/registers");
   CHECK(watch.changed());
 }
+
+}  // namespace dir_watch_test

@@ -9,6 +9,8 @@
 #include "core/error.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace distill_capabilities_test {
+
 using gv::distill::Candidate;
 using gv::distill::CandidateSet;
 using gv::distill::SummaryRequest;
@@ -164,3 +166,5 @@ TEST_CASE("the prompt shows the candidates on the terminal it is given and asks 
   ended.answers = {{"9", true}};
   CHECK_THROWS_AS(gv::distill::prompt_selection(two_candidates(), ended.terminal()), gv::Error);
 }
+
+}  // namespace distill_capabilities_test

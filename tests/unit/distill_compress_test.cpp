@@ -3,6 +3,8 @@
 #include "core/distill/compress.hpp"
 #include "core/error.hpp"
 
+namespace distill_compress_test {
+
 using gv::distill::checked_summary;
 using gv::distill::compress_file;
 
@@ -130,3 +132,5 @@ TEST_CASE("headings moved into History go two levels down so History stays one s
   // `# C` and `- Lead.`: the whole old text is History now.
   CHECK(compressed.tokens_after == 5);
 }
+
+}  // namespace distill_compress_test

@@ -8,6 +8,8 @@
 #include "core/scoring/score.hpp"
 #include "core/snapshot/snapshot.hpp"
 
+namespace distill_gc_test {
+
 using gv::distill::Candidate;
 using gv::distill::CandidateSet;
 
@@ -181,3 +183,5 @@ TEST_CASE("gc scores each candidate as if it alone were active again", "[distill
                Catch::Contains(fmt::format("Original score: {:.2f} |", expected)));
   }
 }
+
+}  // namespace distill_gc_test

@@ -4,6 +4,8 @@
 #include "core/distill/memory_health.hpp"
 #include "core/error.hpp"
 
+namespace distill_log_test {
+
 using namespace gv;
 using namespace gv::distill;
 
@@ -98,3 +100,5 @@ TEST_CASE("memory_health is refreshed without touching the rest of state.json", 
                       Catch::StartsWith("specs/state.json:3:"));
   }
 }
+
+}  // namespace distill_log_test

@@ -4,6 +4,8 @@
 #include "core/distill/sub_mode.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace distill_merge_chain_test {
+
 namespace {
 
 std::string path(const std::string& id) { return ".memory/10-Memories/" + id + ".md"; }
@@ -60,3 +62,5 @@ TEST_CASE("merging B into A and then A into C tombstones B merged_into C", "[mer
   CHECK(execution.draft.affected_memories[0]["primary"] == "MEM-a");
   CHECK(execution.draft.affected_memories[1]["primary"] == "MEM-c");
 }
+
+}  // namespace distill_merge_chain_test

@@ -5,6 +5,8 @@
 #include "core/distill/merge.hpp"
 #include "core/memory/parse.hpp"
 
+namespace distill_merge_test {
+
 using gv::Date;
 using gv::Memory;
 using gv::distill::MergePair;
@@ -330,3 +332,5 @@ TEST_CASE("link rewriting changes only link targets in the body", "[merge][links
         "- [[MEM-primary]]\r\n");
   CHECK_FALSE(gv::distill::rewrite_links("---\ntitle: x\n---\n[[MEM-sx]]\n", "MEM-s", "MEM-p"));
 }
+
+}  // namespace distill_merge_test

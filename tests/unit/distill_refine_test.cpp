@@ -4,6 +4,8 @@
 #include "core/distill/refine_rules.hpp"
 #include "core/memory/parse.hpp"
 
+namespace distill_refine_test {
+
 using gv::distill::RefineFixes;
 using gv::distill::RefineSubject;
 using nlohmann::ordered_json;
@@ -274,3 +276,5 @@ TEST_CASE("the Tier 1 table lists one row per fix", "[distill][refine]") {
         "| MEM-retry | summary_gen | Generated summary from content |\n"
         "| MEM-retry | topic_normalize | Normalized topic path |\n");
 }
+
+}  // namespace distill_refine_test

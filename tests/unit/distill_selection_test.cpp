@@ -2,6 +2,8 @@
 
 #include "core/distill/selection.hpp"
 
+namespace distill_selection_test {
+
 using gv::distill::parse_selection;
 
 TEST_CASE("a selection reads numbers, ranges, names and `a`", "[selection]") {
@@ -24,3 +26,5 @@ TEST_CASE("a selection outside the candidates is an error, not a partial choice"
     CHECK(selection.indexes.empty());
   }
 }
+
+}  // namespace distill_selection_test

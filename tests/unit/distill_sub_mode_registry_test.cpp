@@ -9,6 +9,8 @@
 #include "core/merge/distill_log_merge.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace distill_sub_mode_registry_test {
+
 using gv::distill::SubModeInfo;
 using gv::distill::SubModeRegistry;
 using Json = nlohmann::ordered_json;
@@ -170,3 +172,5 @@ TEST_CASE("a row needs a unique name and a factory", "[distill][sub-mode]") {
   no_factory.make = nullptr;
   CHECK_THROWS_AS(registry.add(no_factory), gv::Error);
 }
+
+}  // namespace distill_sub_mode_registry_test

@@ -8,6 +8,8 @@
 #include "core/events/archive.hpp"
 #include "core/events/history.hpp"
 
+namespace events_history_test {
+
 using namespace gv::events;
 namespace fs = std::filesystem;
 
@@ -136,3 +138,5 @@ TEST_CASE("a task's folder and artifacts sit beside its record", "[events][archi
   CHECK_FALSE(is_archive_record_path("specs/vault/a/b/state.json"));
   CHECK_FALSE(is_archive_record_path("specs/state.json"));
 }
+
+}  // namespace events_history_test

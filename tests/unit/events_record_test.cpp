@@ -4,6 +4,8 @@
 #include "core/events/event.hpp"
 #include "core/events/event_record.hpp"
 
+namespace events_record_test {
+
 namespace events = gv::events;
 using nlohmann::ordered_json;
 
@@ -91,3 +93,5 @@ TEST_CASE("an event line carries every field in the schema's order, and reads ba
   REQUIRE(std::holds_alternative<events::Event>(parsed));
   CHECK(std::get<events::Event>(parsed).repo() == "project");
 }
+
+}  // namespace events_record_test

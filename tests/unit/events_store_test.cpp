@@ -10,6 +10,8 @@
 #include "core/events/line_reader.hpp"
 #include "core/events/output.hpp"
 
+namespace events_store_test {
+
 using namespace gv::events;
 
 namespace {
@@ -204,3 +206,5 @@ TEST_CASE("the --json document wraps the rows with a schema", "[events]") {
   CHECK(counts["schema"] == 1);
   CHECK(counts["total_events"] == 1);
 }
+
+}  // namespace events_store_test

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+namespace exhaustion_test {
+
 using gv::util::Exhausted;
 using gv::util::exhausted_in;
 using gv::util::fatal_message;
@@ -38,3 +40,5 @@ TEST_CASE("the fatal line names what ran out and keeps the message", "[errors]")
 TEST_CASE("a file system that cannot be asked is not taken for a full one", "[errors]") {
   CHECK_FALSE(gv::util::file_system_full("/nonexistent/git-vault/path"));
 }
+
+}  // namespace exhaustion_test

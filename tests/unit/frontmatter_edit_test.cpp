@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "core/memory/parse.hpp"
 
+namespace frontmatter_edit_test {
+
 using gv::FrontmatterEditor;
 
 namespace {
@@ -199,3 +201,5 @@ TEST_CASE("double quoting escapes what YAML needs", "[frontmatter_edit]") {
   CHECK(gv::yaml_plain_or_quoted("12") == "\"12\"");
   CHECK(gv::yaml_plain_or_quoted("") == "\"\"");
 }
+
+}  // namespace frontmatter_edit_test

@@ -6,6 +6,8 @@
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
 
+namespace frontmatter_fuzz_regress_test {
+
 namespace {
 
 const std::string k_repeated =
@@ -129,3 +131,5 @@ TEST_CASE("fields YAML silently stops before are reported where the reading stop
     CHECK_THAT(parsed.findings[0].fix, Catch::Contains("line 4"));
   }
 }
+
+}  // namespace frontmatter_fuzz_regress_test

@@ -9,7 +9,7 @@
 
 #include "core/memory/frontmatter.hpp"
 
-namespace gv {
+namespace gv::frontmatter_scan_test {
 namespace {
 
 // yaml-cpp's reading of a block, the way parse_memory takes it: nullopt when yaml-cpp rejects it.
@@ -288,4 +288,4 @@ TEST_CASE("the frontmatter scanner agrees with yaml-cpp on generated blocks", "[
 }
 
 }  // namespace
-}  // namespace gv
+}  // namespace gv::frontmatter_scan_test

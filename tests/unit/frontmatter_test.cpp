@@ -6,6 +6,8 @@
 
 #include "core/memory/lines.hpp"
 
+namespace frontmatter_test {
+
 using gv::FrontmatterStatus;
 using gv::split_frontmatter;
 
@@ -119,3 +121,5 @@ TEST_CASE("malformed utf-8 is located by byte offset", "[frontmatter]") {
   CHECK(gv::find_invalid_utf8("\xF4\x90\x80\x80") == 0u);  // above U+10FFFF
   CHECK(gv::line_of_offset("a\nb\nc", 4) == 3);
 }
+
+}  // namespace frontmatter_test

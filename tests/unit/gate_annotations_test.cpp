@@ -3,6 +3,8 @@
 
 #include "core/gate/annotations.hpp"
 
+namespace gate_annotations_test {
+
 using gv::Finding;
 using gv::Severity;
 
@@ -42,3 +44,5 @@ TEST_CASE("a finding becomes ::error, ::warning or ::notice with its file, line 
   CHECK(gv::format_github_annotation(finding) ==
         "::notice title=git-vault [missing-id]::entry has no id: \"x\"\n");
 }
+
+}  // namespace gate_annotations_test

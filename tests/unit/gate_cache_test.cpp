@@ -7,6 +7,8 @@
 #include "core/vault/parse_cache_file.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace gate_cache_test {
+
 using gv::Finding;
 using gv::Memory;
 using gv::ParsedMemory;
@@ -352,3 +354,5 @@ TEST_CASE("saving appends a small change and compacts a damaged file", "[gate][c
   CHECK(std::filesystem::file_size(file) == compacted.to_bytes().size());
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace gate_cache_test

@@ -13,6 +13,8 @@
 #include "core/vault/vault.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace gate_checks_test {
+
 using gv::Finding;
 using gv::GateOptions;
 using gv::Severity;
@@ -373,3 +375,5 @@ TEST_CASE("a range finding the tip no longer has is a note naming the commit tha
   CHECK(gv::blocks(introduced[1].findings));
   CHECK_FALSE(gv::blocks(introduced[0].findings));
 }
+
+}  // namespace gate_checks_test

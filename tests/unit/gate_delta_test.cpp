@@ -18,6 +18,8 @@
 #include "core/vault/generated_records.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace gate_delta_test {
+
 // The gate over a staged index answers from its baseline (the state it checked last) and the
 // entries that changed since. Over a long random history of vault edits it must give exactly
 // the findings of checking the whole vault, and it must take the short way often enough for
@@ -531,3 +533,5 @@ TEST_CASE("comparing staged entries as blocks finds what comparing them one by o
   }
   fs::remove_all(dir);
 }
+
+}  // namespace gate_delta_test

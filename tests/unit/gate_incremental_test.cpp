@@ -16,6 +16,8 @@
 #include "core/vault/vault.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace gate_incremental_test {
+
 using gv::Finding;
 using gv::test::MapSnapshot;
 using gv::test::note;
@@ -241,3 +243,5 @@ TEST_CASE("memories come back in id order when path order differs from it", "[ga
     CHECK(vault.memories[2].id == "MEM-b");
   }
 }
+
+}  // namespace gate_incremental_test

@@ -6,6 +6,8 @@
 #include "core/vault/index_files.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace gate_index_json_test {
+
 using gv::Memory;
 
 namespace {
@@ -79,3 +81,5 @@ TEST_CASE("the blob id of the assembled index is hashed without assembling it", 
         gv::git::hash_blob(gv::render_index_json({}, "2026-11-30")));
   CHECK_FALSE(gv::assembled_index_json_oid(rows, {}, "2026-11-30"));
 }
+
+}  // namespace gate_index_json_test

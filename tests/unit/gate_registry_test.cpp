@@ -15,6 +15,8 @@
 #include "core/vault/parse_cache_file.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace gate_registry_test {
+
 using gv::Finding;
 using gv::GateCheck;
 using gv::GateOptions;
@@ -251,3 +253,5 @@ TEST_CASE("the cache file of another check set is read as empty", "[gate][regist
     CHECK(gv::PersistentParseCache::load(file, builtin_key).size() == 0);
   }
 }
+
+}  // namespace gate_registry_test

@@ -10,6 +10,8 @@
 #include "core/snapshot/index_snapshot.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace git_blob_test {
+
 using gv::git::BlobHasher;
 using gv::git::hash_blob;
 using gv::test::TestRepo;
@@ -67,3 +69,5 @@ TEST_CASE("the head of a loose blob is read without inflating the rest", "[git][
     CHECK_FALSE(gv::git::loose_blob_head(objects, oid, 20));
   }
 }
+
+}  // namespace git_blob_test

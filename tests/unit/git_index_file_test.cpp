@@ -6,6 +6,8 @@
 #include "core/git/repo.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace git_index_file_test {
+
 // The index reader against indexes libgit2 writes: every version, intent-to-add entries,
 // conflicts, and layouts it must leave to libgit2.
 
@@ -181,3 +183,5 @@ TEST_CASE("a repository without an index file lists nothing", "[git][index]") {
   CHECK(index->entries().empty());
   CHECK(gv::git::Repo::discover(repo.root()).index_entries("").empty());
 }
+
+}  // namespace git_index_file_test

@@ -5,6 +5,8 @@
 
 #include "core/git/library.hpp"
 
+namespace git_library_test {
+
 TEST_CASE("libgit2's TLS set-up is skipped, and CA locations are refused with a message", "[git]") {
   // git-vault opens local repositories only. At start-up libgit2 would parse the system's CA
   // bundle and seed a random generator; with the static link's --wrap (core/git/library.cpp)
@@ -23,3 +25,5 @@ TEST_CASE("libgit2's TLS set-up is skipped, and CA locations are refused with a 
   CHECK(result == 0);
 #endif
 }
+
+}  // namespace git_library_test

@@ -4,6 +4,8 @@
 #include "core/git/repo.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace git_repo_test {
+
 using gv::git::Repo;
 using gv::test::EnvGuard;
 using gv::test::TestRepo;
@@ -187,3 +189,5 @@ TEST_CASE("opening from the hook environment reads GIT_INDEX_FILE", "[git]") {
     CHECK(repo.index_blob_id("a.md") == gv::git::hash_blob("committed\n"));
   }
 }
+
+}  // namespace git_repo_test

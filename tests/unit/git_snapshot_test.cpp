@@ -6,6 +6,8 @@
 #include "core/snapshot/tree_snapshot.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace git_snapshot_test {
+
 using gv::IndexSnapshot;
 using gv::TreeSnapshot;
 using gv::git::hash_blob;
@@ -167,3 +169,5 @@ TEST_CASE("a tree snapshot reads every file of a large folder by path", "[git][s
     CHECK(hash_blob(*bytes) == entry.oid);
   }
 }
+
+}  // namespace git_snapshot_test

@@ -3,6 +3,8 @@
 #include "core/git/signature.hpp"
 #include "core/plan.hpp"
 
+namespace git_trailers_test {
+
 using gv::Plan;
 using gv::Trailer;
 
@@ -122,3 +124,5 @@ TEST_CASE("git dates in the formats git accepts are read with their zone", "[git
   CHECK_FALSE(parse_git_date("").has_value());
   CHECK_FALSE(parse_git_date("2026-11-30T12:00:00Z trailing").has_value());
 }
+
+}  // namespace git_trailers_test

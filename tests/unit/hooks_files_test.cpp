@@ -10,6 +10,8 @@
 #include "core/hooks/hook_files.hpp"
 #include "core/hooks/shim.hpp"
 
+namespace hooks_files_test {
+
 namespace fs = std::filesystem;
 using gv::hooks::hook_state;
 using gv::hooks::HookOutcome;
@@ -226,3 +228,5 @@ TEST_CASE("what a second pre-commit install left of an old chain is settled", "[
     CHECK(read(temp.path / "pre-commit") == k_framework_script);
   }
 }
+
+}  // namespace hooks_files_test

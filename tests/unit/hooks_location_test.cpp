@@ -7,6 +7,8 @@
 #include "core/git/repo.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace hooks_location_test {
+
 namespace fs = std::filesystem;
 using gv::git::HooksPathSource;
 using gv::git::resolve_hooks_path;
@@ -87,3 +89,5 @@ TEST_CASE("local config can be read and unset without touching other levels", "[
   CHECK_FALSE(gv::git::local_config_string(repo, "merge.vault-log.driver"));
   gv::git::unset_local_config(repo, "merge.vault-log.driver");  // absent: no error
 }
+
+}  // namespace hooks_location_test

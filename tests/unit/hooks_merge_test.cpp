@@ -6,6 +6,8 @@
 #include "core/merge/recall_metadata_merge.hpp"
 #include "core/merge/state_merge.hpp"
 
+namespace hooks_merge_test {
+
 using gv::merge::merge_distill_logs;
 using gv::merge::merge_recall_metadata;
 using gv::merge::merge_state;
@@ -212,3 +214,5 @@ TEST_CASE("state.json added on both sides merges; another tool's key changed twi
   CHECK(Json::parse(*merge_state(R"({"a": 1, "b": 2})", R"({"a": 1})", R"({"a": 1, "b": 2})")) ==
         Json::parse(R"({"a": 1})"));
 }
+
+}  // namespace hooks_merge_test

@@ -4,6 +4,8 @@
 #include "core/vault/index_files.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace hooks_reindex_test {
+
 using gv::CommittedIndexFiles;
 using gv::hooks::plan_reindex;
 using gv::test::small_vault;
@@ -37,3 +39,5 @@ TEST_CASE("a merge that added a memory plans one reindex commit of the stale fil
   CHECK(message.find("  .memory/memory-index.json\n") != std::string::npos);
   CHECK(message.ends_with("\n\nVault-Action: reindex\n"));
 }
+
+}  // namespace hooks_reindex_test

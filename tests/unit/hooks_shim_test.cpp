@@ -3,6 +3,8 @@
 
 #include "core/hooks/shim.hpp"
 
+namespace hooks_shim_test {
+
 using gv::hooks::is_our_shim;
 using gv::hooks::render_shim;
 
@@ -52,3 +54,5 @@ TEST_CASE("our shims are recognised by their marker line, foreign hooks are not"
   CHECK_FALSE(is_our_shim("#!/bin/sh\n# one\n# two\n# git-vault hook shim v1\n"));
   CHECK_FALSE(is_our_shim("#!/bin/sh\necho '# git-vault hook shim v1'\n"));
 }
+
+}  // namespace hooks_shim_test

@@ -5,6 +5,8 @@
 #include "core/hooks/merge_drivers.hpp"
 #include "core/hooks/skip.hpp"
 
+namespace hooks_text_test {
+
 using gv::hooks::ensure_gitattributes;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("GIT_VAULT_SKIP is a comma list with blanks trimmed and all recognised
   CHECK(gv::hooks::parse_skip("").checks.empty());
   CHECK(gv::hooks::parse_skip("schema,all").all);
 }
+
+}  // namespace hooks_text_test

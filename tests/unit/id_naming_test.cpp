@@ -6,6 +6,8 @@
 
 #include "core/dates.hpp"
 
+namespace id_naming_test {
+
 using gv::detect_id_naming;
 using gv::IdStyle;
 using gv::name_memory;
@@ -74,3 +76,5 @@ TEST_CASE("a new id follows the vault's style", "[id-naming]") {
                     [](std::string_view id) { return id == "MEM-zed-keybindings-scheme"; }) ==
         "MEM-zed-keybindings-scheme-2");
 }
+
+}  // namespace id_naming_test

@@ -4,6 +4,8 @@
 
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace index_carry_over_test {
+
 using gv::test::memory;
 using gv::test::ymd;
 
@@ -99,3 +101,5 @@ TEST_CASE("carried values apply to the memories that scoring and the index see",
   CHECK(applied[1].retrieval_count == 7);
   CHECK_FALSE(applied[1].last_retrieved);
 }
+
+}  // namespace index_carry_over_test

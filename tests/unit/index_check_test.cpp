@@ -9,6 +9,8 @@
 
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace index_check_test {
+
 using gv::test::memory;
 using gv::test::small_vault;
 using gv::test::ymd;
@@ -328,3 +330,5 @@ TEST_CASE("json findings only concern memory-index.json", "[index]") {
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "MEM-c-old");
 }
+
+}  // namespace index_check_test

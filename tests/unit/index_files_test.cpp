@@ -7,6 +7,8 @@
 
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace index_files_test {
+
 using gv::test::memory;
 using gv::test::small_vault;
 using gv::test::ymd;
@@ -290,3 +292,5 @@ TEST_CASE("dates render as calendar dates from days since the epoch", "[index]")
   CHECK(json.find(R"("modified": "1970-01-01")") != std::string::npos);
   CHECK(ymd(2026, 11, 30).days == 20787);
 }
+
+}  // namespace index_files_test

@@ -12,7 +12,7 @@
 // read_index walks the bytes with a streaming parser instead of building the document. This
 // reference reads the same fields from the built document, as read_index (and gc, for
 // tombstoned_at) first did; both must give the same records and findings on every shape.
-namespace gv {
+namespace gv::index_reader_stream_test {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
@@ -168,4 +168,4 @@ TEST_CASE("the streaming index reader gives what the document gives", "[index]")
 }
 
 }  // namespace
-}  // namespace gv
+}  // namespace gv::index_reader_stream_test

@@ -5,6 +5,8 @@
 #include "core/memory/lines.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace index_reader_test {
+
 using gv::test::ymd;
 
 namespace {
@@ -146,3 +148,5 @@ TEST_CASE("line_of_offset counts newlines before the offset", "[index]") {
   CHECK(gv::line_of_offset("a\nb\nc", 4) == 3);
   CHECK(gv::line_of_offset("a\nb\nc", 99) == 3);
 }
+
+}  // namespace index_reader_test

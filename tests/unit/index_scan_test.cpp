@@ -10,6 +10,8 @@
 #include "core/vault/index_reader.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace index_scan_test {
+
 namespace {
 
 constexpr std::string_view k_path = ".memory/memory-index.json";
@@ -105,3 +107,5 @@ TEST_CASE("the fast index scan steps aside for anything the full reader would re
   CHECK_FALSE(plain->entries[0].last_retrieved);
   CHECK(plain->entries[0].tombstoned_at == "2026-01-02");
 }
+
+}  // namespace index_scan_test

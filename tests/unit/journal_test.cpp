@@ -7,6 +7,8 @@
 #include "core/json/parse.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace journal_test {
+
 using gv::git::IndexSlot;
 using gv::git::Journal;
 using gv::git::JournalPath;
@@ -110,3 +112,5 @@ TEST_CASE("a syntax error keeps nlohmann's reason without its prefix", "[json]")
   CHECK(failure->line == 2);
   CHECK_THAT(failure->reason, !Catch::Contains("json.exception"));
 }
+
+}  // namespace journal_test

@@ -4,6 +4,8 @@
 
 #include "core/json/layout.hpp"
 
+namespace json_layout_test {
+
 namespace json_text = gv::json_text;
 
 TEST_CASE("layout finds members, elements and their bytes", "[json][layout]") {
@@ -62,3 +64,5 @@ TEST_CASE("removing the first child takes the separator after it", "[json][layou
   CHECK(json_text::remove_child(text, json_text::read_layout(text), 0) == "[\n  2\n]");
   CHECK(json_text::remove_child(text, json_text::read_layout(text), 1) == "[\n  1\n]");
 }
+
+}  // namespace json_layout_test

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+namespace kept_prose_test {
+
 // `init` regenerates generated files an earlier tool left; what a person wrote in them that no
 // regeneration writes is kept, never dropped in silence.
 
@@ -34,3 +36,5 @@ TEST_CASE("a heading inside a code fence does not start a section", "[setup][ini
   CHECK(gv::line_count("a\nb") == 2);
   CHECK(gv::line_count("") == 0);
 }
+
+}  // namespace kept_prose_test

@@ -10,6 +10,8 @@
 #include "tests/unit/git_test_repo.hpp"
 #include "tests/unit/index_test_fixtures.hpp"
 
+namespace landing_test {
+
 using gv::Plan;
 using gv::git::Repo;
 using gv::test::MapSnapshot;
@@ -167,3 +169,5 @@ TEST_CASE("landing a distill action records HEAD as its parent commit", "[landin
              Catch::Contains("\"parent_commit\": \"" + head + "\""));
   CHECK(landed.regenerated.size() == 3);
 }
+
+}  // namespace landing_test

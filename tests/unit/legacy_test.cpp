@@ -4,6 +4,8 @@
 
 #include "core/memory/parse.hpp"
 
+namespace legacy_test {
+
 namespace {
 
 constexpr const char* k_path = ".memory/10-Memories/MEM-2026-03-05-001-clean-break.md";
@@ -145,3 +147,5 @@ TEST_CASE("CRLF files stay CRLF through the conversion", "[legacy]") {
   CHECK_THAT(conversion.bytes, Catch::EndsWith("# T\r\n\r\nBody.\r\n"));
   CHECK(conversion.bytes.find("\n\n") == std::string::npos);
 }
+
+}  // namespace legacy_test

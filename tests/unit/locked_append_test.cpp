@@ -13,6 +13,8 @@
 
 #include "core/util/file.hpp"
 
+namespace locked_append_test {
+
 namespace fs = std::filesystem;
 namespace util = gv::util;
 
@@ -121,3 +123,5 @@ TEST_CASE("two processes appending while a third drops prefixes lose no line", "
   CHECK(distinct.contains("first-299"));
   CHECK(distinct.contains("second-0"));
 }
+
+}  // namespace locked_append_test

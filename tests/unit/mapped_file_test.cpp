@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+namespace mapped_file_test {
+
 namespace fs = std::filesystem;
 using gv::util::MappedFile;
 
@@ -62,3 +64,5 @@ TEST_CASE("every way of reading a file gives its bytes", "[mapped-file]") {
   CHECK_FALSE(MappedFile::open(dir / "missing", MappedFile::Pages::copy));
   fs::remove_all(dir);
 }
+
+}  // namespace mapped_file_test

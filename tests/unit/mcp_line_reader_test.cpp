@@ -7,6 +7,8 @@
 
 #include "core/mcp/line_reader.hpp"
 
+namespace mcp_line_reader_test {
+
 using gv::mcp::InputLine;
 using gv::mcp::LineReader;
 
@@ -71,3 +73,5 @@ TEST_CASE("the line reader keeps the head and tail of a line past its cap, then 
   CHECK(near[0].cut());
   CHECK(near[0].tail == std::string(100, 'a') + "bc");
 }
+
+}  // namespace mcp_line_reader_test

@@ -5,6 +5,8 @@
 #include "core/error.hpp"
 #include "core/mcp/server.hpp"
 
+namespace mcp_server_test {
+
 using gv::mcp::Server;
 using nlohmann::json;
 
@@ -381,3 +383,5 @@ TEST_CASE("names a client sent are echoed shortened in errors", "[mcp]") {
           long_name + R"(":1}}})");
   CHECK(argument["result"]["content"][0]["text"].get<std::string>().size() < 300);
 }
+
+}  // namespace mcp_server_test

@@ -3,6 +3,8 @@
 
 #include "core/memory/parse.hpp"
 
+namespace memory_test {
+
 using gv::parse_memory;
 using gv::Severity;
 
@@ -309,3 +311,5 @@ TEST_CASE("each link's line is counted from the top of the file", "[memory]") {
   CHECK(parsed.memory->links == std::vector<std::string>{"MEM-a", "MEM-b", "MEM-c"});
   CHECK(parsed.memory->link_lines == std::vector<int>{6, 6, 11});
 }
+
+}  // namespace memory_test

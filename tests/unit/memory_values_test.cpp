@@ -2,6 +2,8 @@
 
 #include "core/memory/parse.hpp"
 
+namespace memory_values_test {
+
 namespace {
 
 gv::Memory parsed(const std::string& frontmatter) {
@@ -34,3 +36,5 @@ TEST_CASE("plain and block values are read without surrounding whitespace", "[me
   CHECK(memory.summary == "A block summary");
   CHECK(memory.active());
 }
+
+}  // namespace memory_values_test

@@ -8,6 +8,8 @@
 #include "core/memory/parse.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace memory_write_test {
+
 using namespace gv;
 using namespace gv::distill;
 
@@ -149,3 +151,5 @@ TEST_CASE("writes refuse missing or tombstoned targets and section headings", "[
                                  *parse_date("2026-12-01")),
                     Catch::Contains("`## History` heading"));
 }
+
+}  // namespace memory_write_test

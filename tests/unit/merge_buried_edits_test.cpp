@@ -3,6 +3,8 @@
 
 #include "core/merge/buried_edits.hpp"
 
+namespace merge_buried_edits_test {
+
 using gv::merge::buried_edit;
 using gv::merge::MergeSides;
 using gv::merge::Side;
@@ -56,3 +58,5 @@ TEST_CASE("no buried edit without an edit, a tombstone from the merge, or an act
   sides.base = "not a memory";
   CHECK_FALSE(buried_edit(k_path, sides));
 }
+
+}  // namespace merge_buried_edits_test

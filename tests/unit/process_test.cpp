@@ -4,6 +4,8 @@
 #include <chrono>
 #include <string>
 
+namespace process_test {
+
 using gv::util::run_shell;
 using gv::util::ShellResult;
 using gv::util::ShellRun;
@@ -57,3 +59,5 @@ TEST_CASE("run_shell survives a command that does not read its input", "[process
   CHECK(result.ending == ShellResult::Ending::exited);
   CHECK(result.out == "xxx");
 }
+
+}  // namespace process_test

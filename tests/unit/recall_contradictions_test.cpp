@@ -12,7 +12,7 @@
 
 // The contradiction check looks only at pairs of claims that can be flagged. This reference
 // compares every pair, as the check first did; both must report the same pairs in the same order.
-namespace gv::recall {
+namespace gv::recall::recall_contradictions_test {
 namespace {
 
 constexpr std::array<std::string_view, 40> k_stop_words{
@@ -139,4 +139,4 @@ TEST_CASE("contradictions are the pairs comparing every claim would flag, in its
 }
 
 }  // namespace
-}  // namespace gv::recall
+}  // namespace gv::recall::recall_contradictions_test

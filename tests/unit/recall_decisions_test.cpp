@@ -3,6 +3,8 @@
 #include "core/error.hpp"
 #include "core/recall/decisions.hpp"
 
+namespace recall_decisions_test {
+
 namespace {
 
 using gv::recall::Action;
@@ -103,3 +105,5 @@ TEST_CASE("terminal answers", "[recall][decisions]") {
   CHECK_FALSE(gv::recall::parse_candidate_answer("d", CandidateKind::superseded));
   CHECK_FALSE(gv::recall::parse_candidate_answer("p", CandidateKind::superseded));
 }
+
+}  // namespace recall_decisions_test

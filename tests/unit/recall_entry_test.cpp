@@ -2,6 +2,8 @@
 
 #include "core/recall/entry.hpp"
 
+namespace recall_entry_test {
+
 namespace {
 
 using gv::recall::Entry;
@@ -365,3 +367,5 @@ TEST_CASE("a claim block whose first field describes it is shown by its section'
   CHECK(parsed.entries[1].shown_text() == "**Decision**: use uv");
   CHECK(parsed.entries[2].shown_text() == "plain entry");
 }
+
+}  // namespace recall_entry_test

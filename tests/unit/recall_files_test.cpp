@@ -4,6 +4,8 @@
 #include "core/recall/files.hpp"
 #include "core/recall/scan.hpp"
 
+namespace recall_files_test {
+
 namespace {
 
 using gv::recall::Tier;
@@ -135,3 +137,5 @@ TEST_CASE("tier names round-trip", "[recall][files]") {
   CHECK(gv::recall::tier_name(Tier::register_) == "register");
   CHECK_FALSE(gv::recall::parse_tier_name("registers/decisions.md"));
 }
+
+}  // namespace recall_files_test

@@ -2,6 +2,8 @@
 
 #include "core/recall/gate.hpp"
 
+namespace recall_gate_test {
+
 namespace {
 
 using gv::recall::ParsedFile;
@@ -169,3 +171,5 @@ TEST_CASE("a long entry text is shortened in the missing-id message", "[recall][
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].message == "entry has no id: \"" + std::string(60, 'x') + "…\"");
 }
+
+}  // namespace recall_gate_test

@@ -2,6 +2,8 @@
 
 #include "core/recall/id_order.hpp"
 
+namespace recall_id_order_test {
+
 namespace {
 
 using gv::recall::ParsedFile;
@@ -63,3 +65,5 @@ TEST_CASE("each entry's record is the one a lookup by its id finds", "[recall][i
   }
   CHECK(found == 5);  // tr0000000009 has no record; the untagged entry has none
 }
+
+}  // namespace recall_id_order_test

@@ -4,6 +4,8 @@
 #include "core/error.hpp"
 #include "core/recall/ids.hpp"
 
+namespace recall_ids_test {
+
 namespace {
 
 using gv::recall::InitIdsPlan;
@@ -183,3 +185,5 @@ TEST_CASE("preview examples go round-robin over files, at most five", "[recall][
   CHECK(shown == std::vector<std::string>{"- w1", "- p1", "- t1", "- w2", "- p2"});
   CHECK(gv::recall::preview_examples(plan, 10).size() == 7);
 }
+
+}  // namespace recall_ids_test

@@ -6,6 +6,8 @@
 #include "core/recall/maintain.hpp"
 #include "core/recall/maintain_render.hpp"
 
+namespace recall_maintain_test {
+
 namespace {
 
 using gv::recall::Action;
@@ -706,3 +708,5 @@ TEST_CASE("archiving a claim block moves every line of it", "[recall][maintain]"
         "  - measured twice\n"
         "- **Status**: superseded\n");
 }
+
+}  // namespace recall_maintain_test

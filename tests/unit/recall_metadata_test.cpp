@@ -4,6 +4,8 @@
 #include "core/recall/metadata.hpp"
 #include "core/recall/metadata_scan.hpp"
 
+namespace recall_metadata_test {
+
 namespace {
 
 constexpr std::string_view k_path = "memory/.recall/metadata.json";
@@ -346,3 +348,5 @@ TEST_CASE("a key written twice is read, and named, as its last record", "[recall
         "record `tr00000000aa` is written twice (lines 2 and 4); the last is read, and the next "
         "write keeps only it");
 }
+
+}  // namespace recall_metadata_test

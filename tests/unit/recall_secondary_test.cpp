@@ -2,6 +2,8 @@
 
 #include "core/recall/secondary.hpp"
 
+namespace recall_secondary_test {
+
 namespace {
 
 using gv::recall::ParsedFile;
@@ -139,3 +141,5 @@ TEST_CASE("normalised tokens drop Markdown marks and split on punctuation", "[re
   CHECK(gv::recall::normalised_tokens("**Use** `Node` 16.x (LTS) — café") ==
         std::vector<std::string>{"use", "node", "16", "x", "lts", "—", "café"});
 }
+
+}  // namespace recall_secondary_test

@@ -5,6 +5,8 @@
 #include "core/recall/entry.hpp"
 #include "core/recall/summary.hpp"
 
+namespace recall_summary_test {
+
 using gv::recall::ManagedFile;
 using gv::recall::parse_file;
 using gv::recall::Tier;
@@ -30,3 +32,5 @@ TEST_CASE("a working memory in numbers, and its report section", "[recall][summa
   CHECK_THAT(section, Catch::Contains("**Without a valid id**: 2 entries"));
   CHECK(gv::recall::render_markdown({}, 1500).empty());
 }
+
+}  // namespace recall_summary_test

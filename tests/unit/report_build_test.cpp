@@ -5,6 +5,8 @@
 #include "core/scoring/report.hpp"
 #include "tests/unit/scoring_fixtures.hpp"
 
+namespace report_build_test {
+
 using gv::Memory;
 using gv::scoring::HealthStatus;
 using gv::scoring_test::days_before;
@@ -366,3 +368,5 @@ TEST_CASE("purge candidates rank past-TTL first by excess days, then composite, 
   CHECK(candidates[2].composite == Approx(40.0 / 300.0 + 0.25 + 0.2));
   CHECK(candidates[3].composite == Approx(0.55));
 }
+
+}  // namespace report_build_test

@@ -6,6 +6,8 @@
 #include "core/scoring/report_json.hpp"
 #include "tests/unit/scoring_fixtures.hpp"
 
+namespace report_recording_test {
+
 using gv::Memory;
 using gv::scoring_test::k_today;
 using gv::scoring_test::memory;
@@ -71,3 +73,5 @@ TEST_CASE("the report says where its signals come from only when told, in text a
   CHECK(document["recording"]["never_retrieved_is_evidence"] == true);
   CHECK(document["recording"]["recorded_by"] == nlohmann::json{"claude", "gemini"});
 }
+
+}  // namespace report_recording_test

@@ -10,6 +10,8 @@
 #include "core/scoring/report_json.hpp"
 #include "tests/unit/scoring_fixtures.hpp"
 
+namespace report_render_test {
+
 using gv::Memory;
 using gv::scoring_test::k_today;
 using gv::scoring_test::tombstoned;
@@ -312,3 +314,5 @@ TEST_CASE("each report list stops at the limit and counts the rest", "[report][r
   CHECK_THAT(all, Catch::Contains("- MEM-29 (score: 0.80)\n\n#### Merge Candidates"));
   CHECK(scoring::render_markdown(report, false, 30) == all);  // nothing left out, no count line
 }
+
+}  // namespace report_render_test

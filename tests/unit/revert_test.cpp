@@ -6,6 +6,8 @@
 #include "core/distill/log.hpp"
 #include "core/distill/log_resolve.hpp"
 
+namespace revert_test {
+
 using gv::distill::PathChange;
 
 TEST_CASE("diff_trees lists added, removed and changed paths in path order", "[revert]") {
@@ -208,3 +210,5 @@ TEST_CASE("a trailer commit with another parent than parent_commit is reported",
         std::vector<std::string>{
             "commit c1 has parent p0 but the log records parent_commit null (rebased?)"});
 }
+
+}  // namespace revert_test

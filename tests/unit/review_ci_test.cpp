@@ -7,6 +7,8 @@
 #include "core/ci/github_workflow.hpp"
 #include "core/version.hpp"
 
+namespace review_ci_test {
+
 using gv::ci::github_repository;
 
 TEST_CASE("the GitHub workflow checks out the history and runs git-vault's action", "[ci]") {
@@ -67,3 +69,5 @@ TEST_CASE("GitHub repositories are recognised in their usual spellings", "[ci]")
   CHECK(github_repository("acme/git vault") == std::nullopt);
   CHECK(github_repository("acme/git-vault/extra") == std::nullopt);
 }
+
+}  // namespace review_ci_test

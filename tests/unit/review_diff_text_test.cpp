@@ -2,6 +2,8 @@
 
 #include "core/review/frontmatter_fields.hpp"
 
+namespace review_diff_text_test {
+
 using gv::review::normalise_for_diff;
 
 TEST_CASE("diff text puts every frontmatter field and list item on its own line", "[review]") {
@@ -34,3 +36,5 @@ TEST_CASE("diff text writes a multi-line scalar as a literal block", "[review]")
   CHECK(normalise_for_diff("---\nsummary: |\n  one\n  two\n---\n") ==
         "---\nsummary: |\n  one\n  two\n---\n");
 }
+
+}  // namespace review_diff_text_test

@@ -3,6 +3,8 @@
 #include "core/review/memory_diff.hpp"
 #include "tests/unit/review_support.hpp"
 
+namespace review_memory_diff_test {
+
 using gv::review::diff_memories;
 using gv::review::MemoryDiff;
 using gv::test::memory_path_of;
@@ -231,3 +233,5 @@ TEST_CASE("a changed memory says each field's old and new value, and a list's it
   CHECK(changed.body_lines_added == 1);
   CHECK(changed.body_lines_removed == 1);
 }
+
+}  // namespace review_memory_diff_test

@@ -7,6 +7,8 @@
 #include "core/distill/log.hpp"
 #include "core/review/render.hpp"
 
+namespace review_render_test {
+
 using gv::review::Review;
 
 namespace {
@@ -126,3 +128,5 @@ TEST_CASE("maintenance commits are joined with their log entries through Vault-L
                                  "`distill_100`, health 70 → 76: Tombstoned 2 memories |"));
   CHECK_THAT(md, Catch::Contains("`distill_999` (not in the distill log at HEAD)"));
 }
+
+}  // namespace review_render_test

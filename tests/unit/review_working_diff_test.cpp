@@ -3,6 +3,8 @@
 #include "core/review/working_diff.hpp"
 #include "tests/unit/review_support.hpp"
 
+namespace review_working_diff_test {
+
 using gv::review::diff_working_memory;
 using gv::review::WorkingDiff;
 using gv::test::ReviewSnapshot;
@@ -49,3 +51,5 @@ TEST_CASE("no working-memory change when the managed files are byte-identical", 
   CHECK(diff.edited.empty());
   CHECK(diff.moved.empty());
 }
+
+}  // namespace review_working_diff_test

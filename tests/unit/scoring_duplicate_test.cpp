@@ -9,7 +9,7 @@
 #include "core/scoring/score.hpp"
 #include "tests/unit/scoring_fixtures.hpp"
 
-namespace gv {
+namespace gv::scoring_duplicate_test {
 namespace {
 
 using scoring_test::memory;
@@ -366,4 +366,4 @@ TEST_CASE("a memory sharing two or three heavy keywords with a wide one raises b
 }
 
 }  // namespace
-}  // namespace gv
+}  // namespace gv::scoring_duplicate_test

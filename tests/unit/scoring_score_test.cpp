@@ -9,6 +9,8 @@
 #include "core/scoring/score.hpp"
 #include "tests/unit/scoring_fixtures.hpp"
 
+namespace scoring_score_test {
+
 using gv::Date;
 using gv::Memory;
 using gv::scoring::Classification;
@@ -383,3 +385,5 @@ TEST_CASE("retrieval data from the existing index raises counts and dates but ne
     CHECK(scored[0].last_retrieved == days_before(k_today, 9));
   }
 }
+
+}  // namespace scoring_score_test

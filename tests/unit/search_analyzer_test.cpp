@@ -4,6 +4,8 @@
 
 #include "core/search/analyzer.hpp"
 
+namespace search_analyzer_test {
+
 using gv::search::analyze;
 using gv::search::query_terms;
 using Terms = std::vector<std::string>;
@@ -74,3 +76,5 @@ TEST_CASE("a query drops stop words, matched before stemming, unless nothing els
   // Repeats count once.
   CHECK(query_terms("retry retries") == Terms{"retri"});
 }
+
+}  // namespace search_analyzer_test

@@ -9,6 +9,8 @@
 #include "core/search/search.hpp"
 #include "core/snapshot/worktree_snapshot.hpp"
 
+namespace search_cache_test {
+
 namespace fs = std::filesystem;
 using gv::search::Hit;
 using gv::search::Scope;
@@ -193,3 +195,5 @@ TEST_CASE("a settled memory folder is not listed again, and a file added to it i
   CountingSnapshot removed(dir.path);
   CHECK(search(dir.path, cache, removed, "cherry").empty());
 }
+
+}  // namespace search_cache_test

@@ -10,6 +10,8 @@
 #include "core/search/postings.hpp"
 #include "core/search/saved_index.hpp"
 
+namespace search_postings_test {
+
 using gv::search::InvertedIndex;
 using gv::search::k_field_count;
 using gv::search::Ranked;
@@ -270,3 +272,5 @@ TEST_CASE("a saved index keeps what a hit shows and finds paths by binary search
     CHECK_FALSE(SavedIndex::open(flipped).has_value());
   }
 }
+
+}  // namespace search_postings_test

@@ -9,6 +9,8 @@
 #include "core/vault/vault.hpp"
 #include "tests/unit/gate_test_snapshot.hpp"
 
+namespace search_test {
+
 using gv::search::Hit;
 using gv::search::Scope;
 using gv::search::SearchIndex;
@@ -266,3 +268,5 @@ TEST_CASE("an entry is found through the titles and keywords of its nearest memo
           std::vector<std::string>{"tr0123456789"});
   }
 }
+
+}  // namespace search_test

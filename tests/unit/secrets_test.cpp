@@ -5,6 +5,8 @@
 #include "core/secrets/detector.hpp"
 #include "tests/secret_corpus.hpp"
 
+namespace secrets_test {
+
 using gv::secrets::scan_secrets;
 using gv::secrets::SecretFinding;
 using gv::secrets::withhold_secrets;
@@ -143,3 +145,5 @@ TEST_CASE("prose about secrets is not a secret", "[secrets]") {
       "api_key = settings.api_key_v2\n";
   CHECK(kinds(scan_secrets(text)).empty());
 }
+
+}  // namespace secrets_test

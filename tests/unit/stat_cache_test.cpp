@@ -14,7 +14,7 @@
 
 namespace fs = std::filesystem;
 
-namespace gv {
+namespace gv::stat_cache_test {
 namespace {
 
 // A fresh directory that looks like a repository root (`.git/` present).
@@ -234,4 +234,4 @@ TEST_CASE("a linked work tree keeps its stat cache in its own git dir", "[snapsh
 }
 
 }  // namespace
-}  // namespace gv
+}  // namespace gv::stat_cache_test

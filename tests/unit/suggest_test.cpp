@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+namespace suggest_test {
+
 using gv::util::closest_names;
 using gv::util::edit_distance;
 
@@ -25,3 +27,5 @@ TEST_CASE("closest names: a typo or a prefix, never a stretch", "[suggest]") {
   CHECK(closest_names("xyzzy", commands).empty());
   CHECK(closest_names("hook", commands) == std::vector<std::string>{"hooks"});
 }
+
+}  // namespace suggest_test

@@ -7,6 +7,8 @@
 #include "core/error.hpp"
 #include "core/memory/tokens.hpp"
 
+namespace summarize_test {
+
 using gv::distill::extractive_summary;
 using gv::distill::lost_keywords;
 using gv::distill::run_summarizer;
@@ -145,3 +147,5 @@ TEST_CASE("a summariser past its time limit is killed with its children", "[summ
                     "written");
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
+
+}  // namespace summarize_test

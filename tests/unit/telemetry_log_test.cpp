@@ -5,6 +5,8 @@
 
 #include "core/distill/memory_health.hpp"
 
+namespace telemetry_log_test {
+
 using namespace gv;
 using namespace gv::distill;
 using nlohmann::json;
@@ -50,3 +52,5 @@ TEST_CASE("memory_health keeps a sub-mode's own cursor", "[telemetry-log]") {
   CHECK_FALSE(read_health_cursor("not json", "dream"));
   CHECK_FALSE(read_health_cursor(std::nullopt, "dream"));
 }
+
+}  // namespace telemetry_log_test

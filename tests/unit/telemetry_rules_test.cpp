@@ -9,6 +9,8 @@
 #include "tests/secret_corpus.hpp"
 #include "tests/unit/telemetry_fixtures.hpp"
 
+namespace telemetry_rules_test {
+
 using namespace gv;
 using namespace gv::distill;
 using gv::test::event;
@@ -449,3 +451,5 @@ TEST_CASE("dream: themes recur in three distinct sessions, not in one", "[teleme
     CHECK(by_task.covered[0].covered_rule == k_rule_covered_by_task);
   }
 }
+
+}  // namespace telemetry_rules_test

@@ -5,6 +5,8 @@
 
 #include "core/memory/body.hpp"
 
+namespace tokens_test {
+
 TEST_CASE("words are runs of non-whitespace", "[tokens]") {
   CHECK(gv::count_words("") == 0);
   CHECK(gv::count_words("  \t\r\n\v\f ") == 0);
@@ -108,3 +110,5 @@ TEST_CASE("wiki links drop alias and anchor and skip code and comments", "[body]
   const auto links = gv::wiki_links(body);
   CHECK(links == std::vector<std::string>{"MEM-a", "MEM-b", "MEM-c", "MEM-d"});
 }
+
+}  // namespace tokens_test

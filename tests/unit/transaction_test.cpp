@@ -10,6 +10,8 @@
 #include "core/git/repo.hpp"
 #include "tests/unit/git_test_repo.hpp"
 
+namespace transaction_test {
+
 using gv::Plan;
 using gv::git::ApplyOptions;
 using gv::git::hash_blob;
@@ -317,3 +319,5 @@ TEST_CASE("plan paths that escape the work tree or touch .git are refused", "[tr
     CHECK_THROWS_WITH(gv::git::apply(repo, plan, ApplyOptions{}), Catch::Contains("plan path"));
   }
 }
+
+}  // namespace transaction_test

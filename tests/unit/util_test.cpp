@@ -11,6 +11,8 @@
 #include "core/util/shell_word.hpp"
 #include "core/util/text.hpp"
 
+namespace util_test {
+
 namespace fs = std::filesystem;
 using namespace gv::util;
 
@@ -128,3 +130,5 @@ TEST_CASE("shell_word quotes only what a shell would split or expand", "[util]")
   CHECK(shell_word("a*b") == "'a*b'");
   CHECK(shell_word("") == "''");
 }
+
+}  // namespace util_test

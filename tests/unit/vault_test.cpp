@@ -9,6 +9,8 @@
 #include "core/snapshot/worktree_snapshot.hpp"
 #include "core/vault/parse_cache_file.hpp"
 
+namespace vault_test {
+
 namespace {
 
 // An in-memory Snapshot whose oids are the file contents' lengths: enough for the cache.
@@ -150,3 +152,5 @@ TEST_CASE("a real vault loads without crashing", "[.try-vault]") {
   }
   SUCCEED();
 }
+
+}  // namespace vault_test

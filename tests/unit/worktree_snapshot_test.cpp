@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+namespace worktree_snapshot_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -135,3 +137,5 @@ TEST_CASE("a file list() read is read again once it has changed", "[snapshot]") 
   fs::remove(dir.path() / ".memory/10-Memories/MEM-b.md");
   CHECK_FALSE(snapshot.read(".memory/10-Memories/MEM-b.md"));
 }
+
+}  // namespace worktree_snapshot_test
