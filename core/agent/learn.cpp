@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,7 +21,6 @@
 #include "core/memory/frontmatter.hpp"
 #include "core/memory/frontmatter_edit.hpp"
 #include "core/memory/parse.hpp"
-#include "core/memory/stop_words.hpp"
 #include "core/search/analyzer.hpp"
 #include "core/search/search.hpp"
 #include "core/secrets/detector.hpp"
@@ -62,6 +63,67 @@ std::set<std::string> term_set(const std::vector<std::string>& terms) {
     });
   }
   return out;
+}
+
+// How rare `term` (an analysed word, as term_set gives) is among the vault's memories: its
+// inverse document frequency, as search weighs it. A word no memory holds weighs as one a single
+// memory holds: new words are what an extension brings, and must not make every memory look
+// unrelated.
+double rarity(const search::SearchIndex& index, std::string_view term) {
+  const auto memories = static_cast<double>(index.memory_count());
+  const auto holding = static_cast<double>(std::max<std::size_t>(index.memory_frequency(term), 1));
+  return std::log(1.0 + (memories - holding + 0.5) / (holding + 0.5));
+}
+
+// Overlap scoring with each word weighed by how rare it is among the vault's memories (its
+// inverse document frequency, as search weighs it): the share of the segment's weight that the
+// memory holds. Sharing the words half the vault uses ("project", "command") then counts for
+// little, and sharing the segment's own subject for much (doc/agent.md, "git vault learn").
+double rarity_weighted_overlap(const std::set<std::string>& segment_words,
+                               const std::set<std::string>& memory_words,
+                               const search::SearchIndex& index) {
+  double total = 0.0;
+  double shared = 0.0;
+  for (const std::string& word : segment_words) {
+    const double weight = rarity(index, word);
+    total += weight;
+    shared += memory_words.contains(word) ? weight : 0.0;
+  }
+  return total > 0.0 ? shared / total : 0.0;
+}
+
+// Whether the title names a word of `memory`'s topic (`zed/config` for "Zed project tasks").
+bool title_names_topic(const std::set<std::string>& title_words, const Memory& memory) {
+  std::string words = memory.topic;
+  std::replace(words.begin(), words.end(), '/', ' ');
+  const std::set<std::string> topic_words = term_set({words});
+  return std::any_of(topic_words.begin(), topic_words.end(),
+                     [&](const std::string& word) { return title_words.contains(word); });
+}
+
+// The memory a new one is placed beside, for its topic and category: the best candidate when
+// it is a real match (its overlap reaches EXTEND); else the best candidate, then any memory,
+// whose topic the title names; else the best candidate. A candidate that shares one common
+// word would otherwise file a note on Zed's tasks under the agent's context layers.
+const Memory* placement_neighbour(const Vault& vault, const std::vector<OverlapMatch>& matches,
+                                  std::string_view title) {
+  const Memory* best = matches.empty() ? nullptr : find_memory(vault, matches.front().id);
+  if (best != nullptr && reaches_extend(matches.front().overlap)) {
+    return best;
+  }
+  const std::set<std::string> title_words = term_set({std::string(title)});
+  for (const OverlapMatch& match : matches) {
+    const Memory* memory = find_memory(vault, match.id);
+    if (memory != nullptr && title_names_topic(title_words, *memory)) {
+      return memory;
+    }
+  }
+  for (const Memory& memory : vault.memories) {
+    if (memory.active() && title_names_topic(title_words, memory)) {
+      return &memory;
+    }
+  }
+  return best;
 }
 
 // The summary a memory gets when none is given: the first sentence of its prose, never cut
@@ -310,11 +372,13 @@ LearnOverride parse_learn_override(std::string_view text) {
   throw UsageError("--as: expected `new`, `update:ID` or `extend:ID`, got `{}`", text);
 }
 
-std::vector<std::string> extract_key_terms(std::string_view text, std::size_t count) {
+std::vector<std::string> extract_key_terms(std::string_view text, std::size_t count,
+                                           const WordWeight& weight) {
   struct Stat {
     std::size_t frequency = 0;
     std::size_t first = 0;
     bool technical = false;
+    double score = 0.0;
   };
   std::map<std::string, Stat> stats;
   std::size_t order = 0;
@@ -338,7 +402,7 @@ std::vector<std::string> extract_key_terms(std::string_view text, std::size_t co
       continue;
     }
     const std::string word = lower(text.substr(begin, end - begin));
-    if (is_stop_word(word)) {
+    if (search::is_query_stop_word(word)) {  // the original's list and Snowball's
       continue;
     }
     Stat& stat = stats[word];
@@ -349,9 +413,12 @@ std::vector<std::string> extract_key_terms(std::string_view text, std::size_t co
     ++stat.frequency;
   }
   std::vector<std::pair<std::string, Stat>> ranked(stats.begin(), stats.end());
+  for (auto& [word, stat] : ranked) {
+    stat.score = static_cast<double>(stat.frequency) * (weight ? weight(word) : 1.0);
+  }
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    if (a.second.frequency != b.second.frequency) {
-      return a.second.frequency > b.second.frequency;
+    if (a.second.score != b.second.score) {
+      return a.second.score > b.second.score;
     }
     if (a.second.technical != b.second.technical) {
       return a.second.technical;
@@ -436,22 +503,40 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
   }
   const Vault vault = load_vault(snapshot, cache);
 
-  LearnPlan result;
-  LearnDecision& decision = result.decision;
-  decision.key_terms = input.keywords.empty()
-                           ? extract_key_terms(fmt::format("{}\n{}", input.title, content))
-                           : input.keywords;
-
-  // The five best search hits for the key terms, then the overlap with each.
   search::SearchIndex index;
   if (!search_cache.empty()) {
     index.load_saved(search_cache);
   }
   index.refresh(vault.memories, snapshot);
+
+  // The key terms say what this text is about among the vault's memories: a word counts by its
+  // frequency times its rarity in the vault, so that the words every memory uses ("project",
+  // "command") give way to the text's own subject (doc/agent.md, "git vault learn").
+  LearnPlan result;
+  LearnDecision& decision = result.decision;
+  // A word of the title counts twice: the title names the subject.
+  const std::set<std::string> title_words = term_set({input.title});
+  const auto word_weight = [&index, &title_words](std::string_view word) {
+    const std::set<std::string> terms = term_set({std::string(word)});
+    double least = terms.empty() ? 0.0 : std::numeric_limits<double>::max();
+    bool in_title = !terms.empty();
+    for (const std::string& term : terms) {
+      least = std::min(least, rarity(index, term));
+      in_title = in_title && title_words.contains(term);
+    }
+    return in_title ? 2 * least : least;
+  };
+  decision.key_terms =
+      input.keywords.empty()
+          ? extract_key_terms(fmt::format("{}\n{}", input.title, content), 5, word_weight)
+          : input.keywords;
+
+  // The five best search hits for the key terms, then the overlap with each.
   std::string query;
   for (const std::string& term : decision.key_terms) {
     query += term + " ";
   }
+  const std::set<std::string> segment_words = term_set(decision.key_terms);
   for (const search::Hit& hit :
        index.search(query, search::Scope::memories, k_candidates, snapshot)) {
     const Memory* memory = find_memory(vault, hit.id);
@@ -468,8 +553,8 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
     OverlapMatch match;
     match.id = memory->id;
     match.title = memory->title;
-    match.overlap = overlap_score(decision.key_terms, memory_terms);
     const std::set<std::string> held = term_set(memory_terms);
+    match.overlap = rarity_weighted_overlap(segment_words, held, index);
     for (const std::string& term : decision.key_terms) {
       const std::set<std::string> words = term_set({term});
       if (!words.empty() && std::all_of(words.begin(), words.end(),
@@ -478,7 +563,6 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
       }
     }
     // Counted as the overlap counts them: words, so a compound term shares each of its words.
-    const std::set<std::string> segment_words = term_set(decision.key_terms);
     const auto shared_words = static_cast<std::size_t>(
         std::count_if(segment_words.begin(), segment_words.end(),
                       [&](const std::string& word) { return held.contains(word); }));
@@ -518,8 +602,7 @@ LearnPlan plan_learn(const Snapshot& snapshot, const LearnInput& input,
   if (decision.op == LearnOp::create) {
     // What the caller left open comes from the memory nearest in terms, so the new one sits
     // among its neighbours rather than under "(no topic)".
-    const Memory* nearest =
-        decision.matches.empty() ? nullptr : find_memory(vault, decision.matches.front().id);
+    const Memory* nearest = placement_neighbour(vault, decision.matches, input.title);
     const std::string topic = input.topic          ? *input.topic
                               : nearest != nullptr ? nearest->topic
                                                    : distill::usual_topic(vault.memories);

@@ -47,11 +47,16 @@ struct LearnInput {
   std::string file;                   // the content's file as the user named it, for messages
 };
 
+// A word's weight in a ranking (learn: its rarity among the vault's memories).
+using WordWeight = std::function<double(std::string_view word)>;
+
 // Key term extraction made deterministic: words of letters, digits, `-` and `_`, lower-cased,
-// stop words dropped, longer than four characters, counted; ranked by frequency, then technical
-// terms (with a digit, `-` or `_`) before plain words, then first appearance; the top `count`.
+// stop words dropped, longer than four characters, counted; ranked by frequency (times
+// `weight`, when given), then technical terms (with a digit, `-` or `_`) before plain words,
+// then first appearance; the top `count`.
 [[nodiscard]] std::vector<std::string> extract_key_terms(std::string_view text,
-                                                         std::size_t count = 5);
+                                                         std::size_t count = 5,
+                                                         const WordWeight& weight = {});
 
 // Overlap scoring: |segment ∩ memory| / |segment| over normalized terms (search's plural
 // fold, each term split into words); 0 for an empty segment.

@@ -122,7 +122,7 @@ TEST_CASE("learn files a short note with one word in common as a new memory", "[
   // Two words in common still extend it.
   const auto extend = sandbox.vault(
       {"learn", "--title", "Session backoff", "--dry-run", "--text", "Session backoff doubles."});
-  CHECK_THAT(extend.out, Catch::StartsWith("UPDATE MEM-requests-retry"));
+  CHECK_THAT(extend.out, Catch::StartsWith("EXTEND MEM-requests-retry"));
 }
 
 TEST_CASE("learn takes the five categories in any case and refuses another", "[learn]") {
@@ -331,6 +331,69 @@ TEST_CASE("learn's summary is the first sentence of prose, not a table header or
                    "mislead.") ==
         "\"Warm the cache before timing, e.g. with one "
         "run.\"");
+}
+
+TEST_CASE("learn weighs shared words by their rarity: words the whole vault uses file nothing",
+          "[learn]") {
+  Sandbox sandbox;
+  REQUIRE(sandbox.vault({"init", "--no-hooks"}).code == 0);
+  // "project", "commands" and "tasks" are in most of the vault; a slash-command catalog holds all
+  // three. A note about an editor's task file shares them with it and nothing else of substance.
+  const auto memory = [&](const std::string& id, const std::string& topic, const std::string& title,
+                          const std::string& keywords, const std::string& body) {
+    sandbox.write(".memory/10-Memories/" + id + ".md",
+                  "---\ntitle: \"" + title +
+                      "\"\ncreated: 2026-06-01\ntags: [WORKFLOW]\ntopic: \"" + topic +
+                      "\"\nkeywords: [" + keywords + "]\nsummary: \"" + title + "\"\n---\n\n# " +
+                      title + "\n\n" + body + "\n");
+  };
+  memory("MEM-slash-command-catalog", "agent/commands", "Slash command catalog",
+         "commands, tasks, project, review, lifecycle",
+         "Every slash command of the project with its usage: /task creates tasks, /plan writes a "
+         "plan for project tasks, /review checks commands and their output.");
+  memory("MEM-project-layout", "repo/layout", "Project layout",
+         "project, layout, folders, commands",
+         "The project keeps its sources in src and its build commands in the Makefile; project "
+         "folders follow the commands they serve.");
+  memory("MEM-build-commands", "repo/build", "Build commands", "build, commands, project, release",
+         "Build the project with make; the release commands strip the binary. Project commands "
+         "live in the Makefile.");
+  memory("MEM-editor-keybindings", "zed/keys", "Editor keybindings",
+         "keybindings, keymap, editor, vim",
+         "Keybindings live in keymap.json; vim mode is on, and leader commands open the project "
+         "panel.");
+  memory("MEM-agent-tasks", "agent/states", "Agent task states", "tasks, states, agent, project",
+         "Agent tasks move through researched, planned and implemented; each project task keeps "
+         "its state in state.json.");
+  REQUIRE(sandbox.vault({"index"}).code == 0);
+  sandbox.commit_all("vault");
+
+  // Counted plainly, three of the four key words are the catalog's: an UPDATE that would have
+  // moved the catalog into its history.
+  const auto note = sandbox.vault(
+      {"learn", "--title", "Zed project tasks", "--text",
+       "Define build and test commands as project tasks in .zed/tasks.json. Each task has a "
+       "label and a command; run it from the command palette with task: spawn. Project tasks "
+       "keep the commands next to the code."});
+  INFO(note.out + note.err);
+  REQUIRE(note.code == 0);
+  CHECK_THAT(note.out, Catch::StartsWith("CREATE MEM-zed-project-tasks"));
+  // No candidate is a real match, so the note goes beside the memories whose topic its title
+  // names, not beside a candidate that shares one common word.
+  CHECK_THAT(sandbox.read(".memory/10-Memories/MEM-zed-project-tasks.md"),
+             Catch::Contains("\ntopic: \"zed/keys\"\n"));
+  CHECK(sandbox.read(".memory/10-Memories/MEM-slash-command-catalog.md").find("palette") ==
+        std::string::npos);
+
+  // Sharing the words only one memory holds still extends it.
+  const auto extend = sandbox.vault(
+      {"learn", "--title", "Keymap leader", "--dry-run", "--text",
+       "Keybindings in keymap.json: the leader key is space, set in keymap.json with the other "
+       "keybindings."});
+  INFO(extend.out + extend.err);
+  CHECK_THAT(extend.out, Catch::Contains("MEM-editor-keybindings"));
+  CHECK_THAT(extend.out, Catch::StartsWith("UPDATE MEM-editor-keybindings") ||
+                             Catch::StartsWith("EXTEND MEM-editor-keybindings"));
 }
 
 }  // namespace learn_test
