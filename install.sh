@@ -145,17 +145,16 @@ elif [[ ${GIT_VAULT_CCACHE:-1} == 0 ]]; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=)  # also in a build folder that had it
 fi
 # Ninja when it is there: it starts the subcommands' batches while the core's last ones still
-# compile, where make waits for the whole library. A build folder keeps the generator it was made
-# with.
-generator=()
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
+# compile, where make waits for the whole library. CMake reads it for a new build folder only;
+# one keeps the generator it was made with.
+if command -v ninja >/dev/null 2>&1; then
+  export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 fi
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 say "building: Release, $jobs jobs$with (log in $log)"
 started=$SECONDS
-if ! { cmake -S "$here" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
-  -DGIT_VAULT_WERROR=OFF -DBUILD_TESTING=OFF ${launcher[@]+"${launcher[@]}"} >>"$log" 2>&1 &&
+if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGIT_VAULT_WERROR=OFF \
+  -DBUILD_TESTING=OFF ${launcher[@]+"${launcher[@]}"} >>"$log" 2>&1 &&
   build_with_progress "$log" cmake --build "$build" -j "$jobs" &&
   cmake --install "$build" --prefix "$prefix" >>"$log" 2>&1; }; then
   tail -n 40 "$log" >&2

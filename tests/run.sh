@@ -9,13 +9,19 @@
 #   LIBCXX=1               also build with clang and libc++ and run the suite there
 #                          (tests/libcxx.sh; a second full build, so not by default yet)
 #   GIT_VAULT_KILL_LONG=1  kill every command at every fault point and kill each recovery too
-# ccache is used when installed (GIT_VAULT_CCACHE=0 turns it off).
+# ccache is used when installed (GIT_VAULT_CCACHE=0 turns it off), and Ninja when installed
+# (CMAKE_GENERATOR picks another).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 if [[ ${GIT_VAULT_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache  # CMake's default for every build below
+fi
+# Ninja when it is there (install.sh installs it), for every new build folder below; one keeps
+# the generator it was made with.
+if command -v ninja >/dev/null 2>&1; then
+  export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 fi
 
 stage_start=$SECONDS
@@ -27,14 +33,8 @@ stage() {
 "$here/tests/lint.sh"
 stage "lint"
 build="$here/build-test"
-# Ninja when it is there (install.sh installs it), as install.sh does; a build folder keeps the
-# generator it was made with.
-generator=()
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-cmake -S "$here" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Debug \
-  -DGIT_VAULT_WERROR=ON -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DGIT_VAULT_WERROR=ON \
+  -DGIT_VAULT_SANITIZE="${SANITIZE:-ON}" >/dev/null
 cmake --build "$build" -j "$jobs"
 stage "test build (Debug, ASan + UBSan, warnings as errors)"
 # The MCP session test drives `git vault mcp` with the official TypeScript SDK client, installed

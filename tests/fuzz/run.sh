@@ -27,12 +27,8 @@ else
   what="${FUZZ_RUNS:-20000} runs, seed ${FUZZ_SEED:-1}"
 fi
 build="$here/build-fuzz"
-generator=()  # Ninja when it is there, as tests/run.sh; a build folder keeps its generator
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-cmake -S "$here" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGIT_VAULT_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGIT_VAULT_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
 targets=(frontmatter recall_entry json_readers frontmatter_edit)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 scratch=$(mktemp -d)
