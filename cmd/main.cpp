@@ -359,26 +359,25 @@ std::span<const Command> command_table() { return main_command::k_commands; }
 __attribute__((constructor(101))) static void tune_heap_first() { gv::util::tune_heap(); }
 
 int main(int argc, char** argv) {
+  using namespace gv::cmd::main_command;  // this file's own helpers
   gv::util::keep_memory_reserve();
-  gv::cmd::main_command::install_performance_trace();
+  install_performance_trace();
   try {
     gv::git::Library library;
-    return gv::cmd::main_command::run(argc, argv);
+    return run(argc, argv);
   } catch (const std::bad_alloc&) {
     // Whatever ran out, the command ends here with one line, as any fatal error; a landing it
     // interrupted was put back on the way (core/git/transaction.hpp). The pieces are printed one
     // by one: the heap may have nothing left for a formatted string.
     std::fputs("git-vault: error: out of memory while running git vault ", stderr);
-    std::fputs(gv::cmd::main_command::g_command.empty() ? "(starting)"
-                                                        : gv::cmd::main_command::g_command.c_str(),
-               stderr);
+    std::fputs(g_command.empty() ? "(starting)" : g_command.c_str(), stderr);
     std::fputs(" (a larger memory limit, `ulimit -v`, lets it finish)\n", stderr);
     return gv::exit_code::k_fatal;
   } catch (const gv::UsageError& e) {
     std::fputs(fmt::format("git-vault: error: {}\n", e.what()).c_str(), stderr);
     return gv::exit_code::k_usage;
   } catch (const std::exception& e) {
-    gv::cmd::main_command::print_fatal(e.what());
+    print_fatal(e.what());
     return gv::exit_code::k_fatal;
   }
 }

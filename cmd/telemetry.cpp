@@ -37,6 +37,7 @@ void report_invalid(std::string_view file, const std::vector<events::InvalidLine
 
 distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
                                           const std::optional<std::string>& history) {
+  using namespace telemetry_command;  // this file's own helpers
   distill::TelemetryInputs inputs;
   std::string root = repo.workdir().string();
   while (root.size() > 1 && root.back() == '/') {
@@ -50,13 +51,13 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
   inputs.read_events = [events_files, warned_events](const events::EventFilter& filter) {
     events::EventQuery query = events::query_store(events_files, filter);
     if (!*warned_events) {
-      telemetry_command::report_invalid(events::k_events_path, query.invalid, query.stats.invalid);
+      report_invalid(events::k_events_path, query.invalid, query.stats.invalid);
       *warned_events = true;
     }
     return query;
   };
-  const std::optional<std::filesystem::path> history_file = events::history_location(
-      history, repo.config_string("vault.history"), telemetry_command::environment("HOME"));
+  const std::optional<std::filesystem::path> history_file =
+      events::history_location(history, repo.config_string("vault.history"), environment("HOME"));
   inputs.history_path =
       history_file ? history_file->string() : std::string("$HOME/.claude/history.jsonl");
   // A file named on the command line that is not there is a mistake, not an empty history.
@@ -77,7 +78,7 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
     }
     events::HistoryQuery query = events::read_history(*history_file, root, since_ms);
     if (!*warned_history) {
-      telemetry_command::report_invalid(history_file->string(), query.invalid, query.invalid_count);
+      report_invalid(history_file->string(), query.invalid, query.invalid_count);
       *warned_history = true;
     }
     return query;
@@ -87,8 +88,7 @@ distill::TelemetryInputs telemetry_inputs(const git::Repo& repo,
                                                const distill::MemoryWrite& write, Date today) {
     return distill::write_memory(before, write, today, terms);
   };
-  inputs.otel_enabled =
-      telemetry_command::environment("CLAUDE_CODE_ENABLE_TELEMETRY").value_or("") == "1";
+  inputs.otel_enabled = environment("CLAUDE_CODE_ENABLE_TELEMETRY").value_or("") == "1";
   return inputs;
 }
 

@@ -4,7 +4,7 @@
 #
 # Two modes:
 #   tests/fuzz/run.sh                  the check tests/run.sh (and CI) runs: FUZZ_RUNS inputs
-#                                      (default 20000) per target from a fixed seed, so the same
+#                                      (default 10000) per target from a fixed seed, so the same
 #                                      sources always run the same inputs and a pass or a failure
 #                                      is reproducible, never luck
 #   FUZZ_SECONDS=600 tests/fuzz/run.sh exploration: each target for that many seconds from a
@@ -23,8 +23,8 @@ if [ -n "${FUZZ_SECONDS:-}" ]; then
   budget=(-max_total_time="$FUZZ_SECONDS" -seed="${FUZZ_SEED:-0}")
   what="${FUZZ_SECONDS}s"
 else
-  budget=(-runs="${FUZZ_RUNS:-20000}" -seed="${FUZZ_SEED:-1}")
-  what="${FUZZ_RUNS:-20000} runs, seed ${FUZZ_SEED:-1}"
+  budget=(-runs="${FUZZ_RUNS:-10000}" -seed="${FUZZ_SEED:-1}")
+  what="${FUZZ_RUNS:-10000} runs, seed ${FUZZ_SEED:-1}"
 fi
 build="$here/build-fuzz"
 cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
